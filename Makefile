@@ -1,0 +1,73 @@
+# nomic - a formal Nomic engine.  `make` builds build/nomic; `make test` runs
+# every test (unit, scenario, CLI, fuzz smoke, and the suite again under
+# AddressSanitizer and UndefinedBehaviorSanitizer).
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN    := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
+LIBS    := -lsqlite3 -lgmp -lm
+BUILD   ?= build
+
+SRC_LIB := $(filter-out src/nomic.c,$(wildcard src/*.c))
+SRC_CMD := src/nomic.c
+RULESETS := $(sort $(wildcard rulesets/*.nomic))
+
+OBJ_LIB := $(SRC_LIB:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/rulesets_gen.o
+OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/obj/%.o)
+
+.PHONY: all test unit scenarios fuzz-smoke sanitize bench docs clean
+all: $(BUILD)/nomic
+
+$(BUILD)/obj/%.o: src/%.c src/*.h | $(BUILD)/obj
+	$(CC) $(WARN) $(CFLAGS) -Isrc -c $< -o $@
+
+$(BUILD)/obj/rulesets_gen.o: $(BUILD)/rulesets_gen.c | $(BUILD)/obj
+	$(CC) $(WARN) $(CFLAGS) -Isrc -c $< -o $@
+
+# The shipped initial sets are compiled in, so `--ruleset favor` works from
+# any directory.  Generated from rulesets/*.nomic, never edited by hand.
+$(BUILD)/rulesets_gen.c: $(RULESETS) tools/embed.sh | $(BUILD)/obj
+	sh tools/embed.sh $(RULESETS) > $@
+
+$(BUILD)/libnomic.a: $(OBJ_LIB)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/nomic: $(OBJ_CMD) $(BUILD)/libnomic.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/unit: tests/unit/*.c $(BUILD)/libnomic.a
+	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ tests/unit/*.c $(BUILD)/libnomic.a $(LIBS) -lcmocka
+
+$(BUILD)/engine-city: bench/engine_city.c $(BUILD)/libnomic.a
+	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ bench/engine_city.c $(BUILD)/libnomic.a $(LIBS)
+
+$(BUILD)/obj:
+	mkdir -p $@
+
+unit: $(BUILD)/unit
+	$(BUILD)/unit
+
+scenarios: $(BUILD)/nomic
+	NOMIC=$(abspath $(BUILD)/nomic) python3 tests/run_scenarios.py tests/scenarios
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/cli.sh
+
+fuzz-smoke:
+	sh tests/fuzz.sh smoke
+
+# The whole suite again, built with ASan and UBSan into build/san.
+sanitize:
+	$(MAKE) BUILD=build/san CC=clang \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	  unit scenarios
+
+test: all unit scenarios fuzz-smoke sanitize
+	@echo "all tests passed"
+
+bench: $(BUILD)/engine-city $(BUILD)/nomic
+	sh bench/engine-city
+
+docs: $(BUILD)/nomic
+	$(BUILD)/nomic help --markdown > docs/language.md
+
+clean:
+	rm -rf build

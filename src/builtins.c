@@ -1,0 +1,478 @@
+/*
+ * builtins.c - the verbs and functions of the rule language, and the one
+ * table that lists them (builtins[]).  `nomic help` and docs/language.md
+ * are printed from this table.
+ */
+#include "builtins.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval.h"
+#include "objfmt.h"
+#include "util.h"
+
+/* ---- helpers ---- */
+
+static Sym arg(Ctx *cx, const Node *call, int i, const Obj *cand)
+{
+    return eval_value(cx, call->kid[i], cand);
+}
+
+static bool arg_num(Ctx *cx, const Node *call, int i, const Obj *cand, mpq_t out)
+{
+    return eval_number(cx, call->kid[i], cand, out);
+}
+
+static Sym truth(bool b) { return b ? SYM_T : SYM_F; }
+
+/* The words of a list: whitespace (and, for addresses, commas) separate. */
+static bool next_word(const char **p, const char **w, size_t *n, bool commas)
+{
+    const char *s = *p;
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || (commas && *s == ',')) s++;
+    if (!*s) return false;
+    *w = s;
+    while (*s && *s != ' ' && *s != '\t' && *s != '\n' && *s != '\r' && !(commas && *s == ',')) s++;
+    *n = (size_t)(s - *w);
+    *p = s;
+    return true;
+}
+
+/* ---- functions over matches ---- */
+
+static Sym fn_exists(Ctx *cx, const Node *call, const Obj *cand)
+{
+    return truth(eval_first_match(cx, call->kid[0]) != 0);
+}
+
+static Sym fn_count(Ctx *cx, const Node *call, const Obj *cand)
+{
+    return sym_from_long(eval_count(cx, call->kid[0]));
+}
+
+typedef struct Fold {
+    const Node *expr;
+    int mode; /* 0 sum, -1 min, +1 max */
+    mpq_t acc;
+    Sym best;
+    bool any;
+} Fold;
+
+static bool fold_one(Ctx *cx, const Obj *o, void *ud)
+{
+    Fold *f = ud;
+    if (f->mode == 0) {
+        mpq_t v;
+        mpq_init(v);
+        if (eval_number(cx, f->expr, o, v)) mpq_add(f->acc, f->acc, v);
+        mpq_clear(v);
+    } else {
+        Sym v = eval_value(cx, f->expr, o);
+        if (v == SYM_EMPTY) return !cx->failed; /* absent values take no part */
+        if (!f->any || (f->mode < 0 ? val_cmp(v, f->best) < 0 : val_cmp(v, f->best) > 0)) f->best = v;
+        f->any = true;
+    }
+    return !cx->failed;
+}
+
+static Sym fold(Ctx *cx, const Node *call, int mode)
+{
+    Fold f = {.expr = call->kid[1], .mode = mode, .best = SYM_EMPTY};
+    mpq_init(f.acc);
+    eval_each_match(cx, call->kid[0], fold_one, &f);
+    Sym r = mode == 0 ? sym_from_mpq(f.acc) : f.best;
+    mpq_clear(f.acc);
+    return cx->failed ? SYM_EMPTY : r;
+}
+
+static Sym fn_sum(Ctx *cx, const Node *call, const Obj *cand) { return fold(cx, call, 0); }
+static Sym fn_min(Ctx *cx, const Node *call, const Obj *cand) { return fold(cx, call, -1); }
+static Sym fn_max(Ctx *cx, const Node *call, const Obj *cand) { return fold(cx, call, 1); }
+
+/* ---- time and chance ---- */
+
+static Sym fn_timeNow(Ctx *cx, const Node *call, const Obj *cand)
+{
+    return sym_from_long((long)cx->now);
+}
+
+static Sym fn_timeGE(Ctx *cx, const Node *call, const Obj *cand)
+{
+    mpq_t t;
+    mpq_init(t);
+    Sym r = SYM_EMPTY;
+    if (arg_num(cx, call, 0, cand, t)) {
+        mpz_t c;
+        mpz_init(c);
+        mpz_cdiv_q(c, mpq_numref(t), mpq_denref(t)); /* timers fire on whole seconds */
+        if (!mpz_fits_slong_p(c)) {
+            r = truth(mpz_sgn(c) < 0);
+        } else {
+            long when = mpz_get_si(c);
+            r = truth(cx->now >= when);
+            if (r == SYM_F && (!cx->have_timer || when < cx->next_timer)) {
+                cx->have_timer = true;
+                cx->next_timer = when;
+            }
+        }
+        mpz_clear(c);
+    }
+    mpq_clear(t);
+    return r;
+}
+
+/* xoshiro256** (Blackman and Vigna): small, fast, and its whole state is
+ * four words kept in the game's database, so replays draw the same. */
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return r;
+}
+
+static Sym fn_random(Ctx *cx, const Node *call, const Obj *cand)
+{
+    long lo, hi;
+    Sym a = arg(cx, call, 0, cand), b = arg(cx, call, 1, cand);
+    if (cx->failed) return SYM_EMPTY;
+    if (!sym_to_long(a, &lo) || !sym_to_long(b, &hi) || lo > hi) {
+        ctx_error(cx, call, "random(lo, hi) needs whole numbers with lo <= hi, not %.20s and %.20s", sym_text(a), sym_text(b));
+        return SYM_EMPTY;
+    }
+    if (!cx->rng) {
+        ctx_error(cx, call, "%s", "random() has no generator here");
+        return SYM_EMPTY;
+    }
+    uint64_t span = (uint64_t)hi - (uint64_t)lo + 1, x;
+    if (span == 0) return sym_from_long((long)rng_next(cx->rng)); /* the whole range */
+    uint64_t limit = UINT64_MAX - UINT64_MAX % span;
+    do x = rng_next(cx->rng);
+    while (x >= limit); /* rejection keeps every value equally likely */
+    return sym_from_long((long)((uint64_t)lo + x % span));
+}
+
+/* ---- values ---- */
+
+static Sym fn_if(Ctx *cx, const Node *call, const Obj *cand)
+{
+    Sym c = arg(cx, call, 0, cand);
+    if (cx->failed) return SYM_EMPTY;
+    return arg(cx, call, c == SYM_T ? 1 : 2, cand);
+}
+
+static Sym fn_least(Ctx *cx, const Node *call, const Obj *cand)
+{
+    Sym a = arg(cx, call, 0, cand), b = arg(cx, call, 1, cand);
+    return val_cmp(a, b) <= 0 ? a : b;
+}
+
+static Sym fn_greatest(Ctx *cx, const Node *call, const Obj *cand)
+{
+    Sym a = arg(cx, call, 0, cand), b = arg(cx, call, 1, cand);
+    return val_cmp(a, b) >= 0 ? a : b;
+}
+
+static Sym fn_isNumber(Ctx *cx, const Node *call, const Obj *cand)
+{
+    return truth(sym_is_number(arg(cx, call, 0, cand)));
+}
+
+static Sym rounding(Ctx *cx, const Node *call, const Obj *cand, int how)
+{
+    mpq_t x;
+    mpq_init(x);
+    Sym r = SYM_EMPTY;
+    if (arg_num(cx, call, 0, cand, x)) {
+        int sign = mpq_sgn(x);
+        mpz_t z;
+        mpz_init(z);
+        if (how < 0) mpz_fdiv_q(z, mpq_numref(x), mpq_denref(x));
+        else if (how > 0) mpz_cdiv_q(z, mpq_numref(x), mpq_denref(x));
+        else {
+            /* half away from zero: floor(|x| + 1/2) with x's sign */
+            mpq_t h;
+            mpq_init(h);
+            mpq_abs(h, x);
+            mpq_set_ui(x, 1, 2);
+            mpq_add(h, h, x);
+            mpz_fdiv_q(z, mpq_numref(h), mpq_denref(h));
+            if (sign < 0) mpz_neg(z, z);
+            mpq_clear(h);
+        }
+        mpq_set_z(x, z);
+        r = sym_from_mpq(x);
+        mpz_clear(z);
+    }
+    mpq_clear(x);
+    return r;
+}
+
+static Sym fn_round(Ctx *cx, const Node *call, const Obj *cand) { return rounding(cx, call, cand, 0); }
+static Sym fn_floor(Ctx *cx, const Node *call, const Obj *cand) { return rounding(cx, call, cand, -1); }
+static Sym fn_ceil(Ctx *cx, const Node *call, const Obj *cand) { return rounding(cx, call, cand, 1); }
+
+static Sym fn_abs(Ctx *cx, const Node *call, const Obj *cand)
+{
+    mpq_t x;
+    mpq_init(x);
+    Sym r = SYM_EMPTY;
+    if (arg_num(cx, call, 0, cand, x)) {
+        mpq_abs(x, x);
+        r = sym_from_mpq(x);
+    }
+    mpq_clear(x);
+    return r;
+}
+
+static Sym fn_length(Ctx *cx, const Node *call, const Obj *cand)
+{
+    Sym s = arg(cx, call, 0, cand);
+    long n = 0;
+    for (const char *p = sym_text(s); *p; p++)
+        if (((unsigned char)*p & 0xc0) != 0x80) n++; /* count UTF-8 characters */
+    return sym_from_long(n);
+}
+
+static Sym fn_words(Ctx *cx, const Node *call, const Obj *cand)
+{
+    const char *p = sym_text(arg(cx, call, 0, cand)), *w;
+    size_t n;
+    long k = 0;
+    while (next_word(&p, &w, &n, false)) k++;
+    return sym_from_long(k);
+}
+
+static Sym fn_member(Ctx *cx, const Node *call, const Obj *cand)
+{
+    Sym list = arg(cx, call, 0, cand), word = arg(cx, call, 1, cand);
+    const char *p = sym_text(list), *w;
+    size_t n;
+    while (next_word(&p, &w, &n, false))
+        if (val_eq(sym_intern(w, n), word)) return SYM_T;
+    return SYM_F;
+}
+
+static Sym fn_parses(Ctx *cx, const Node *call, const Obj *cand)
+{
+    Sym s = arg(cx, call, 0, cand);
+    int which;
+    ParseError err;
+    Prog *p = parse_rule(sym_text(s), sym_len(s), NULL, 0, &which, &err);
+    prog_free(p);
+    return truth(p != NULL);
+}
+
+/* ---- verbs ---- */
+
+static void do_create(Ctx *cx, const Node *call, const Obj *cand)
+{
+    eval_assign(cx, call->kid[0], 0, cand);
+}
+
+static void do_delete(Ctx *cx, const Node *call, const Obj *cand)
+{
+    ObjId id = eval_first_match(cx, call->kid[0]);
+    if (id) pool_delete(cx->pool, id);
+}
+
+typedef struct IdList {
+    ObjId *ids;
+    size_t len, cap;
+} IdList;
+
+static bool collect_id(Ctx *cx, const Obj *o, void *ud)
+{
+    IdList *l = ud;
+    GROW(l->ids, l->len, l->cap);
+    l->ids[l->len++] = o->id;
+    return true;
+}
+
+static void do_deleteAll(Ctx *cx, const Node *call, const Obj *cand)
+{
+    IdList l = {0};
+    eval_each_match(cx, call->kid[0], collect_id, &l);
+    for (size_t i = 0; i < l.len && !cx->failed; i++) pool_delete(cx->pool, l.ids[i]);
+    free(l.ids);
+}
+
+static void do_set(Ctx *cx, const Node *call, const Obj *cand)
+{
+    ObjId id = eval_first_match(cx, call->kid[0]);
+    if (id) eval_assign(cx, call->kid[1], id, cand);
+}
+
+static void do_setAll(Ctx *cx, const Node *call, const Obj *cand)
+{
+    IdList l = {0};
+    eval_each_match(cx, call->kid[0], collect_id, &l);
+    for (size_t i = 0; i < l.len && !cx->failed; i++)
+        if (pool_get(cx->pool, l.ids[i])) eval_assign(cx, call->kid[1], l.ids[i], cand);
+    free(l.ids);
+}
+
+/* forEach keeps each object's bindings: a snapshot of the slots. */
+typedef struct ForEach {
+    IdList ids;
+    Sym *snap;
+    size_t nsnap, snapcap;
+    int nvars;
+} ForEach;
+
+static bool collect_each(Ctx *cx, const Obj *o, void *ud)
+{
+    ForEach *f = ud;
+    collect_id(cx, o, &f->ids);
+    size_t need = (f->nsnap + 1) * (size_t)f->nvars;
+    if (need > f->snapcap) {
+        f->snapcap = need * 2;
+        f->snap = xrealloc(f->snap, f->snapcap * sizeof *f->snap);
+    }
+    if (f->nvars) memcpy(f->snap + f->nsnap * (size_t)f->nvars, cx->vars, (size_t)f->nvars * sizeof *cx->vars);
+    f->nsnap++;
+    return true;
+}
+
+static void do_forEach(Ctx *cx, const Node *call, const Obj *cand)
+{
+    ForEach f = {.nvars = cx->prog->nvars};
+    eval_each_match(cx, call->kid[0], collect_each, &f);
+    Sym *outer = xmalloc((size_t)(f.nvars ? f.nvars : 1) * sizeof *outer);
+    if (f.nvars) memcpy(outer, cx->vars, (size_t)f.nvars * sizeof *outer);
+    size_t mark = ctx_trail_mark(cx);
+    for (size_t i = 0; i < f.ids.len && !cx->failed; i++) {
+        const Obj *o = pool_get(cx->pool, f.ids.ids[i]);
+        if (!o) continue; /* deleted by an earlier round */
+        if (f.nvars) memcpy(cx->vars, f.snap + i * (size_t)f.nvars, (size_t)f.nvars * sizeof *cx->vars);
+        for (int k = 1; k < call->n && !cx->failed; k++) eval_verbs(cx, call->kid[k], o);
+    }
+    if (f.nvars) memcpy(cx->vars, outer, (size_t)f.nvars * sizeof *outer);
+    cx->trail_len = mark;
+    free(outer);
+    free(f.ids.ids);
+    free(f.snap);
+}
+
+/* Recipients as one normalised list: words separated by single spaces. */
+static Sym recipients(Ctx *cx, Sym r)
+{
+    Buf b = {0};
+    const char *p = sym_text(r), *w;
+    size_t n;
+    while (next_word(&p, &w, &n, true)) {
+        if (b.len) buf_putc(&b, ' ');
+        buf_add(&b, w, n);
+    }
+    Sym s = sym_intern(buf_str(&b), b.len);
+    buf_free(&b);
+    return s;
+}
+
+static void do_send(Ctx *cx, const Node *call, const Obj *cand)
+{
+    Sym to = recipients(cx, arg(cx, call, 0, cand));
+    Sym text = arg(cx, call, 1, cand);
+    if (!cx->failed && to != SYM_EMPTY) msg_push(cx->queue, to, text);
+}
+
+typedef struct HideFor {
+    const Ctx *cx;
+    Sym to;
+} HideFor;
+
+/* A private attribute is printed only when the sole recipient owns it. */
+static bool hide_private(const Obj *o, Sym name, void *ud)
+{
+    const HideFor *h = ud;
+    if (!attr_is_private(h->cx, name)) return false;
+    return !(h->to == obj_get(o, SYM_moveSender) || h->to == obj_get(o, SYM_defaultEmail));
+}
+
+static void do_sendObject(Ctx *cx, const Node *call, const Obj *cand)
+{
+    Sym to = recipients(cx, arg(cx, call, 0, cand));
+    ObjId id = eval_first_match(cx, call->kid[1]);
+    Sym header = arg(cx, call, 2, cand);
+    if (cx->failed || to == SYM_EMPTY) return;
+    Buf b = {0};
+    buf_add(&b, sym_text(header), sym_len(header));
+    buf_putc(&b, '\n');
+    HideFor h = {cx, to};
+    if (id) fmt_print_obj(&b, pool_get(cx->pool, id), hide_private, &h);
+    else buf_puts(&b, "(no such object)\n");
+    msg_push(cx->queue, to, sym_intern(buf_str(&b), b.len));
+    buf_free(&b);
+}
+
+static void do_sendNow(Ctx *cx, const Node *call, const Obj *cand)
+{
+    for (size_t i = 0; i < cx->queue->len; i++) msg_push(cx->sent, cx->queue->m[i].to, cx->queue->m[i].text);
+    cx->queue->len = 0;
+}
+
+static void do_halt(Ctx *cx, const Node *call, const Obj *cand) { cx->halt = true; }
+
+/* ---- the table ---- */
+
+#define FN(n, lo, hi, a, f, u, d) {n, false, lo, hi, a, f, NULL, u, d}
+#define VB(n, lo, hi, a, f, u, d) {n, true, lo, hi, a, NULL, f, u, d}
+
+const Builtin builtins[] = {
+    VB("create", 1, 1, "a", do_create, "create(M)",
+       "a new object with the attributes attr==expr of M; objectId==%v (unbound) binds %v to its id"),
+    VB("delete", 1, 1, "m", do_delete, "delete(M)", "deletes the first object matching M"),
+    VB("deleteAll", 1, 1, "m", do_deleteAll, "deleteAll(M)", "deletes every object matching M"),
+    VB("set", 2, 2, "ma", do_set, "set(M1)(M2)",
+       "in the first object matching M1, assigns each attr==expr of M2; bare names in M2 read that object"),
+    VB("setAll", 2, 2, "ma", do_setAll, "setAll(M1)(M2)", "like set, in every object matching M1"),
+    VB("forEach", 2, -1, "mv", do_forEach, "forEach(M)(verbs)",
+       "runs the verbs once per object matching M (ascending id, matches taken first), with M's bindings"),
+    VB("send", 2, 2, "ee", do_send, "send(R, text)", "queues text for each address in R (words; commas allowed)"),
+    VB("sendObject", 3, 3, "eme", do_sendObject, "sendObject(R)(M)(header)",
+       "queues the printed first object matching M, under header, for each address in R"),
+    VB("sendNow", 0, 0, "", do_sendNow, "sendNow()", "hands every queued message to the transport"),
+    VB("halt", 0, 0, "", do_halt, "halt()", "the game ends after this event; later moves are refused"),
+    FN("exists", 1, 1, "m", fn_exists, "exists(M)", "T if an object matches M; in a condition, binds M's variables"),
+    FN("count", 1, 1, "m", fn_count, "count(M)", "how many objects match M"),
+    FN("sum", 2, 2, "me", fn_sum, "sum(M)(expr)", "the sum of expr over the objects matching M (0 if none)"),
+    FN("min", 2, 2, "me", fn_min, "min(M)(expr)", "the least non-empty expr over the objects matching M (\"\" if none)"),
+    FN("max", 2, 2, "me", fn_max, "max(M)(expr)", "the greatest non-empty expr over the objects matching M (\"\" if none)"),
+    FN("timeNow", 0, 0, "", fn_timeNow, "timeNow()", "the time of the event being processed, in seconds since 1970"),
+    FN("timeGE", 1, 1, "e", fn_timeGE, "timeGE(t)", "timeNow() >= t; a false one sets the next timer"),
+    FN("random", 2, 2, "ee", fn_random, "random(lo, hi)", "a uniform whole number in [lo, hi] from the game's seeded generator"),
+    FN("if", 3, 3, "eee", fn_if, "if(cond, a, b)", "a when cond is T, else b (only the chosen one is evaluated)"),
+    FN("least", 2, 2, "ee", fn_least, "least(a, b)", "the smaller of a and b (numbers by value, else text)"),
+    FN("greatest", 2, 2, "ee", fn_greatest, "greatest(a, b)", "the larger of a and b"),
+    FN("isNumber", 1, 1, "e", fn_isNumber, "isNumber(x)", "T if x reads as a number"),
+    FN("round", 1, 1, "e", fn_round, "round(x)", "x to the nearest whole number, halves away from zero"),
+    FN("floor", 1, 1, "e", fn_floor, "floor(x)", "the largest whole number <= x"),
+    FN("ceil", 1, 1, "e", fn_ceil, "ceil(x)", "the smallest whole number >= x"),
+    FN("abs", 1, 1, "e", fn_abs, "abs(x)", "the absolute value of x"),
+    FN("length", 1, 1, "e", fn_length, "length(text)", "the number of characters of text"),
+    FN("words", 1, 1, "e", fn_words, "words(list)", "the number of whitespace-separated words of list"),
+    FN("member", 2, 2, "ee", fn_member, "member(list, w)", "T if w is one of the words of list"),
+    FN("parses", 1, 1, "e", fn_parses, "parses(text)", "T if text parses as a condition or a verb list"),
+};
+
+const int nbuiltins = (int)(sizeof builtins / sizeof builtins[0]);
+
+int builtin_find(const char *name, size_t len)
+{
+    for (int i = 0; i < nbuiltins; i++)
+        if (strlen(builtins[i].name) == len && memcmp(builtins[i].name, name, len) == 0) return i;
+    return -1;
+}
+
+char builtin_argkind(const Builtin *b, int i)
+{
+    size_t n = strlen(b->args);
+    if (n == 0) return 'e';
+    return b->args[(size_t)i < n ? (size_t)i : n - 1];
+}

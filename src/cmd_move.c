@@ -1,0 +1,63 @@
+/*
+ * cmd_move.c - nomic move and nomic try: a message of moves from one
+ * sender, kept (move) or only tried (try).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct Printer {
+    const char *sender;
+    bool trace;
+    bool refused; /* the move itself was refused */
+} Printer;
+
+static void print_one(void *ud, Game *g, const Outcome *o)
+{
+    Printer *p = ud;
+    bool is_move = strcmp(o->kind, "move") == 0;
+    cli_print_outcome(o, is_move ? p->sender : NULL, p->trace);
+    if (is_move) p->refused = o->refused;
+}
+
+static int move_or_try(int argc, char **argv, bool dry)
+{
+    Opt o[] = {{"--from", true}, {"--time", true}, {"--file", true}};
+    const char *pos[1];
+    int npos, rc = EXIT_USAGE;
+    const char *usage = dry ? "nomic try GAME --from ADDR [--time T] [--file F]"
+                            : "nomic move GAME --from ADDR [--time T] [--file F]";
+    int64_t t;
+    char *body = NULL;
+    Game *g = NULL;
+    if (!cli_parse(argc, argv, o, 3, pos, 1, 1, &npos, usage) || !cli_time(&o[1], &t)) goto out;
+    if (!o[0].set || !*o[0].value) {
+        fprintf(stderr, "nomic %s: --from ADDR is required\nusage: %s\n", argv[0], usage);
+        goto out;
+    }
+    const char *file = o[2].set ? o[2].value : "-";
+    body = read_file(file, NULL);
+    if (!body) {
+        fprintf(stderr, "nomic %s: cannot read %s\n", argv[0], strcmp(file, "-") ? file : "standard input");
+        goto out;
+    }
+    if (!(g = cli_open(pos[0]))) goto out;
+    Printer p = {o[0].value, dry, false};
+    if (!game_move(g, o[0].value, t, body, dry, print_one, &p)) {
+        fprintf(stderr, "nomic %s: the store failed: %s\n", argv[0], store_error(g->st));
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    if (dry) printf("(dry run: nothing was kept)\n");
+    rc = p.refused ? EXIT_REFUSED : 0;
+out:
+    game_close(g);
+    free(body);
+    cli_free_opts(o, 3);
+    return rc;
+}
+
+int cmd_move(int argc, char **argv) { return move_or_try(argc, argv, false); }
+int cmd_try(int argc, char **argv) { return move_or_try(argc, argv, true); }

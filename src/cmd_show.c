@@ -1,0 +1,105 @@
+/*
+ * cmd_show.c - nomic show and nomic export: objects in the text format
+ * (or JSON), now or as they stood after an earlier event.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "objfmt.h"
+
+static void print_objects(const Pool *p, const Engine *e, Sym type, long id, bool json)
+{
+    Buf b = {0};
+    bool first = true;
+    if (json) buf_puts(&b, "[");
+    const IdSet *s = type != SYM_EMPTY ? pool_lookup(p, SYM_type, type) : &p->all;
+    for (uint32_t i = s ? idset_seek(s, 0, 1) : 0; s && i < s->len; i = idset_seek(s, i + 1, 0)) {
+        const Obj *o = pool_get(p, s->ids[i]);
+        if (id && o->id != (ObjId)id) continue;
+        if (json) {
+            if (!first) buf_putc(&b, ',');
+            buf_puts(&b, "\n");
+            fmt_json_obj(&b, o, cli_hide_private, (void *)e);
+        } else {
+            if (!first) buf_putc(&b, '\n');
+            fmt_print_obj(&b, o, cli_hide_private, (void *)e);
+        }
+        first = false;
+        fwrite(b.s, 1, b.len, stdout);
+        buf_reset(&b);
+    }
+    if (json) printf("\n]\n");
+    buf_free(&b);
+}
+
+int cmd_show(int argc, char **argv)
+{
+    Opt o[] = {{"--type", true}, {"--id", true}, {"--at", true}, {"--json", false}};
+    const char *pos[1];
+    int npos, rc = EXIT_USAGE;
+    Game *g = NULL;
+    Pool *at = NULL;
+    Engine *e = NULL;
+    if (!cli_parse(argc, argv, o, 4, pos, 1, 1, &npos, commands[4].usage)) goto out;
+    long id = 0, event = 0;
+    if (o[1].set && (!(id = strtol(o[1].value, NULL, 10)) || id < 0)) {
+        fprintf(stderr, "nomic show: --id %s: expected an objectId\n", o[1].value);
+        goto out;
+    }
+    if (o[2].set && ((event = strtol(o[2].value, NULL, 10)) < 0 || (!event && strcmp(o[2].value, "0")))) {
+        fprintf(stderr, "nomic show: --at %s: expected an event number\n", o[2].value);
+        goto out;
+    }
+    if (!(g = cli_open(pos[0]))) goto out;
+    const Pool *p = g->pool;
+    e = g->eng;
+    if (o[2].set) {
+        long last = store_last_event(g->st);
+        if (event > last) {
+            fprintf(stderr, "nomic show: --at %ld: the journal has %ld events\n", event, last);
+            goto out;
+        }
+        Buf err = {0};
+        at = pool_new();
+        if (!store_state_at(g->st, event, at, &err)) {
+            fprintf(stderr, "nomic show: %s\n", buf_str(&err));
+            buf_free(&err);
+            goto out;
+        }
+        p = at;
+        e = engine_new(at);
+        RuleInfo *ri;
+        free((engine_rules(e, &ri), ri)); /* reads the settings of that state */
+    } else {
+        RuleInfo *ri;
+        free((engine_rules(e, &ri), ri));
+    }
+    Sym type = o[0].set ? sym_cstr(o[0].value) : SYM_EMPTY;
+    print_objects(p, e, type, id, o[3].set);
+    rc = 0;
+out:
+    if (at) {
+        engine_free(e);
+        pool_free(at);
+    }
+    game_close(g);
+    cli_free_opts(o, 4);
+    return rc;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    const char *pos[1];
+    int npos;
+    if (!cli_parse(argc, argv, NULL, 0, pos, 1, 1, &npos, commands[9].usage)) return EXIT_USAGE;
+    Game *g = cli_open(pos[0]);
+    if (!g) return EXIT_USAGE;
+    RuleInfo *ri;
+    free((engine_rules(g->eng, &ri), ri));
+    printf("# exported from %s: %zu objects; the next objectId is %u\n\n", pos[0], pool_size(g->pool), g->pool->next_id);
+    print_objects(g->pool, g->eng, SYM_EMPTY, 0, false);
+    game_close(g);
+    return 0;
+}

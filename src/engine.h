@@ -1,0 +1,82 @@
+/*
+ * engine.h - the engine cycle: run the rules to quiescence for one event.
+ *
+ * Rules are the objects whose type is the runType of the first
+ * engineSettings object (default "rule"), run in ascending (ruleOrder,
+ * objectId).  After a firing that changed the pool the run restarts from
+ * the first rule (or, for a noRestart rule, re-tests that rule and goes
+ * on); a pass that changes nothing ends the event.  A state seen before in
+ * the same event is a loop; more than maxSteps firings is a runaway.
+ *
+ * The Engine owns its rule cache and the queue of messages waiting for a
+ * sendNow; it does not own the pool.  The caller turns logging on and takes
+ * a pool mark before the event so that a runaway can be rolled back whole.
+ */
+#ifndef NOMIC_ENGINE_H
+#define NOMIC_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "check.h"
+#include "eval.h"
+#include "pool.h"
+#include "util.h"
+
+typedef struct RuleEntry RuleEntry;
+
+typedef void (*FireHook)(void *ud, ObjId rule, const Prog *p, const Sym *vars, bool changed);
+
+typedef struct Engine {
+    Pool *pool;
+    uint64_t rng[4];       /* the game's generator */
+    MsgList queue;         /* queued, waiting for sendNow (kept across events) */
+    RuleEntry *rules;      /* sorted run order */
+    int nrules, rulecap;
+    bool dirty;            /* rules or settings changed: rebuild the order */
+    Sym run_type;
+    long max_steps;
+    bool shadow;           /* evaluation: shadow requested (see engine.c) */
+    Sym private_attrs;
+    FireHook hook;         /* optional: told of every firing (benchmarks) */
+    void *hook_ud;
+    Sym *vars;             /* variable slots, sized for the largest rule */
+    int nvars_cap;
+    bool trace_on;         /* build the text and JSON traces */
+} Engine;
+
+typedef enum { EV_QUIET, EV_LOOP, EV_RUNAWAY } EventStatus;
+
+typedef struct EventResult {
+    EventStatus status;
+    bool halt;             /* halt() ran */
+    MsgList sent;          /* handed to the transport by sendNow */
+    Buf trace;             /* one line per firing and change, for people */
+    Buf trace_json;        /* the same as a JSON array */
+    bool have_timer;       /* the next timer, from the quiescent pass */
+    int64_t next_timer;
+    long firings;
+    long changing_firings;
+    char message[400];     /* loop or runaway: what happened */
+} EventResult;
+
+Engine *engine_new(Pool *pool);
+void engine_free(Engine *e);
+void engine_invalidate(Engine *e); /* the pool was replaced or reloaded */
+/* Runs the rules at time `now`. */
+void engine_run(Engine *e, int64_t now, EventResult *r);
+void event_result_free(EventResult *r);
+
+/* The rules in run order with their parse/check state, for check, show and
+ * the web page.  Valid until the next engine_run. */
+typedef struct RuleInfo {
+    ObjId id;
+    Sym order;
+    const char *error; /* NULL when the rule can fire */
+} RuleInfo;
+int engine_rules(Engine *e, RuleInfo **out); /* caller frees *out */
+
+/* Parses and checks one rule's if/then; the diagnostics say where. */
+Prog *rule_compile(Sym cond, Sym then, Diags *d, int *which_err, ParseError *perr);
+
+#endif

@@ -1,0 +1,563 @@
+/*
+ * eval.c - conditions with backtracking, values, matches and verbs.
+ *
+ * The search keeps an explicit list of goals still to prove (Goal), each
+ * with the candidate object its bare attribute names read, so that
+ * `exists(A) & exists(B)` backtracks into A when B fails without any
+ * recursion on the C side beyond the depth of the condition.  Candidates of
+ * a match come from the pool's posting lists: the `attr == value` conjuncts
+ * whose value is known when the match starts are intersected by a
+ * leapfrog join over the sorted lists, so a match costs about the size of
+ * the smallest list, never the size of the pool.
+ */
+#include "eval.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "objfmt.h"
+#include "util.h"
+
+void ctx_error(Ctx *cx, const Node *at, const char *fmt, ...)
+{
+    if (cx->failed) return;
+    cx->failed = true;
+    cx->error_at = at;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cx->error, sizeof cx->error, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- variables ---- */
+
+void ctx_bind(Ctx *cx, int slot, Sym value)
+{
+    cx->vars[slot] = value;
+    GROW(cx->trail, cx->trail_len, cx->trail_cap);
+    cx->trail[cx->trail_len++] = slot;
+}
+
+size_t ctx_trail_mark(const Ctx *cx) { return cx->trail_len; }
+
+void ctx_trail_undo(Ctx *cx, size_t mark)
+{
+    while (cx->trail_len > mark) cx->vars[cx->trail[--cx->trail_len]] = VAR_UNBOUND;
+}
+
+void ctx_bind_reset(Ctx *cx)
+{
+    if (cx->prog)
+        for (int i = 0; i < cx->prog->nvars; i++) cx->vars[i] = VAR_UNBOUND;
+    cx->trail_len = 0;
+}
+
+static bool unbound_var(const Ctx *cx, const Node *n)
+{
+    return n->kind == N_VAR && cx->vars[n->var] == VAR_UNBOUND;
+}
+
+/* ---- messages ---- */
+
+void msg_push(MsgList *l, Sym to, Sym text)
+{
+    GROW(l->m, l->len, l->cap);
+    l->m[l->len++] = (Message){to, text};
+}
+
+void msg_truncate(MsgList *l, size_t len)
+{
+    if (len < l->len) l->len = len;
+}
+
+void msg_free(MsgList *l)
+{
+    free(l->m);
+    l->m = NULL;
+    l->len = l->cap = 0;
+}
+
+bool attr_is_private(const Ctx *cx, Sym name)
+{
+    if (cx->private_attrs == SYM_EMPTY) return false;
+    const char *s = sym_text(cx->private_attrs), *n = sym_text(name);
+    size_t nl = sym_len(name);
+    while (*s) {
+        while (*s == ' ' || *s == ',' || *s == '\t' || *s == '\n') s++;
+        const char *w = s;
+        while (*s && *s != ' ' && *s != ',' && *s != '\t' && *s != '\n') s++;
+        if ((size_t)(s - w) == nl && memcmp(w, n, nl) == 0) return true;
+    }
+    return false;
+}
+
+/* ---- candidates ---- */
+
+#define MAX_KEYS 8
+
+typedef struct Cands {
+    const IdSet *sets[MAX_KEYS];
+    uint32_t pos[MAX_KEYS];
+    int n;
+    ObjId single;     /* objectId == value: one candidate */
+    bool none;        /* a key has no objects at all */
+    bool every_key;   /* every conjunct was used as a key */
+    ObjId next_from;  /* iteration point */
+} Cands;
+
+static void cands_init(Ctx *cx, const Node *m, Cands *c)
+{
+    memset(c, 0, sizeof *c);
+    c->next_from = 1;
+    const Match *mi = m->match;
+    c->every_key = mi->pure;
+    for (int i = 0; i < mi->nkeys && !c->none; i++) {
+        const MatchKey *k = &mi->keys[i];
+        if (unbound_var(cx, k->val)) {
+            c->every_key = false; /* it binds rather than filters */
+            continue;
+        }
+        Sym v = eval_value(cx, k->val, NULL);
+        if (cx->failed) {
+            c->none = true;
+            return;
+        }
+        if (v == SYM_EMPTY) {
+            c->every_key = false; /* absent attributes are not indexed */
+            continue;
+        }
+        if (k->name == SYM_objectId) {
+            long id;
+            if (!sym_to_long(v, &id) || id <= 0 || id >= (long)IDSET_DEAD) c->none = true;
+            else if (c->single && c->single != (ObjId)id) c->none = true;
+            else c->single = (ObjId)id;
+            continue;
+        }
+        const IdSet *s = pool_lookup(cx->pool, k->name, v);
+        if (!s || s->live == 0) {
+            c->none = true;
+            return;
+        }
+        if (c->n == MAX_KEYS) {
+            c->every_key = false;
+            continue;
+        }
+        /* keep the lists smallest first: the join is led by the rarest key */
+        int j = c->n++;
+        while (j > 0 && c->sets[j - 1]->live > s->live) {
+            c->sets[j] = c->sets[j - 1];
+            j--;
+        }
+        c->sets[j] = s;
+    }
+    if (!c->single && c->n == 0) c->sets[c->n++] = &cx->pool->all;
+}
+
+/* Next candidate id >= c->next_from, or 0. */
+static ObjId cands_next(Ctx *cx, Cands *c)
+{
+    if (c->none) return 0;
+    if (c->single) {
+        ObjId id = c->single;
+        if (id < c->next_from) return 0;
+        c->next_from = id + 1;
+        for (int i = 0; i < c->n; i++)
+            if (!idset_has(c->sets[i], id)) return 0;
+        return pool_get(cx->pool, id) ? id : 0;
+    }
+    ObjId target = c->next_from;
+    int agree = 0;
+    for (int i = 0; agree < c->n; i = (i + 1) % c->n) {
+        const IdSet *s = c->sets[i];
+        c->pos[i] = idset_seek(s, c->pos[i], target);
+        if (c->pos[i] >= s->len) return 0;
+        ObjId id = s->ids[c->pos[i]];
+        if (id == target) agree++;
+        else {
+            target = id;
+            agree = 1;
+        }
+    }
+    c->next_from = target + 1;
+    return target;
+}
+
+/* ---- the search ---- */
+
+typedef struct Goal Goal;
+typedef bool (*GoalFn)(Ctx *cx, void *ud);
+struct Goal {
+    const Node *n;    /* NULL: the end of the goals, call fn */
+    const Obj *cand;
+    const Goal *next;
+    GoalFn fn;
+    void *ud;
+};
+
+static bool prove(Ctx *cx, const Node *n, const Obj *cand, const Goal *rest);
+
+static bool prove_rest(Ctx *cx, const Goal *rest)
+{
+    if (cx->failed) return true;
+    if (!rest->n) return rest->fn(cx, rest->ud);
+    return prove(cx, rest->n, rest->cand, rest->next);
+}
+
+static bool stop_here(Ctx *cx, void *ud) { return true; }
+
+/* Is there a solution of n?  Bindings made inside are undone. */
+static bool has_solution(Ctx *cx, const Node *n, const Obj *cand)
+{
+    size_t mark = ctx_trail_mark(cx);
+    Goal stop = {.fn = stop_here};
+    bool r = prove(cx, n, cand, &stop);
+    ctx_trail_undo(cx, mark);
+    return r && !cx->failed;
+}
+
+static bool prove_binding(Ctx *cx, const Node *var, const Node *other, const Obj *cand, const Goal *rest)
+{
+    if (unbound_var(cx, other)) {
+        ctx_error(cx, var, "%%%s == %%%s: neither variable is bound", sym_text(var->sym), sym_text(other->sym));
+        return true;
+    }
+    Sym v = eval_value(cx, other, cand);
+    if (cx->failed) return true;
+    size_t mark = ctx_trail_mark(cx);
+    ctx_bind(cx, var->var, v);
+    if (prove_rest(cx, rest)) return true;
+    ctx_trail_undo(cx, mark);
+    return false;
+}
+
+static bool prove_exists(Ctx *cx, const Node *m, const Goal *rest)
+{
+    Cands c;
+    cands_init(cx, m, &c);
+    for (ObjId id; !cx->failed && (id = cands_next(cx, &c));) {
+        size_t mark = ctx_trail_mark(cx);
+        if (prove(cx, m, pool_get(cx->pool, id), rest)) return true;
+        ctx_trail_undo(cx, mark);
+    }
+    return cx->failed;
+}
+
+static bool is_builtin(const Node *n, const char *name)
+{
+    return n->kind == N_CALL && strcmp(builtins[n->bi].name, name) == 0;
+}
+
+static bool prove(Ctx *cx, const Node *n, const Obj *cand, const Goal *rest)
+{
+    if (cx->failed) return true;
+    switch (n->kind) {
+    case N_AND: {
+        Goal g = {.n = n->kid[1], .cand = cand, .next = rest};
+        return prove(cx, n->kid[0], cand, &g);
+    }
+    case N_OR:
+        for (int i = 0; i < n->n; i++)
+            if (prove(cx, n->kid[i], cand, rest)) return true;
+        return false;
+    case N_NOT: {
+        bool found = has_solution(cx, n->kid[0], cand);
+        if (cx->failed) return true;
+        return found ? false : prove_rest(cx, rest);
+    }
+    case N_BOOL:
+        return n->sym == SYM_T ? prove_rest(cx, rest) : false;
+    case N_CMP:
+        if (n->op == TK_EQ && unbound_var(cx, n->kid[0])) return prove_binding(cx, n->kid[0], n->kid[1], cand, rest);
+        if (n->op == TK_EQ && unbound_var(cx, n->kid[1])) return prove_binding(cx, n->kid[1], n->kid[0], cand, rest);
+        break;
+    case N_CALL:
+        if (is_builtin(n, "exists")) return prove_exists(cx, n->kid[0], rest);
+        break;
+    default:
+        break;
+    }
+    Sym v = eval_value(cx, n, cand);
+    if (cx->failed) return true;
+    return v == SYM_T ? prove_rest(cx, rest) : false;
+}
+
+typedef struct SolutionSink {
+    Sym *saved;
+} SolutionSink;
+
+bool eval_condition(Ctx *cx)
+{
+    ctx_bind_reset(cx);
+    Goal stop = {.fn = stop_here};
+    bool r = prove(cx, cx->prog->cond, NULL, &stop);
+    return r && !cx->failed;
+}
+
+/* ---- matches for builtins ---- */
+
+typedef struct EachState {
+    MatchFn fn;
+    void *ud;
+    const Obj *obj;
+    bool stop;
+} EachState;
+
+static bool each_solution(Ctx *cx, void *ud)
+{
+    EachState *st = ud;
+    if (!st->fn(cx, st->obj, st->ud)) st->stop = true;
+    return true; /* first solution per object only */
+}
+
+void eval_each_match(Ctx *cx, const Node *m, MatchFn fn, void *ud)
+{
+    Cands c;
+    cands_init(cx, m, &c);
+    EachState st = {fn, ud, NULL, false};
+    Goal g = {.fn = each_solution, .ud = &st};
+    for (ObjId id; !cx->failed && !st.stop && (id = cands_next(cx, &c));) {
+        size_t mark = ctx_trail_mark(cx);
+        st.obj = pool_get(cx->pool, id);
+        prove(cx, m, st.obj, &g);
+        ctx_trail_undo(cx, mark);
+    }
+}
+
+static bool take_first(Ctx *cx, const Obj *o, void *ud)
+{
+    *(ObjId *)ud = o->id;
+    return false;
+}
+
+ObjId eval_first_match(Ctx *cx, const Node *m)
+{
+    ObjId id = 0;
+    eval_each_match(cx, m, take_first, &id);
+    return cx->failed ? 0 : id;
+}
+
+static bool count_one(Ctx *cx, const Obj *o, void *ud)
+{
+    (*(long *)ud)++;
+    return true;
+}
+
+long eval_count(Ctx *cx, const Node *m)
+{
+    Cands c;
+    cands_init(cx, m, &c);
+    if (cx->failed || c.none) return 0;
+    if (c.every_key && !c.single) {
+        /* every conjunct is an indexed equality: the join is the answer */
+        if (c.n == 1) return c.sets[0]->live;
+        long n = 0;
+        while (cands_next(cx, &c)) n++;
+        return n;
+    }
+    long n = 0;
+    eval_each_match(cx, m, count_one, &n);
+    return n;
+}
+
+/* ---- values ---- */
+
+bool eval_number(Ctx *cx, const Node *n, const Obj *cand, mpq_t out)
+{
+    Sym v = eval_value(cx, n, cand);
+    if (cx->failed) return false;
+    if (!sym_is_number(v)) {
+        ctx_error(cx, n, "arithmetic on text \"%.40s\"", sym_text(v));
+        return false;
+    }
+    mpq_set(out, sym_num(v));
+    return true;
+}
+
+static Sym eval_arith(Ctx *cx, const Node *n, const Obj *cand)
+{
+    mpq_t a, b;
+    mpq_inits(a, b, NULL);
+    Sym r = SYM_EMPTY;
+    if (eval_number(cx, n->kid[0], cand, a) && eval_number(cx, n->kid[1], cand, b)) {
+        switch (n->op) {
+        case TK_PLUS: mpq_add(a, a, b); break;
+        case TK_MINUS: mpq_sub(a, a, b); break;
+        case TK_STAR: mpq_mul(a, a, b); break;
+        default:
+            if (mpq_sgn(b) == 0) {
+                ctx_error(cx, n, "%s", "division by zero");
+                goto done;
+            }
+            mpq_div(a, a, b);
+        }
+        r = sym_from_mpq(a);
+    }
+done:
+    mpq_clears(a, b, NULL);
+    return r;
+}
+
+static Sym eval_compare(Ctx *cx, const Node *n, const Obj *cand)
+{
+    if (n->op == TK_EQ && (unbound_var(cx, n->kid[0]) || unbound_var(cx, n->kid[1])))
+        return has_solution(cx, n, cand) ? SYM_T : SYM_F;
+    Sym a = eval_value(cx, n->kid[0], cand);
+    Sym b = eval_value(cx, n->kid[1], cand);
+    if (cx->failed) return SYM_EMPTY;
+    bool r;
+    switch (n->op) {
+    case TK_EQ: r = val_eq(a, b); break;
+    case TK_NE: r = !val_eq(a, b); break;
+    case TK_LT: r = val_cmp(a, b) < 0; break;
+    case TK_LE: r = val_cmp(a, b) <= 0; break;
+    case TK_GT: r = val_cmp(a, b) > 0; break;
+    default: r = val_cmp(a, b) >= 0; break;
+    }
+    return r ? SYM_T : SYM_F;
+}
+
+static Sym eval_concat(Ctx *cx, const Node *n, const Obj *cand)
+{
+    Buf b = {0};
+    for (int i = 0; i < n->n && !cx->failed; i++) {
+        Sym v = eval_value(cx, n->kid[i], cand);
+        if (v == SYM_EMPTY) continue;
+        if (b.len) buf_putc(&b, ' ');
+        buf_add(&b, sym_text(v), sym_len(v));
+    }
+    Sym r = sym_intern(buf_str(&b), b.len);
+    buf_free(&b);
+    return r;
+}
+
+Sym eval_value(Ctx *cx, const Node *n, const Obj *cand)
+{
+    if (cx->failed) return SYM_EMPTY;
+    switch (n->kind) {
+    case N_NUM:
+    case N_STR:
+    case N_BOOL:
+        return n->sym;
+    case N_VAR:
+        if (cx->vars[n->var] == VAR_UNBOUND) {
+            ctx_error(cx, n, "variable %%%s is not bound here", sym_text(n->sym));
+            return SYM_EMPTY;
+        }
+        return cx->vars[n->var];
+    case N_ATTR:
+        if (!cand) {
+            ctx_error(cx, n, "attribute %s is read outside a match", sym_text(n->sym));
+            return SYM_EMPTY;
+        }
+        return obj_get(cand, n->sym);
+    case N_CALL: {
+        const Builtin *b = &builtins[n->bi];
+        if (b->verb) {
+            ctx_error(cx, n, "%s is a verb, not a function", b->name);
+            return SYM_EMPTY;
+        }
+        return b->func(cx, n, cand);
+    }
+    case N_AND:
+    case N_OR:
+    case N_NOT:
+        return has_solution(cx, n, cand) ? SYM_T : SYM_F;
+    case N_CMP:
+        return eval_compare(cx, n, cand);
+    case N_CONCAT:
+        return eval_concat(cx, n, cand);
+    case N_ARITH:
+        return eval_arith(cx, n, cand);
+    case N_NEG: {
+        mpq_t a;
+        mpq_init(a);
+        Sym r = SYM_EMPTY;
+        if (eval_number(cx, n->kid[0], cand, a)) {
+            mpq_neg(a, a);
+            r = sym_from_mpq(a);
+        }
+        mpq_clear(a);
+        return r;
+    }
+    }
+    return SYM_EMPTY;
+}
+
+/* ---- verbs ---- */
+
+void eval_verbs(Ctx *cx, const Node *v, const Obj *cand)
+{
+    if (cx->failed) return;
+    if (v->kind == N_AND) {
+        eval_verbs(cx, v->kid[0], cand);
+        eval_verbs(cx, v->kid[1], cand);
+        return;
+    }
+    if (v->kind != N_CALL || !builtins[v->bi].verb) {
+        ctx_error(cx, v, "%s", "expected a verb");
+        return;
+    }
+    builtins[v->bi].act(cx, v, cand);
+}
+
+void eval_then(Ctx *cx) { eval_verbs(cx, cx->prog->then, NULL); }
+
+typedef struct Assignment {
+    Sym name;
+    Sym value;
+} Assignment;
+
+static void collect_assignments(const Node *n, const Node ***out, int *len, int *cap)
+{
+    if (n->kind == N_AND) {
+        collect_assignments(n->kid[0], out, len, cap);
+        collect_assignments(n->kid[1], out, len, cap);
+        return;
+    }
+    GROW(*out, *len, *cap);
+    (*out)[(*len)++] = n;
+}
+
+/* Assigns attr==expr pairs to target (read everything, then write).  When
+ * creating, target is 0: the object is made after the values are read,
+ * objectId==%v binds %v to its id, and bare names read `cand` (forEach's
+ * object) since there is no target yet. */
+void eval_assign(Ctx *cx, const Node *assigns, ObjId target, const Obj *cand)
+{
+    bool creating = target == 0;
+    const Node **cs = NULL;
+    int nc = 0, cap = 0;
+    collect_assignments(assigns, &cs, &nc, &cap);
+    Assignment *as = xcalloc((size_t)nc, sizeof *as);
+    const Node *bind_id = NULL;
+    const Obj *t = target ? pool_get(cx->pool, target) : cand;
+    int na = 0;
+    for (int i = 0; i < nc && !cx->failed; i++) {
+        const Node *c = cs[i];
+        if (c->kind == N_BOOL && c->sym == SYM_T) continue; /* create(T): an empty object */
+        if (c->kind != N_CMP || c->op != TK_EQ || c->kid[0]->kind != N_ATTR) {
+            ctx_error(cx, c, "%s", "expected an assignment attr==value");
+            break;
+        }
+        Sym name = c->kid[0]->sym;
+        if (name == SYM_objectId) {
+            if (creating && unbound_var(cx, c->kid[1])) bind_id = c->kid[1];
+            else ctx_error(cx, c, "%s", "objectId is assigned by the engine and cannot be set");
+            continue;
+        }
+        as[na].name = name;
+        as[na].value = eval_value(cx, c->kid[1], t);
+        na++;
+    }
+    if (!cx->failed) {
+        if (creating) {
+            target = pool_create(cx->pool);
+            if (bind_id) ctx_bind(cx, bind_id->var, pool_get(cx->pool, target)->idsym);
+        }
+        for (int i = 0; i < na; i++) pool_set(cx->pool, target, as[i].name, as[i].value);
+    }
+    free(as);
+    free(cs);
+}

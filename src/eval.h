@@ -1,0 +1,93 @@
+/*
+ * eval.h - evaluation of conditions (with left-to-right backtracking) and of
+ * verb lists, against the object pool.
+ *
+ * A condition is searched depth first: `exists` tries candidates in
+ * ascending objectId, `&` proves its left side then its right side under
+ * the left side's bindings, `|` yields the left side's solutions then the
+ * right side's.  The first solution found is therefore the one with the
+ * lexicographically lowest object ids.  Variables unbound on entry to `!`,
+ * count, sum, min, max and other value contexts are local to them.
+ *
+ * The Ctx holds everything one event's evaluation needs: the pool, the
+ * variable slots of the rule being run, the event time, the generator, the
+ * message queue, and the first run-time error.  The Ctx does not own the
+ * pool or the Prog.
+ */
+#ifndef NOMIC_EVAL_H
+#define NOMIC_EVAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "builtins.h"
+#include "parse.h"
+#include "pool.h"
+
+#define VAR_UNBOUND UINT32_MAX
+
+typedef struct Message {
+    Sym to;    /* recipients, words separated by single spaces */
+    Sym text;
+} Message;
+
+typedef struct MsgList {
+    Message *m;
+    size_t len, cap;
+} MsgList;
+
+typedef struct Ctx {
+    Pool *pool;
+    const Prog *prog;
+    Sym *vars;            /* prog->nvars slots; VAR_UNBOUND when unbound */
+    int *trail;           /* slots bound since, for backtracking */
+    size_t trail_len, trail_cap;
+    int64_t now;          /* time of the event (seconds since the epoch) */
+    bool have_timer;      /* a timeGE(t) was false during this pass ... */
+    int64_t next_timer;   /* ... and this is the lowest such t */
+    uint64_t *rng;        /* the game's generator state (4 words) */
+    MsgList *queue;       /* queued by send/sendObject, waiting for sendNow */
+    MsgList *sent;        /* handed over by sendNow during this event */
+    bool halt;            /* halt() ran */
+    Sym private_attrs;    /* engineSettings.privateAttributes */
+    bool failed;          /* a run-time error happened */
+    char error[300];      /* ... and what it was */
+    const Node *error_at;
+} Ctx;
+
+void ctx_error(Ctx *cx, const Node *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Finds the first solution of prog->cond; on success the bindings stay in
+ * cx->vars.  Returns false when there is none or on a run-time error
+ * (cx->failed). */
+bool eval_condition(Ctx *cx);
+/* Runs prog->then with the current bindings. */
+void eval_then(Ctx *cx);
+void ctx_bind_reset(Ctx *cx); /* all variables unbound, trail empty */
+
+/* Services for builtins.c */
+Sym eval_value(Ctx *cx, const Node *n, const Obj *cand);
+bool eval_number(Ctx *cx, const Node *n, const Obj *cand, mpq_t out);
+/* Calls fn(cx, obj, ud) for each object matching m (ascending id), with the
+ * bindings of the object's first solution in place during the call; fn
+ * returns false to stop.  Bindings made inside are undone afterwards. */
+typedef bool (*MatchFn)(Ctx *cx, const Obj *o, void *ud);
+void eval_each_match(Ctx *cx, const Node *m, MatchFn fn, void *ud);
+ObjId eval_first_match(Ctx *cx, const Node *m);
+long eval_count(Ctx *cx, const Node *m);
+void eval_verbs(Ctx *cx, const Node *v, const Obj *cand);
+void eval_assign(Ctx *cx, const Node *assigns, ObjId target, const Obj *cand);
+/* Variable services for verbs that bind (create's objectId==%v). */
+void ctx_bind(Ctx *cx, int slot, Sym value);
+size_t ctx_trail_mark(const Ctx *cx);
+void ctx_trail_undo(Ctx *cx, size_t mark);
+
+void msg_push(MsgList *l, Sym to, Sym text);
+void msg_truncate(MsgList *l, size_t len);
+void msg_free(MsgList *l);
+
+/* Is attribute `name` of o private (engineSettings.privateAttributes)? */
+bool attr_is_private(const Ctx *cx, Sym name);
+
+#endif

@@ -1,0 +1,568 @@
+/*
+ * game.c - events: journal, run, commit (game.h).
+ */
+#include "game.h"
+
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "objfmt.h"
+#include "rulesets.h"
+
+void outcome_free(Outcome *o)
+{
+    free(o->message);
+    event_result_free(&o->er);
+    memset(o, 0, sizeof *o);
+}
+
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void seed_rng(Game *g, uint64_t seed)
+{
+    g->seed = seed;
+    uint64_t x = seed;
+    for (int i = 0; i < 4; i++) g->eng->rng[i] = splitmix(&x);
+}
+
+static Game *game_new(void)
+{
+    Game *g = xcalloc(1, sizeof *g);
+    g->pool = pool_new();
+    g->eng = engine_new(g->pool);
+    return g;
+}
+
+Game *game_memory(uint64_t seed)
+{
+    Game *g = game_new();
+    seed_rng(g, seed);
+    return g;
+}
+
+void game_close(Game *g)
+{
+    if (!g) return;
+    engine_free(g->eng);
+    pool_free(g->pool);
+    store_close(g->st);
+    free(g->last_mover);
+    free(g->winner_note);
+    free(g);
+}
+
+bool addressed_to(Sym to, const char *addr)
+{
+    size_t n = strlen(addr);
+    const char *s = sym_text(to);
+    while (*s) {
+        while (*s == ' ') s++;
+        const char *w = s;
+        while (*s && *s != ' ') s++;
+        if ((size_t)(s - w) == n && memcmp(w, addr, n) == 0) return true;
+    }
+    return false;
+}
+
+/* ---- initial sets ---- */
+
+bool game_load_set(Game *g, const char *label, const char *text, Buf *err)
+{
+    FmtDoc doc = {0};
+    bool ok = fmt_read(text, strlen(text), label, &doc, err);
+    for (int i = 0; ok && i < doc.n; i++) {
+        const FmtObj *fo = &doc.objs[i];
+        ObjId id;
+        if (fo->objectId) {
+            if ((ObjId)fo->objectId < g->pool->next_id) {
+                buf_printf(err, "%s:%d:1: objectId %ld is already taken (the next free id is %u)", label, fo->line,
+                           fo->objectId, g->pool->next_id);
+                ok = false;
+                break;
+            }
+            id = (ObjId)fo->objectId;
+            pool_create_at(g->pool, id);
+        } else {
+            id = pool_create(g->pool);
+        }
+        for (int k = 0; k < fo->n; k++) pool_set(g->pool, id, fo->attrs[k].name, fo->attrs[k].value);
+    }
+    fmt_doc_free(&doc);
+    engine_invalidate(g->eng);
+    return ok;
+}
+
+/* ---- persistence of the game's own state ---- */
+
+static void save_meta(Game *g)
+{
+    char v[128];
+    snprintf(v, sizeof v, "%016" PRIx64 " %016" PRIx64 " %016" PRIx64 " %016" PRIx64, g->eng->rng[0], g->eng->rng[1],
+             g->eng->rng[2], g->eng->rng[3]);
+    store_meta_set(g->st, "rng", v);
+    snprintf(v, sizeof v, "%u", g->pool->next_id);
+    store_meta_set(g->st, "next_id", v);
+    store_meta_set(g->st, "halted", g->halted ? "1" : "0");
+    if (g->have_timer) snprintf(v, sizeof v, "%" PRId64, g->next_timer);
+    else v[0] = 0;
+    store_meta_set(g->st, "next_timer", v);
+    store_meta_set(g->st, "last_mover", g->last_mover ? g->last_mover : "");
+    if (g->winner_note) store_meta_set(g->st, "loop_winner", g->winner_note);
+}
+
+static void load_meta(Game *g)
+{
+    char *v = store_meta_get(g->st, "rng");
+    if (v) {
+        sscanf(v, "%" SCNx64 " %" SCNx64 " %" SCNx64 " %" SCNx64, &g->eng->rng[0], &g->eng->rng[1], &g->eng->rng[2],
+               &g->eng->rng[3]);
+        free(v);
+    }
+    if ((v = store_meta_get(g->st, "next_id"))) {
+        unsigned long n = strtoul(v, NULL, 10);
+        if (n > g->pool->next_id) g->pool->next_id = (ObjId)n;
+        free(v);
+    }
+    if ((v = store_meta_get(g->st, "halted"))) {
+        g->halted = strcmp(v, "1") == 0;
+        free(v);
+    }
+    if ((v = store_meta_get(g->st, "next_timer"))) {
+        g->have_timer = *v != 0;
+        g->next_timer = g->have_timer ? strtoll(v, NULL, 10) : 0;
+        free(v);
+    }
+    if ((v = store_meta_get(g->st, "last_mover"))) {
+        if (*v) g->last_mover = v;
+        else free(v);
+    }
+    if ((v = store_meta_get(g->st, "seed"))) {
+        g->seed = strtoull(v, NULL, 10);
+        free(v);
+    }
+}
+
+static char *export_pool(const Pool *p)
+{
+    Buf b = {0};
+    for (uint32_t i = idset_seek(&p->all, 0, 1); i < p->all.len; i = idset_seek(&p->all, i + 1, 0)) {
+        if (b.len) buf_putc(&b, '\n');
+        fmt_print_obj(&b, pool_get(p, p->all.ids[i]), NULL, NULL);
+    }
+    return buf_take(&b);
+}
+
+static uint64_t random_seed(void)
+{
+    uint64_t s = 0;
+    int fd = open("/dev/urandom", O_RDONLY);
+    if (fd >= 0) {
+        if (read(fd, &s, sizeof s) != (ssize_t)sizeof s) s = 0;
+        close(fd);
+    }
+    return s ? s : (uint64_t)time_now_wall() * 6364136223846793005ULL + (uint64_t)getpid();
+}
+
+Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, uint64_t seed, int64_t time,
+                bool force, Buf *err)
+{
+    Game *g = game_new();
+    seed_rng(g, have_seed ? seed : random_seed());
+    for (int i = 0; i < nsets; i++) {
+        const char *label;
+        char *text = ruleset_load(sets[i], &label);
+        if (!text) {
+            buf_printf(err, "--ruleset %s: not a shipped set (", sets[i]);
+            for (const ShippedSet *s = shipped_sets; s->name; s++)
+                buf_printf(err, "%s%s", s == shipped_sets ? "" : ", ", s->name);
+            buf_puts(err, ") and not a readable file");
+            game_close(g);
+            return NULL;
+        }
+        bool ok = game_load_set(g, label, text, err);
+        free(text);
+        if (!ok) {
+            game_close(g);
+            return NULL;
+        }
+    }
+    g->st = store_open(path, true, force, err);
+    if (!g->st) {
+        game_close(g);
+        return NULL;
+    }
+    bool ok = store_begin(g->st);
+    for (int i = 0; ok && i < nsets; i++) {
+        const char *label;
+        char *text = ruleset_load(sets[i], &label);
+        ok = text && store_add_initial(g->st, label, text);
+        free(text);
+    }
+    char v[32];
+    snprintf(v, sizeof v, "%" PRIu64, g->seed);
+    ok = ok && store_meta_set(g->st, "seed", v);
+    snprintf(v, sizeof v, "%" PRId64, time);
+    ok = ok && store_meta_set(g->st, "created", v);
+    for (uint32_t i = idset_seek(&g->pool->all, 0, 1); ok && i < g->pool->all.len; i = idset_seek(&g->pool->all, i + 1, 0))
+        ok = store_put_object(g->st, pool_get(g->pool, g->pool->all.ids[i]));
+    char *snap = export_pool(g->pool);
+    ok = ok && store_put_snapshot(g->st, 0, snap);
+    free(snap);
+    if (ok) save_meta(g);
+    if (!ok || !store_commit(g->st)) {
+        buf_printf(err, "%s: %s", path, store_error(g->st));
+        game_close(g);
+        return NULL;
+    }
+    return g;
+}
+
+static bool recover(Game *g);
+
+Game *game_open(const char *path, Buf *err)
+{
+    Store *st = store_open(path, false, false, err);
+    if (!st) return NULL;
+    Game *g = game_new();
+    g->st = st;
+    if (!store_load_objects(st, g->pool, err)) {
+        game_close(g);
+        return NULL;
+    }
+    load_meta(g);
+    engine_invalidate(g->eng);
+    if (!recover(g)) {
+        buf_printf(err, "%s: %s", path, store_error(st));
+        game_close(g);
+        return NULL;
+    }
+    return g;
+}
+
+/* ---- one event ---- */
+
+static int cmp_id(const void *a, const void *b)
+{
+    ObjId x = *(const ObjId *)a, y = *(const ObjId *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void hex_hash(uint64_t h, char out[17]) { snprintf(out, 17, "%016" PRIx64, h); }
+
+/* Writes the event's outcome and effects in one transaction. */
+static bool commit_event(Game *g, Outcome *o, const char *status)
+{
+    if (!g->st) return true;
+    Store *st = g->st;
+    bool ok = store_begin(st);
+    if (o->ran && o->er.status != EV_RUNAWAY) {
+        Pool *p = g->pool;
+        ObjId *ids = xmalloc((p->undo_len ? p->undo_len : 1) * sizeof *ids);
+        for (size_t i = 0; i < p->undo_len; i++) ids[i] = p->undo[i].id;
+        qsort(ids, p->undo_len, sizeof *ids, cmp_id);
+        Buf b = {0};
+        for (size_t i = 0; ok && i < p->undo_len; i++) {
+            if (i && ids[i] == ids[i - 1]) continue;
+            const Obj *obj = pool_get(p, ids[i]);
+            if (obj) {
+                buf_reset(&b);
+                fmt_print_obj(&b, obj, NULL, NULL);
+                ok = store_put_object(st, obj) && store_put_change(st, o->event, ids[i], buf_str(&b));
+            } else {
+                ok = store_delete_object(st, ids[i]) && store_put_change(st, o->event, ids[i], NULL);
+            }
+        }
+        buf_free(&b);
+        free(ids);
+        /* the outbox: what sendNow handed over, and what still waits */
+        ok = ok && store_outbox_drop_queued(st);
+        for (size_t i = 0; ok && i < o->er.sent.len; i++)
+            ok = store_outbox_add(st, o->event, sym_text(o->er.sent.m[i].to), sym_text(o->er.sent.m[i].text), "sent",
+                                  o->time) > 0;
+        for (size_t i = 0; ok && i < g->eng->queue.len; i++)
+            ok = store_outbox_add(st, o->event, sym_text(g->eng->queue.m[i].to), sym_text(g->eng->queue.m[i].text),
+                                  "queued", o->time) > 0;
+        if (ok && o->event % SNAPSHOT_EVERY == 0) {
+            char *snap = export_pool(p);
+            ok = store_put_snapshot(st, o->event, snap);
+            free(snap);
+        }
+    }
+    if (ok) {
+        save_meta(g);
+        const char *trace = o->ran ? buf_str(&o->er.trace) : NULL;
+        const char *tj = o->ran ? buf_str(&o->er.trace_json) : NULL;
+        ok = store_event_outcome(st, o->event, status, o->message, trace, tj, o->ran && o->er.status != EV_RUNAWAY ? o->hash : NULL);
+    }
+    if (!ok || !store_commit(st)) {
+        store_rollback(st);
+        return false;
+    }
+    return true;
+}
+
+static const Sym *reserved_attrs(int *n)
+{
+    static Sym r[4];
+    r[0] = SYM_type;
+    r[1] = SYM_moveSender;
+    r[2] = SYM_moveTimeStamp;
+    r[3] = SYM_moveBatch;
+    *n = 4;
+    return r;
+}
+
+/* Checks a parsed move body; a message saying what is wrong, or NULL. */
+static char *validate_moves(const FmtDoc *doc)
+{
+    if (doc->n == 0) return xstrdup("no move found in the message (write attributes as name: value lines)");
+    int nr;
+    const Sym *res = reserved_attrs(&nr);
+    Buf b = {0};
+    for (int i = 0; i < doc->n; i++) {
+        const FmtObj *fo = &doc->objs[i];
+        if (fo->objectId) buf_printf(&b, "move %d (line %d): objectId is assigned by the engine; ", i + 1, fo->line);
+        for (int k = 0; k < fo->n; k++)
+            for (int r = 0; r < nr; r++)
+                if (fo->attrs[k].name == res[r])
+                    buf_printf(&b, "move %d (line %d): %s is set by the Mechanics, not by the sender; ", i + 1,
+                               fo->attrs[k].pos[0].line, sym_text(res[r]));
+    }
+    if (!b.len) return NULL;
+    b.len -= 2;
+    b.s[b.len] = 0;
+    return buf_take(&b);
+}
+
+typedef struct Saved {
+    size_t mark;
+    uint64_t rng[4];
+    MsgList queue;
+} Saved;
+
+static void save_state(Game *g, Saved *s)
+{
+    g->pool->logging = true;
+    s->mark = pool_mark(g->pool);
+    memcpy(s->rng, g->eng->rng, sizeof s->rng);
+    s->queue = (MsgList){0};
+    for (size_t i = 0; i < g->eng->queue.len; i++) msg_push(&s->queue, g->eng->queue.m[i].to, g->eng->queue.m[i].text);
+}
+
+static void restore_state(Game *g, Saved *s)
+{
+    pool_undo_to(g->pool, s->mark);
+    memcpy(g->eng->rng, s->rng, sizeof s->rng);
+    msg_free(&g->eng->queue);
+    g->eng->queue = s->queue;
+    s->queue = (MsgList){0};
+    engine_invalidate(g->eng);
+}
+
+static void loop_meta_rule(Game *g, Outcome *o)
+{
+    const char *who = g->last_mover ? g->last_mover : "(nobody has moved)";
+    Buf b = {0};
+    buf_printf(&b, "The game state repeated within one event: a verifiable loop. By the meta-rule the last player "
+                   "to submit a move, %s, wins, and the game has halted.", who);
+    free(o->message);
+    o->message = xstrdup(buf_str(&b));
+    free(g->winner_note);
+    g->winner_note = xstrdup(who);
+    char *all = g->st ? store_all_senders(g->st) : NULL;
+    Sym to = sym_cstr(all && *all ? all : who);
+    msg_push(&o->er.sent, to, sym_intern(buf_str(&b), b.len));
+    free(all);
+    buf_free(&b);
+    g->halted = true;
+}
+
+/* Runs the rules on the pool as the event left it and settles the outcome.
+ * Returns the journal status. */
+static const char *settle(Game *g, Outcome *o, Saved *sv, bool dry)
+{
+    engine_run(g->eng, o->time, &o->er);
+    o->ran = true;
+    const char *status = "applied";
+    if (o->er.status == EV_RUNAWAY) {
+        restore_state(g, sv);
+        o->refused = true;
+        o->message = xstrdup(o->er.message);
+        return "refused";
+    }
+    if (o->er.status == EV_LOOP) {
+        loop_meta_rule(g, o);
+        status = "loop";
+    } else if (o->er.halt && !dry) {
+        g->halted = true;
+        o->message = xstrdup("halt(): the game has ended; later moves are refused");
+        status = "halted";
+    }
+    g->have_timer = o->er.have_timer;
+    g->next_timer = o->er.next_timer;
+    hex_hash(g->pool->state_hash, o->hash);
+    return status;
+}
+
+static bool finish(Game *g, Outcome *o, Saved *sv, const char *status, bool dry)
+{
+    bool ok = true;
+    o->status = status;
+    if (dry) {
+        restore_state(g, sv);
+    } else {
+        ok = commit_event(g, o, status);
+        msg_free(&sv->queue);
+    }
+    pool_forget_undo(g->pool);
+    g->pool->logging = false;
+    return ok;
+}
+
+/* Turns a message body into move objects and runs the rules; returns the
+ * journal status. */
+static const char *process_move(Game *g, const char *sender, int64_t time, const char *body, bool dry, Outcome *o,
+                                Saved *sv)
+{
+    FmtDoc doc = {0};
+    Buf err = {0};
+    const char *status = "refused";
+    if (g->halted) {
+        o->refused = true;
+        o->message = xstrdup("the game has ended; no more moves are accepted");
+    } else if (!fmt_read(body, strlen(body), "move", &doc, &err)) {
+        o->refused = true;
+        o->message = buf_take(&err);
+    } else if ((o->message = validate_moves(&doc))) {
+        o->refused = true;
+    } else {
+        free(g->last_mover);
+        g->last_mover = xstrdup(sender);
+        Sym from = sym_cstr(sender), when = sym_from_long((long)time);
+        Sym batch = SYM_EMPTY;
+        for (int i = 0; i < doc.n; i++) {
+            ObjId id = pool_create(g->pool);
+            if (i == 0) batch = pool_get(g->pool, id)->idsym; /* the batch is named by its first move */
+            pool_set(g->pool, id, SYM_type, SYM_move);
+            pool_set(g->pool, id, SYM_moveSender, from);
+            pool_set(g->pool, id, SYM_moveTimeStamp, when);
+            pool_set(g->pool, id, SYM_moveBatch, batch);
+            for (int k = 0; k < doc.objs[i].n; k++)
+                pool_set(g->pool, id, doc.objs[i].attrs[k].name, doc.objs[i].attrs[k].value);
+        }
+        status = settle(g, o, sv, dry);
+    }
+    fmt_doc_free(&doc);
+    buf_free(&err);
+    return status;
+}
+
+bool game_event_move(Game *g, const char *sender, int64_t time, const char *body, bool dry, Outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    o->kind = "move";
+    o->time = time;
+    if (g->st && !dry) {
+        o->event = store_journal_received(g->st, "move", time, sender, body);
+        if (o->event < 0) return false;
+    }
+    Saved sv;
+    save_state(g, &sv);
+    const char *status = process_move(g, sender, time, body, dry, o, &sv);
+    return finish(g, o, &sv, status, dry);
+}
+
+bool game_event_tick(Game *g, int64_t time, bool dry, Outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    o->kind = "tick";
+    o->time = time;
+    if (g->st && !dry) {
+        o->event = store_journal_received(g->st, "tick", time, NULL, NULL);
+        if (o->event < 0) return false;
+    }
+    Saved sv;
+    save_state(g, &sv);
+    const char *status;
+    if (g->halted) {
+        o->refused = true;
+        o->message = xstrdup("the game has ended; timers no longer run");
+        status = "refused";
+    } else {
+        status = settle(g, o, &sv, dry);
+    }
+    return finish(g, o, &sv, status, dry);
+}
+
+/* Runs the timers due at or before `time`, each as its own event. */
+static bool run_due_timers(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud)
+{
+    for (int guard = 0; guard < 100000 && !g->halted && g->have_timer && g->next_timer <= time; guard++) {
+        Outcome o;
+        int64_t at = g->next_timer;
+        bool ok = game_event_tick(g, at, dry, &o);
+        if (fn) fn(ud, g, &o);
+        bool stuck = !o.er.have_timer || o.er.next_timer <= at;
+        outcome_free(&o);
+        if (!ok) return false;
+        if (dry) break; /* a dry run cannot advance past its own undone timer */
+        if (stuck && g->have_timer && g->next_timer <= at) break;
+    }
+    return true;
+}
+
+bool game_move(Game *g, const char *sender, int64_t time, const char *body, bool dry, OutcomeFn fn, void *ud)
+{
+    if (!dry && !run_due_timers(g, time, false, fn, ud)) return false;
+    Outcome o;
+    bool ok = game_event_move(g, sender, time, body, dry, &o);
+    if (fn) fn(ud, g, &o);
+    outcome_free(&o);
+    return ok;
+}
+
+bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud)
+{
+    return run_due_timers(g, time, dry, fn, ud);
+}
+
+/* A move journaled but never settled (the program stopped in between) is
+ * processed now, exactly once, under its journal number. */
+static bool recover(Game *g)
+{
+    long n = store_last_event(g->st);
+    EventRow r;
+    if (n <= 0 || !store_event_get(g->st, n, &r)) return true;
+    bool ok = true;
+    if (strcmp(r.status, "received") == 0) {
+        Outcome o;
+        memset(&o, 0, sizeof o);
+        o.event = n;
+        o.time = r.time;
+        o.kind = strcmp(r.kind, "tick") == 0 ? "tick" : "move";
+        Saved sv;
+        save_state(g, &sv);
+        const char *status;
+        if (strcmp(r.kind, "tick") == 0) {
+            status = "refused";
+            if (g->halted) o.message = xstrdup("the game has ended; timers no longer run");
+            else status = settle(g, &o, &sv, false);
+        } else {
+            status = process_move(g, r.sender ? r.sender : "", r.time, r.input ? r.input : "", false, &o, &sv);
+        }
+        ok = finish(g, &o, &sv, status, false);
+        outcome_free(&o);
+    }
+    event_row_free(&r);
+    return ok;
+}

@@ -1,0 +1,100 @@
+/*
+ * idset.c - sorted posting lists with tombstones (see idset.h).
+ */
+#include "idset.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static inline ObjId bare(ObjId x) { return x & ~IDSET_DEAD; }
+
+/* First position whose bare id is >= id, searching [lo, len). */
+static uint32_t lower_bound(const IdSet *s, uint32_t lo, ObjId id)
+{
+    uint32_t hi = s->len;
+    /* gallop first: leapfrog joins mostly step a little way forward */
+    uint32_t step = 1;
+    while (lo + step < hi && bare(s->ids[lo + step]) < id) {
+        lo += step;
+        step *= 2;
+    }
+    if (lo + step < hi) hi = lo + step + 1;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (bare(s->ids[mid]) < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static void compact(IdSet *s)
+{
+    uint32_t j = 0;
+    for (uint32_t i = 0; i < s->len; i++)
+        if (!(s->ids[i] & IDSET_DEAD)) s->ids[j++] = s->ids[i];
+    s->len = j;
+}
+
+void idset_add(IdSet *s, ObjId id)
+{
+    if (s->len == 0 || bare(s->ids[s->len - 1]) < id) {
+        GROW(s->ids, s->len, s->cap);
+        s->ids[s->len++] = id;
+        s->live++;
+        return;
+    }
+    uint32_t i = lower_bound(s, 0, id);
+    if (i < s->len && bare(s->ids[i]) == id) {
+        if (s->ids[i] & IDSET_DEAD) {
+            s->ids[i] = id;
+            s->live++;
+        }
+        return;
+    }
+    GROW(s->ids, s->len, s->cap);
+    memmove(s->ids + i + 1, s->ids + i, (s->len - i) * sizeof *s->ids);
+    s->ids[i] = id;
+    s->len++;
+    s->live++;
+}
+
+void idset_remove(IdSet *s, ObjId id)
+{
+    if (s->len == 0) return;
+    uint32_t i;
+    if (s->ids[s->len - 1] == id) i = s->len - 1;
+    else i = lower_bound(s, 0, id);
+    if (i >= s->len || s->ids[i] != id) return;
+    s->live--;
+    if (i == s->len - 1) {
+        s->len--;
+        while (s->len && (s->ids[s->len - 1] & IDSET_DEAD)) s->len--;
+    } else {
+        s->ids[i] |= IDSET_DEAD;
+    }
+    if (s->len > 16 && s->live < s->len / 2) compact(s);
+    if (s->live == 0) s->len = 0;
+}
+
+bool idset_has(const IdSet *s, ObjId id)
+{
+    uint32_t i = lower_bound(s, 0, id);
+    return i < s->len && s->ids[i] == id;
+}
+
+uint32_t idset_seek(const IdSet *s, uint32_t from, ObjId id)
+{
+    if (from >= s->len) return s->len;
+    uint32_t i = bare(s->ids[from]) >= id ? from : lower_bound(s, from, id);
+    while (i < s->len && (s->ids[i] & IDSET_DEAD)) i++;
+    return i;
+}
+
+void idset_free(IdSet *s)
+{
+    free(s->ids);
+    s->ids = NULL;
+    s->len = s->cap = s->live = 0;
+}

@@ -1,0 +1,35 @@
+/*
+ * idset.h - a sorted set of object ids, the posting list behind every index.
+ *
+ * Invariants: ids[0..len) is strictly ascending when the dead bit is ignored;
+ * an entry with IDSET_DEAD set is a tombstone left by a removal and skipped
+ * by readers.  `live` counts the entries without the bit.  Tombstones keep
+ * removal O(log n) for long lists (a closing proposal deletes thousands of
+ * votes); the list is compacted when more than half of it is dead.  Ids are
+ * mostly added in ascending order (new objects get the highest id), which
+ * appends.  Positions are only valid until the next change.
+ */
+#ifndef NOMIC_IDSET_H
+#define NOMIC_IDSET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef uint32_t ObjId;
+#define IDSET_DEAD 0x80000000u
+
+typedef struct IdSet {
+    ObjId *ids;
+    uint32_t len;  /* entries, tombstones included */
+    uint32_t cap;
+    uint32_t live; /* entries that are not tombstones */
+} IdSet;
+
+void idset_add(IdSet *s, ObjId id);
+void idset_remove(IdSet *s, ObjId id);
+bool idset_has(const IdSet *s, ObjId id);
+/* Index of the first live entry whose id is >= id, or s->len. */
+uint32_t idset_seek(const IdSet *s, uint32_t from, ObjId id);
+void idset_free(IdSet *s);
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * nomic.c - the command line: the table of subcommands and main().
+ * Each subcommand is in its own cmd_<name>.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+const Command commands[] = {
+    {"init", cmd_init, "nomic init GAME [--ruleset NAME|FILE]... [--seed N] [--time T] [--force]",
+     "create a new game from one or more initial sets"},
+    {"move", cmd_move, "nomic move GAME --from ADDR [--time T] [--file F]",
+     "submit a message of moves (from F or stdin); prints the replies"},
+    {"try", cmd_try, "nomic try GAME --from ADDR [--time T] [--file F]",
+     "dry run of a move: the trace and the changes; nothing is kept"},
+    {"tick", cmd_tick, "nomic tick GAME [--time T]", "run the timers due at T (default: now)"},
+    {"show", cmd_show, "nomic show GAME [--type T] [--id N] [--at N] [--json]", "print objects"},
+    {"log", cmd_log, "nomic log GAME [--event N] [--json]", "the journal: events, outcomes, traces"},
+    {"outbox", cmd_outbox, "nomic outbox GAME [--json]", "every message: recipients, time, state, text"},
+    {"check", cmd_check, "nomic check FILE...", "parse and lint a ruleset or a rule text"},
+    {"replay", cmd_replay, "nomic replay GAME", "rebuild the game from its initial sets and journal, checking every hash"},
+    {"export", cmd_export, "nomic export GAME", "the whole state in the object text format"},
+    {"help", cmd_help, "nomic help [--markdown]", "this summary and the rule language's verbs and functions"},
+    {NULL, NULL, NULL, NULL},
+};
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        cmd_help(1, (char *[]){"help", NULL});
+        return EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) name = "help";
+    for (const Command *c = commands; c->name; c++)
+        if (strcmp(c->name, name) == 0) {
+            int rc = c->fn(argc - 1, argv + 1);
+            value_shutdown();
+            return rc;
+        }
+    fprintf(stderr, "nomic: unknown command \"%s\" (see nomic help)\n", argv[1]);
+    return EXIT_USAGE;
+}

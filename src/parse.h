@@ -1,0 +1,81 @@
+/*
+ * parse.h - the syntax tree of the rule language and its recursive-descent
+ * parser.
+ *
+ * A rule's `if` and `then` are parsed together into a Prog so that they
+ * share one table of variables (%name -> slot).  Every node lives in the
+ * Prog's arena and is freed with prog_free.  Matches (the arguments of
+ * exists, count, set, ...) are analysed once here: the `attr == value`
+ * conjuncts at their top level become the index keys that evaluation uses
+ * to find candidates without scanning the pool.
+ */
+#ifndef NOMIC_PARSE_H
+#define NOMIC_PARSE_H
+
+#include <stdbool.h>
+
+#include "lex.h"
+#include "value.h"
+
+typedef enum {
+    N_NUM, N_STR, N_BOOL, /* literals: sym holds the text */
+    N_VAR,                /* %name: var is the slot */
+    N_ATTR,               /* a bare name: an attribute of the candidate */
+    N_CALL,               /* bi indexes builtins[]; kids are the arguments */
+    N_AND, N_OR, N_NOT,
+    N_CMP,                /* op is a TokKind: TK_EQ .. TK_GE */
+    N_CONCAT,             /* juxtaposition */
+    N_ARITH,              /* op is TK_PLUS, TK_MINUS, TK_STAR or TK_SLASH */
+    N_NEG,
+} NodeKind;
+
+typedef struct Node Node;
+
+typedef struct MatchKey {
+    Sym name;        /* attribute compared, SYM_objectId included */
+    const Node *val; /* the other side: reads no attribute of the candidate */
+} MatchKey;
+
+typedef struct Match {
+    int nkeys;
+    MatchKey *keys;
+    bool all;       /* the match is the lone T: every object */
+    bool pure;      /* every top-level conjunct is a key: counting can use
+                       the posting lists alone */
+} Match;
+
+struct Node {
+    NodeKind kind;
+    int op;
+    Sym sym;        /* literal text, attribute name or variable name */
+    int var;        /* N_VAR slot */
+    int bi;         /* N_CALL: index in builtins[] */
+    int n;          /* number of kids */
+    Node **kid;
+    Match *match;   /* set on a node that is the root of a match argument */
+    bool reads_attr;/* reads an attribute of the enclosing candidate */
+    int line, col;  /* position in the source text (1-based) */
+};
+
+typedef struct Arena Arena;
+
+typedef struct Prog {
+    Node *cond;     /* NULL when only a then was parsed */
+    Node *then;     /* NULL when only a condition was parsed */
+    int nvars;
+    Sym *varnames;  /* slot -> name (without %) */
+    Arena *arena;
+} Prog;
+
+typedef struct ParseError {
+    int line, col;  /* in the text that failed */
+    char msg[240];
+} ParseError;
+
+/* Parses a condition and/or a verb list (either may be NULL).  On a syntax
+ * error returns NULL, sets *which to 0 (if) or 1 (then) and fills err. */
+Prog *parse_rule(const char *cond, size_t clen, const char *then, size_t tlen,
+                 int *which, ParseError *err);
+void prog_free(Prog *p);
+
+#endif

@@ -1,0 +1,290 @@
+/*
+ * pool.c - objects, attribute indexes, state hash and undo log (pool.h).
+ */
+#include "pool.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+struct IndexEntry {
+    Sym name;  /* 0 with value 0 marks an empty slot (names are never "") */
+    Sym value; /* canonical value */
+    IdSet set;
+};
+
+static uint64_t key_hash(Sym name, Sym value)
+{
+    return hash_mix(((uint64_t)name << 32) ^ value);
+}
+
+static uint64_t triple_hash(ObjId id, Sym name, Sym value)
+{
+    return hash_mix(hash_mix(id * 0x9e3779b97f4a7c15ULL ^ sym_hash(name)) + sym_hash(value));
+}
+
+static uint64_t exist_hash(ObjId id) { return hash_mix(id ^ 0x5bd1e9955bd1e995ULL); }
+
+Pool *pool_new(void)
+{
+    value_init();
+    Pool *p = xcalloc(1, sizeof *p);
+    p->next_id = 1;
+    return p;
+}
+
+void obj_free(Obj *o)
+{
+    if (!o) return;
+    free(o->attrs);
+    free(o);
+}
+
+Obj *obj_clone(const Obj *o)
+{
+    Obj *c = xmalloc(sizeof *c);
+    *c = *o;
+    c->cap = o->n;
+    c->attrs = xmalloc((o->n ? o->n : 1) * sizeof *c->attrs);
+    memcpy(c->attrs, o->attrs, o->n * sizeof *c->attrs);
+    return c;
+}
+
+void pool_free(Pool *p)
+{
+    if (!p) return;
+    for (size_t i = 0; i < p->objcap; i++) obj_free(p->objs[i]);
+    free(p->objs);
+    for (size_t i = 0; i < p->index_cap; i++) idset_free(&p->index[i].set);
+    free(p->index);
+    idset_free(&p->all);
+    pool_forget_undo(p);
+    free(p->undo);
+    free(p);
+}
+
+/* ---- index ---- */
+
+static IndexEntry *index_find(const Pool *p, Sym name, Sym value)
+{
+    if (!p->index_cap) return NULL;
+    size_t mask = p->index_cap - 1;
+    for (size_t i = key_hash(name, value) & mask;; i = (i + 1) & mask) {
+        IndexEntry *e = &p->index[i];
+        if (e->name == 0) return NULL;
+        if (e->name == name && e->value == value) return e;
+    }
+}
+
+static void index_grow(Pool *p)
+{
+    IndexEntry *old = p->index;
+    size_t oldcap = p->index_cap;
+    p->index_cap = oldcap ? oldcap * 2 : 1024;
+    p->index = xcalloc(p->index_cap, sizeof *p->index);
+    size_t mask = p->index_cap - 1;
+    for (size_t i = 0; i < oldcap; i++) {
+        if (!old[i].name) continue;
+        size_t j = key_hash(old[i].name, old[i].value) & mask;
+        while (p->index[j].name) j = (j + 1) & mask;
+        p->index[j] = old[i];
+    }
+    free(old);
+}
+
+/* Entries are never removed from the table: an emptied list stays, ready
+ * for reuse, which keeps probing simple. */
+static IndexEntry *index_get(Pool *p, Sym name, Sym value)
+{
+    IndexEntry *e = index_find(p, name, value);
+    if (e) return e;
+    if ((p->index_len + 1) * 4 > p->index_cap * 3) index_grow(p);
+    size_t mask = p->index_cap - 1;
+    size_t i = key_hash(name, value) & mask;
+    while (p->index[i].name) i = (i + 1) & mask;
+    e = &p->index[i];
+    e->name = name;
+    e->value = value;
+    p->index_len++;
+    return e;
+}
+
+const IdSet *pool_lookup(const Pool *p, Sym name, Sym value)
+{
+    IndexEntry *e = index_find(p, name, sym_canon(value));
+    return e ? &e->set : NULL;
+}
+
+static void index_add(Pool *p, ObjId id, Sym name, Sym value)
+{
+    idset_add(&index_get(p, name, sym_canon(value))->set, id);
+    p->state_hash += triple_hash(id, name, value);
+}
+
+static void index_remove(Pool *p, ObjId id, Sym name, Sym value)
+{
+    IndexEntry *e = index_find(p, name, sym_canon(value));
+    if (e) idset_remove(&e->set, id);
+    p->state_hash -= triple_hash(id, name, value);
+}
+
+/* ---- objects ---- */
+
+Obj *pool_get(const Pool *p, ObjId id)
+{
+    return id < p->objcap ? p->objs[id] : NULL;
+}
+
+size_t pool_size(const Pool *p) { return p->all.live; }
+
+static void log_undo(Pool *p, Undo u)
+{
+    if (!p->logging) {
+        obj_free(u.saved);
+        return;
+    }
+    GROW(p->undo, p->undo_len, p->undo_cap);
+    p->undo[p->undo_len++] = u;
+}
+
+static void install(Pool *p, Obj *o)
+{
+    if (o->id >= p->objcap) {
+        size_t cap = p->objcap ? p->objcap : 1024;
+        while (cap <= o->id) cap *= 2;
+        p->objs = xrealloc(p->objs, cap * sizeof *p->objs);
+        memset(p->objs + p->objcap, 0, (cap - p->objcap) * sizeof *p->objs);
+        p->objcap = cap;
+    }
+    p->objs[o->id] = o;
+    idset_add(&p->all, o->id);
+    p->state_hash += exist_hash(o->id);
+    for (uint32_t i = 0; i < o->n; i++) index_add(p, o->id, o->attrs[i].name, o->attrs[i].value);
+}
+
+static Obj *obj_new(ObjId id)
+{
+    Obj *o = xcalloc(1, sizeof *o);
+    o->id = id;
+    o->idsym = sym_from_long((long)id);
+    return o;
+}
+
+ObjId pool_create(Pool *p)
+{
+    ObjId id = p->next_id++;
+    install(p, obj_new(id));
+    log_undo(p, (Undo){.kind = UNDO_CREATE, .id = id});
+    return id;
+}
+
+bool pool_create_at(Pool *p, ObjId id)
+{
+    if (id < p->next_id || id >= IDSET_DEAD) return false;
+    p->next_id = id + 1;
+    install(p, obj_new(id));
+    return true;
+}
+
+static Obj *uninstall(Pool *p, ObjId id)
+{
+    Obj *o = p->objs[id];
+    for (uint32_t i = 0; i < o->n; i++) index_remove(p, id, o->attrs[i].name, o->attrs[i].value);
+    idset_remove(&p->all, id);
+    p->state_hash -= exist_hash(id);
+    p->objs[id] = NULL;
+    return o;
+}
+
+bool pool_delete(Pool *p, ObjId id)
+{
+    if (!pool_get(p, id)) return false;
+    Obj *o = uninstall(p, id);
+    log_undo(p, (Undo){.kind = UNDO_DELETE, .id = id, .saved = o});
+    return true;
+}
+
+static uint32_t attr_pos(const Obj *o, Sym name, bool *found)
+{
+    uint32_t lo = 0, hi = o->n;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (o->attrs[mid].name < name) lo = mid + 1;
+        else hi = mid;
+    }
+    *found = lo < o->n && o->attrs[lo].name == name;
+    return lo;
+}
+
+Sym obj_get(const Obj *o, Sym name)
+{
+    if (name == SYM_objectId) return o->idsym;
+    bool found;
+    uint32_t i = attr_pos(o, name, &found);
+    return found ? o->attrs[i].value : SYM_EMPTY;
+}
+
+/* Writes without logging; used by pool_set and by undo. */
+static void raw_set(Pool *p, Obj *o, Sym name, Sym value)
+{
+    bool found;
+    uint32_t i = attr_pos(o, name, &found);
+    if (found) {
+        index_remove(p, o->id, name, o->attrs[i].value);
+        if (value == SYM_EMPTY) {
+            memmove(o->attrs + i, o->attrs + i + 1, (o->n - i - 1) * sizeof *o->attrs);
+            o->n--;
+            return;
+        }
+        o->attrs[i].value = value;
+    } else {
+        if (value == SYM_EMPTY) return;
+        GROW(o->attrs, o->n, o->cap);
+        memmove(o->attrs + i + 1, o->attrs + i, (o->n - i) * sizeof *o->attrs);
+        o->attrs[i] = (Attr){name, value};
+        o->n++;
+    }
+    index_add(p, o->id, name, value);
+}
+
+bool pool_set(Pool *p, ObjId id, Sym name, Sym value)
+{
+    Obj *o = pool_get(p, id);
+    if (!o || name == SYM_objectId || name == SYM_EMPTY) return false;
+    Sym old = obj_get(o, name);
+    if (old == value) return false;
+    raw_set(p, o, name, value);
+    log_undo(p, (Undo){.kind = UNDO_SET, .id = id, .name = name, .old = old, .new = value});
+    return true;
+}
+
+/* ---- undo ---- */
+
+size_t pool_mark(const Pool *p) { return p->undo_len; }
+
+void pool_undo_to(Pool *p, size_t mark)
+{
+    while (p->undo_len > mark) {
+        Undo *u = &p->undo[--p->undo_len];
+        switch (u->kind) {
+        case UNDO_CREATE:
+            obj_free(uninstall(p, u->id));
+            if (u->id + 1 == p->next_id) p->next_id = u->id;
+            break;
+        case UNDO_DELETE:
+            install(p, u->saved);
+            u->saved = NULL;
+            break;
+        case UNDO_SET:
+            raw_set(p, p->objs[u->id], u->name, u->old);
+            break;
+        }
+    }
+}
+
+void pool_forget_undo(Pool *p)
+{
+    for (size_t i = 0; i < p->undo_len; i++) obj_free(p->undo[i].saved);
+    p->undo_len = 0;
+}

@@ -1,0 +1,91 @@
+/*
+ * pool.h - the object pool: objects with sequential ids, their attributes,
+ * the indexes that matching uses, a running state hash and the undo log.
+ *
+ * Invariants:
+ *  - Ids are assigned from 1 upwards and never reused (next_id only grows).
+ *  - An object's attributes are sorted by name Sym; no attribute holds "".
+ *  - For every live object and attribute (name, value) the object's id is in
+ *    the posting list of (name, sym_canon(value)), and in `all`; nothing else
+ *    is in any posting list.  So "type == vote" or "propId == 5.0" is one
+ *    lookup, and "5" and "5.0" share a list.
+ *  - state_hash is the sum over live objects of a hash of the id and of every
+ *    (id, name, value) triple: order-independent and updated per change, so
+ *    the engine can detect a repeated state in O(1).
+ *  - While logging is on, every change appends an undo record; pool_undo_to
+ *    rolls the pool back to an earlier mark exactly (ids included).
+ * The pool owns its objects; Obj pointers are valid until the object is
+ * deleted or the pool freed.
+ */
+#ifndef NOMIC_POOL_H
+#define NOMIC_POOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "idset.h"
+#include "value.h"
+
+typedef struct Attr {
+    Sym name;
+    Sym value;
+} Attr;
+
+typedef struct Obj {
+    ObjId id;
+    Sym idsym;     /* the id as text, for reading objectId */
+    uint32_t n;    /* attributes in use */
+    uint32_t cap;
+    Attr *attrs;   /* sorted by name */
+} Obj;
+
+typedef enum { UNDO_CREATE, UNDO_DELETE, UNDO_SET } UndoKind;
+
+typedef struct Undo {
+    UndoKind kind;
+    ObjId id;
+    Sym name, old, new; /* UNDO_SET */
+    Obj *saved;         /* UNDO_DELETE: the object as it was */
+} Undo;
+
+typedef struct IndexEntry IndexEntry;
+
+typedef struct Pool {
+    Obj **objs;        /* by id; NULL when deleted or never made */
+    ObjId next_id;     /* the id the next created object gets */
+    size_t objcap;
+    IdSet all;         /* every live id */
+    IndexEntry *index; /* open-addressing table of (name, canon value) */
+    size_t index_cap, index_len;
+    uint64_t state_hash;
+    bool logging;
+    Undo *undo;
+    size_t undo_len, undo_cap;
+} Pool;
+
+Pool *pool_new(void);
+void pool_free(Pool *p);
+
+Obj *pool_get(const Pool *p, ObjId id);
+size_t pool_size(const Pool *p);
+ObjId pool_create(Pool *p);              /* a new empty object */
+bool pool_create_at(Pool *p, ObjId id);  /* for loading; id must be >= next_id */
+bool pool_delete(Pool *p, ObjId id);     /* false when there was nothing */
+/* Sets name to value ("" removes); returns whether anything changed. */
+bool pool_set(Pool *p, ObjId id, Sym name, Sym value);
+
+Sym obj_get(const Obj *o, Sym name); /* "" when absent; objectId is virtual */
+
+/* Posting list of objects whose `name` equals `value`, or NULL if none. */
+const IdSet *pool_lookup(const Pool *p, Sym name, Sym value);
+
+/* Undo log. */
+size_t pool_mark(const Pool *p);
+void pool_undo_to(Pool *p, size_t mark);
+void pool_forget_undo(Pool *p); /* drop the log (commit) */
+
+Obj *obj_clone(const Obj *o);
+void obj_free(Obj *o);
+
+#endif

@@ -1,0 +1,518 @@
+/*
+ * store.c - the SQLite store (store.h).
+ *
+ * WAL journal mode with synchronous=NORMAL: a committed event survives a
+ * crash of the program; a power cut may lose the last commits but never
+ * leaves half of one.  Prepared statements are cached per Store.
+ */
+#include "store.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "objfmt.h"
+
+#define STORE_FORMAT "1"
+
+enum {
+    Q_META_GET, Q_META_SET, Q_PUT_OBJ, Q_DEL_OBJ, Q_RECEIVED, Q_OUTCOME, Q_EVENT_GET, Q_CHANGE,
+    Q_OUT_ADD, Q_RCPT_ADD, Q_RCPT_GET, Q_OUT_MARK, Q_COUNT
+};
+
+static const char *queries[Q_COUNT] = {
+    "SELECT value FROM meta WHERE key=?1",
+    "INSERT INTO meta(key,value) VALUES(?1,?2) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+    "INSERT INTO objects(id,body) VALUES(?1,?2) ON CONFLICT(id) DO UPDATE SET body=excluded.body",
+    "DELETE FROM objects WHERE id=?1",
+    "INSERT INTO events(kind,time,sender,input,status,received_at) VALUES(?1,?2,?3,?4,'received',?5)",
+    "UPDATE events SET status=?2, message=?3, trace=?4, trace_json=?5, hash=?6 WHERE n=?1",
+    "SELECT n,kind,time,sender,input,status,message,trace,trace_json,hash,received_at FROM events WHERE n=?1",
+    "INSERT INTO changes(event,id,body) VALUES(?1,?2,?3)",
+    "INSERT INTO outbox(event,to_id,text,state,queued_at,sent_at) VALUES(?1,?2,?3,?4,?5,?6)",
+    "INSERT OR IGNORE INTO recipients(list) VALUES(?1)",
+    "SELECT id FROM recipients WHERE list=?1",
+    "UPDATE outbox SET state=?2, sent_at=?3 WHERE id=?1",
+};
+
+static const char *schema =
+    "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS initial(seq INTEGER PRIMARY KEY, label TEXT NOT NULL, text TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS objects(id INTEGER PRIMARY KEY, body TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS events(n INTEGER PRIMARY KEY, kind TEXT NOT NULL, time INTEGER NOT NULL,"
+    " sender TEXT, input TEXT, status TEXT NOT NULL, message TEXT, trace TEXT, trace_json TEXT, hash TEXT,"
+    " received_at INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS changes(event INTEGER NOT NULL, id INTEGER NOT NULL, body TEXT);"
+    "CREATE INDEX IF NOT EXISTS changes_event ON changes(event);"
+    "CREATE TABLE IF NOT EXISTS snapshots(event INTEGER PRIMARY KEY, body TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS recipients(id INTEGER PRIMARY KEY, list TEXT NOT NULL UNIQUE);"
+    "CREATE TABLE IF NOT EXISTS outbox(id INTEGER PRIMARY KEY, event INTEGER NOT NULL, to_id INTEGER NOT NULL"
+    " REFERENCES recipients(id), text TEXT NOT NULL, state TEXT NOT NULL, queued_at INTEGER, sent_at INTEGER);";
+
+struct Store {
+    sqlite3 *db;
+    sqlite3_stmt *q[Q_COUNT];
+    char err[512];
+    char *last_rcpt;   /* one-entry cache: most messages go to the same list */
+    long last_rcpt_id;
+};
+
+static bool fail(Store *s)
+{
+    snprintf(s->err, sizeof s->err, "%s", sqlite3_errmsg(s->db));
+    return false;
+}
+
+const char *store_error(Store *s) { return s->err; }
+
+static sqlite3_stmt *stmt(Store *s, int q)
+{
+    if (!s->q[q] && sqlite3_prepare_v2(s->db, queries[q], -1, &s->q[q], NULL) != SQLITE_OK) {
+        fail(s);
+        return NULL;
+    }
+    sqlite3_reset(s->q[q]);
+    sqlite3_clear_bindings(s->q[q]);
+    return s->q[q];
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *t)
+{
+    if (t) sqlite3_bind_text(st, i, t, -1, SQLITE_TRANSIENT);
+    else sqlite3_bind_null(st, i);
+}
+
+static bool exec(Store *s, const char *sql)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        snprintf(s->err, sizeof s->err, "%s", msg ? msg : "unknown error");
+        sqlite3_free(msg);
+        return false;
+    }
+    return true;
+}
+
+static bool step_done(Store *s, sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? true : fail(s);
+}
+
+Store *store_open(const char *path, bool create, bool force, Buf *err)
+{
+    struct stat sb;
+    bool exists = stat(path, &sb) == 0;
+    if (create && exists && !force) {
+        buf_printf(err, "%s already exists (use --force to replace it)", path);
+        return NULL;
+    }
+    if (!create && !exists) {
+        buf_printf(err, "%s: no such game (create it with nomic init)", path);
+        return NULL;
+    }
+    if (create && exists) {
+        unlink(path);
+        char side[4096];
+        snprintf(side, sizeof side, "%s-wal", path);
+        unlink(side);
+        snprintf(side, sizeof side, "%s-shm", path);
+        unlink(side);
+    }
+    Store *s = xcalloc(1, sizeof *s);
+    int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+        buf_printf(err, "%s: %s", path, sqlite3_errmsg(s->db));
+        store_close(s);
+        return NULL;
+    }
+    sqlite3_busy_timeout(s->db, 5000);
+    if (!exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;") ||
+        (create && !exec(s, schema))) {
+        buf_printf(err, "%s: %s", path, s->err);
+        store_close(s);
+        return NULL;
+    }
+    if (create) {
+        store_meta_set(s, "format", STORE_FORMAT);
+    } else {
+        char *f = store_meta_get(s, "format");
+        bool ok = f && strcmp(f, STORE_FORMAT) == 0;
+        free(f);
+        if (!ok) {
+            buf_printf(err, "%s is not a nomic game (or was made by another version)", path);
+            store_close(s);
+            return NULL;
+        }
+    }
+    return s;
+}
+
+void store_close(Store *s)
+{
+    if (!s) return;
+    for (int i = 0; i < Q_COUNT; i++) sqlite3_finalize(s->q[i]);
+    sqlite3_close(s->db);
+    free(s->last_rcpt);
+    free(s);
+}
+
+bool store_begin(Store *s) { return exec(s, "BEGIN IMMEDIATE"); }
+bool store_commit(Store *s) { return exec(s, "COMMIT"); }
+void store_rollback(Store *s) { exec(s, "ROLLBACK"); }
+
+static char *col_text(sqlite3_stmt *st, int i)
+{
+    const unsigned char *t = sqlite3_column_text(st, i);
+    return t ? xstrdup((const char *)t) : NULL;
+}
+
+char *store_meta_get(Store *s, const char *key)
+{
+    sqlite3_stmt *st = stmt(s, Q_META_GET);
+    if (!st) return NULL;
+    bind_text(st, 1, key);
+    char *v = sqlite3_step(st) == SQLITE_ROW ? col_text(st, 0) : NULL;
+    sqlite3_reset(st);
+    return v;
+}
+
+bool store_meta_set(Store *s, const char *key, const char *value)
+{
+    sqlite3_stmt *st = stmt(s, Q_META_SET);
+    if (!st) return false;
+    bind_text(st, 1, key);
+    bind_text(st, 2, value);
+    return step_done(s, st);
+}
+
+bool store_add_initial(Store *s, const char *label, const char *text)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "INSERT INTO initial(label,text) VALUES(?1,?2)", -1, &st, NULL) != SQLITE_OK)
+        return fail(s);
+    bind_text(st, 1, label);
+    bind_text(st, 2, text);
+    bool ok = step_done(s, st);
+    sqlite3_finalize(st);
+    return ok;
+}
+
+bool store_each_initial(Store *s, bool (*fn)(void *ud, const char *label, const char *text), void *ud)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "SELECT label,text FROM initial ORDER BY seq", -1, &st, NULL) != SQLITE_OK)
+        return fail(s);
+    bool ok = true;
+    while (ok && sqlite3_step(st) == SQLITE_ROW)
+        ok = fn(ud, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1));
+    sqlite3_finalize(st);
+    return ok;
+}
+
+bool store_put_object(Store *s, const Obj *o)
+{
+    Buf b = {0};
+    fmt_print_obj(&b, o, NULL, NULL);
+    sqlite3_stmt *st = stmt(s, Q_PUT_OBJ);
+    bool ok = false;
+    if (st) {
+        sqlite3_bind_int64(st, 1, o->id);
+        bind_text(st, 2, buf_str(&b));
+        ok = step_done(s, st);
+    }
+    buf_free(&b);
+    return ok;
+}
+
+bool store_delete_object(Store *s, ObjId id)
+{
+    sqlite3_stmt *st = stmt(s, Q_DEL_OBJ);
+    if (!st) return false;
+    sqlite3_bind_int64(st, 1, id);
+    return step_done(s, st);
+}
+
+/* Installs printed objects (each with its objectId) into p. */
+static bool load_text(Pool *p, const char *text, const char *what, Buf *err)
+{
+    FmtDoc doc = {0};
+    bool ok = fmt_read(text, strlen(text), what, &doc, err);
+    for (int i = 0; ok && i < doc.n; i++) {
+        const FmtObj *fo = &doc.objs[i];
+        if (!fo->objectId || !pool_create_at(p, (ObjId)fo->objectId)) {
+            buf_printf(err, "%s: object without a usable objectId", what);
+            ok = false;
+            break;
+        }
+        for (int k = 0; k < fo->n; k++) pool_set(p, (ObjId)fo->objectId, fo->attrs[k].name, fo->attrs[k].value);
+    }
+    fmt_doc_free(&doc);
+    return ok;
+}
+
+bool store_load_objects(Store *s, Pool *p, Buf *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "SELECT body FROM objects ORDER BY id", -1, &st, NULL) != SQLITE_OK) return fail(s);
+    Buf all = {0};
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        buf_puts(&all, (const char *)sqlite3_column_text(st, 0));
+        buf_putc(&all, '\n');
+    }
+    sqlite3_finalize(st);
+    bool ok = load_text(p, buf_str(&all), "stored objects", err);
+    buf_free(&all);
+    return ok;
+}
+
+long store_journal_received(Store *s, const char *kind, int64_t time, const char *sender, const char *input)
+{
+    sqlite3_stmt *st = stmt(s, Q_RECEIVED);
+    if (!st) return -1;
+    bind_text(st, 1, kind);
+    sqlite3_bind_int64(st, 2, time);
+    bind_text(st, 3, sender);
+    bind_text(st, 4, input);
+    sqlite3_bind_int64(st, 5, (int64_t)time_now_wall());
+    if (!step_done(s, st)) return -1;
+    return (long)sqlite3_last_insert_rowid(s->db);
+}
+
+bool store_event_outcome(Store *s, long n, const char *status, const char *message, const char *trace,
+                         const char *trace_json, const char *hash)
+{
+    sqlite3_stmt *st = stmt(s, Q_OUTCOME);
+    if (!st) return false;
+    sqlite3_bind_int64(st, 1, n);
+    bind_text(st, 2, status);
+    bind_text(st, 3, message);
+    bind_text(st, 4, trace);
+    bind_text(st, 5, trace_json);
+    bind_text(st, 6, hash);
+    return step_done(s, st);
+}
+
+static void read_event(sqlite3_stmt *st, EventRow *r)
+{
+    r->n = (long)sqlite3_column_int64(st, 0);
+    r->kind = col_text(st, 1);
+    r->time = sqlite3_column_int64(st, 2);
+    r->sender = col_text(st, 3);
+    r->input = col_text(st, 4);
+    r->status = col_text(st, 5);
+    r->message = col_text(st, 6);
+    r->trace = col_text(st, 7);
+    r->trace_json = col_text(st, 8);
+    r->hash = col_text(st, 9);
+    r->received_at = sqlite3_column_int64(st, 10);
+}
+
+void event_row_free(EventRow *r)
+{
+    free(r->kind);
+    free(r->sender);
+    free(r->input);
+    free(r->status);
+    free(r->message);
+    free(r->trace);
+    free(r->trace_json);
+    free(r->hash);
+    memset(r, 0, sizeof *r);
+}
+
+bool store_event_get(Store *s, long n, EventRow *row)
+{
+    sqlite3_stmt *st = stmt(s, Q_EVENT_GET);
+    if (!st) return false;
+    sqlite3_bind_int64(st, 1, n);
+    bool found = sqlite3_step(st) == SQLITE_ROW;
+    if (found) read_event(st, row);
+    sqlite3_reset(st);
+    return found;
+}
+
+long store_last_event(Store *s)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "SELECT coalesce(max(n),0) FROM events", -1, &st, NULL) != SQLITE_OK) return -1;
+    long n = sqlite3_step(st) == SQLITE_ROW ? (long)sqlite3_column_int64(st, 0) : -1;
+    sqlite3_finalize(st);
+    return n;
+}
+
+bool store_each_event(Store *s, long from, long to, bool (*fn)(void *ud, const EventRow *r), void *ud)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT n,kind,time,sender,input,status,message,trace,trace_json,hash,received_at"
+                           " FROM events WHERE n>=?1 AND n<=?2 ORDER BY n",
+                           -1, &st, NULL) != SQLITE_OK)
+        return fail(s);
+    sqlite3_bind_int64(st, 1, from);
+    sqlite3_bind_int64(st, 2, to);
+    bool ok = true;
+    while (ok && sqlite3_step(st) == SQLITE_ROW) {
+        EventRow r;
+        read_event(st, &r);
+        ok = fn(ud, &r);
+        event_row_free(&r);
+    }
+    sqlite3_finalize(st);
+    return ok;
+}
+
+bool store_put_change(Store *s, long event, ObjId id, const char *text)
+{
+    sqlite3_stmt *st = stmt(s, Q_CHANGE);
+    if (!st) return false;
+    sqlite3_bind_int64(st, 1, event);
+    sqlite3_bind_int64(st, 2, id);
+    bind_text(st, 3, text);
+    return step_done(s, st);
+}
+
+bool store_put_snapshot(Store *s, long event, const char *text)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO snapshots(event,body) VALUES(?1,?2)", -1, &st, NULL) !=
+        SQLITE_OK)
+        return fail(s);
+    sqlite3_bind_int64(st, 1, event);
+    bind_text(st, 2, text);
+    bool ok = step_done(s, st);
+    sqlite3_finalize(st);
+    return ok;
+}
+
+bool store_state_at(Store *s, long n, Pool *p, Buf *err)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "SELECT event,body FROM snapshots WHERE event<=?1 ORDER BY event DESC LIMIT 1", -1,
+                           &st, NULL) != SQLITE_OK)
+        return fail(s);
+    sqlite3_bind_int64(st, 1, n);
+    if (sqlite3_step(st) != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        buf_printf(err, "no snapshot at or before event %ld", n);
+        return false;
+    }
+    long from = (long)sqlite3_column_int64(st, 0);
+    bool ok = load_text(p, (const char *)sqlite3_column_text(st, 1), "snapshot", err);
+    sqlite3_finalize(st);
+    if (!ok) return false;
+    if (sqlite3_prepare_v2(s->db, "SELECT id,body FROM changes WHERE event>?1 AND event<=?2 ORDER BY rowid", -1, &st,
+                           NULL) != SQLITE_OK)
+        return fail(s);
+    sqlite3_bind_int64(st, 1, from);
+    sqlite3_bind_int64(st, 2, n);
+    while (ok && sqlite3_step(st) == SQLITE_ROW) {
+        ObjId id = (ObjId)sqlite3_column_int64(st, 0);
+        if (pool_get(p, id)) pool_delete(p, id);
+        const unsigned char *body = sqlite3_column_text(st, 1);
+        if (!body) continue;
+        /* re-create at its id: ids only grow, but a snapshot may be behind */
+        if (id >= p->next_id) {
+            ok = load_text(p, (const char *)body, "change", err);
+        } else {
+            FmtDoc doc = {0};
+            ok = fmt_read((const char *)body, strlen((const char *)body), "change", &doc, err);
+            if (ok && doc.n == 1) {
+                ObjId keep = p->next_id;
+                p->next_id = id;
+                pool_create_at(p, id);
+                p->next_id = keep;
+                for (int k = 0; k < doc.objs[0].n; k++) pool_set(p, id, doc.objs[0].attrs[k].name, doc.objs[0].attrs[k].value);
+            }
+            fmt_doc_free(&doc);
+        }
+    }
+    sqlite3_finalize(st);
+    return ok;
+}
+
+static long recipients_id(Store *s, const char *to)
+{
+    if (s->last_rcpt && strcmp(s->last_rcpt, to) == 0) return s->last_rcpt_id;
+    sqlite3_stmt *st = stmt(s, Q_RCPT_ADD);
+    if (!st) return -1;
+    bind_text(st, 1, to);
+    if (!step_done(s, st)) return -1;
+    st = stmt(s, Q_RCPT_GET);
+    bind_text(st, 1, to);
+    long id = sqlite3_step(st) == SQLITE_ROW ? (long)sqlite3_column_int64(st, 0) : -1;
+    sqlite3_reset(st);
+    free(s->last_rcpt);
+    s->last_rcpt = xstrdup(to);
+    s->last_rcpt_id = id;
+    return id;
+}
+
+long store_outbox_add(Store *s, long event, const char *to, const char *text, const char *state, int64_t when)
+{
+    long rid = recipients_id(s, to);
+    sqlite3_stmt *st = rid < 0 ? NULL : stmt(s, Q_OUT_ADD);
+    if (!st) return -1;
+    sqlite3_bind_int64(st, 1, event);
+    sqlite3_bind_int64(st, 2, rid);
+    bind_text(st, 3, text);
+    bind_text(st, 4, state);
+    sqlite3_bind_int64(st, 5, when);
+    if (strcmp(state, "queued") == 0) sqlite3_bind_null(st, 6);
+    else sqlite3_bind_int64(st, 6, when);
+    if (!step_done(s, st)) return -1;
+    return (long)sqlite3_last_insert_rowid(s->db);
+}
+
+bool store_outbox_drop_queued(Store *s) { return exec(s, "DELETE FROM outbox WHERE state='queued'"); }
+
+bool store_outbox_mark(Store *s, long id, const char *state, int64_t when)
+{
+    sqlite3_stmt *st = stmt(s, Q_OUT_MARK);
+    if (!st) return false;
+    sqlite3_bind_int64(st, 1, id);
+    bind_text(st, 2, state);
+    sqlite3_bind_int64(st, 3, when);
+    return step_done(s, st);
+}
+
+bool store_each_outbox(Store *s, bool (*fn)(void *ud, const OutRow *r), void *ud)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT o.id,o.event,r.list,o.text,o.state,o.queued_at,o.sent_at FROM outbox o"
+                           " JOIN recipients r ON r.id=o.to_id ORDER BY o.id",
+                           -1, &st, NULL) != SQLITE_OK)
+        return fail(s);
+    bool ok = true;
+    while (ok && sqlite3_step(st) == SQLITE_ROW) {
+        OutRow r = {(long)sqlite3_column_int64(st, 0), (long)sqlite3_column_int64(st, 1), col_text(st, 2),
+                    col_text(st, 3), col_text(st, 4), sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 6)};
+        ok = fn(ud, &r);
+        free(r.to);
+        free(r.text);
+        free(r.state);
+    }
+    sqlite3_finalize(st);
+    return ok;
+}
+
+char *store_all_senders(Store *s)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "SELECT DISTINCT sender FROM events WHERE sender IS NOT NULL ORDER BY sender", -1,
+                           &st, NULL) != SQLITE_OK)
+        return NULL;
+    Buf b = {0};
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (b.len) buf_putc(&b, ' ');
+        buf_puts(&b, (const char *)sqlite3_column_text(st, 0));
+    }
+    sqlite3_finalize(st);
+    return buf_take(&b);
+}

@@ -1,0 +1,99 @@
+/*
+ * store.h - persistence of one game in one SQLite database file.
+ *
+ * Tables: meta (key/value: format, clock, generator, settings), initial
+ * (the initial sets as loaded), objects (the current pool, one printed
+ * object per row), events (the journal: every move received, with its
+ * outcome, trace and state hash), changes (per event, the new text of each
+ * object it touched, for `show --at`), snapshots (the whole pool every
+ * SNAPSHOT_EVERY events), outbox (every message, queued or sent) and
+ * recipients (each distinct recipient list once).
+ *
+ * A received move is written and committed before it is processed
+ * (store_journal_received); its outcome and all its effects are then
+ * written in one transaction (store_begin ... store_commit), so a crash
+ * leaves either the whole event or none of it, and never loses the move.
+ *
+ * This is the narrow interface a different store (PostgreSQL) would
+ * implement.  Strings returned are malloc'd and owned by the caller.
+ */
+#ifndef NOMIC_STORE_H
+#define NOMIC_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pool.h"
+#include "util.h"
+
+#define SNAPSHOT_EVERY 200
+
+typedef struct Store Store;
+
+typedef struct EventRow {
+    long n;
+    char *kind;     /* "move", "tick" */
+    int64_t time;
+    char *sender;
+    char *input;    /* the raw body as received */
+    char *status;   /* received, applied, refused, loop, halted */
+    char *message;  /* why refused, or what the Mechanics did */
+    char *trace;
+    char *trace_json;
+    char *hash;     /* state hash after the event (hex), or NULL */
+    int64_t received_at;
+} EventRow;
+
+/* Opens (create: makes a new file, refusing to overwrite unless force). */
+Store *store_open(const char *path, bool create, bool force, Buf *err);
+void store_close(Store *s);
+const char *store_error(Store *s);
+
+bool store_begin(Store *s);
+bool store_commit(Store *s);
+void store_rollback(Store *s);
+
+char *store_meta_get(Store *s, const char *key);
+bool store_meta_set(Store *s, const char *key, const char *value);
+
+bool store_add_initial(Store *s, const char *label, const char *text);
+/* Calls fn for each initial set in load order. */
+bool store_each_initial(Store *s, bool (*fn)(void *ud, const char *label, const char *text), void *ud);
+
+bool store_put_object(Store *s, const Obj *o);   /* insert or replace */
+bool store_delete_object(Store *s, ObjId id);
+bool store_load_objects(Store *s, Pool *p, Buf *err);
+
+/* The journal. */
+long store_journal_received(Store *s, const char *kind, int64_t time, const char *sender, const char *input);
+bool store_event_outcome(Store *s, long n, const char *status, const char *message, const char *trace,
+                         const char *trace_json, const char *hash);
+bool store_event_get(Store *s, long n, EventRow *row);
+long store_last_event(Store *s);
+bool store_each_event(Store *s, long from, long to, bool (*fn)(void *ud, const EventRow *r), void *ud);
+void event_row_free(EventRow *r);
+
+/* Changes and snapshots, for the state at an earlier event. */
+bool store_put_change(Store *s, long event, ObjId id, const char *text); /* text NULL: deleted */
+bool store_put_snapshot(Store *s, long event, const char *text);
+/* The pool after event n, rebuilt into p (empty on entry). */
+bool store_state_at(Store *s, long n, Pool *p, Buf *err);
+
+/* The outbox. */
+typedef struct OutRow {
+    long id;
+    long event;
+    char *to;
+    char *text;
+    char *state;    /* queued, sent, failed */
+    int64_t queued_at;
+    int64_t sent_at;
+} OutRow;
+long store_outbox_add(Store *s, long event, const char *to, const char *text, const char *state, int64_t when);
+bool store_outbox_drop_queued(Store *s); /* before re-writing the queue */
+bool store_outbox_mark(Store *s, long id, const char *state, int64_t when);
+bool store_each_outbox(Store *s, bool (*fn)(void *ud, const OutRow *r), void *ud);
+/* Every distinct sender in the journal (for the loop meta-rule's notice). */
+char *store_all_senders(Store *s);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * util.c - allocation with one out-of-memory policy, byte buffers, hashing
+ * and whole-file reading.
+ */
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void out_of_memory(size_t n)
+{
+    fprintf(stderr, "nomic: out of memory (%zu bytes)\n", n);
+    abort();
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) out_of_memory(n);
+    return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) out_of_memory(n * size);
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p) out_of_memory(n);
+    return p;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+    char *d = xmalloc(n + 1);
+    memcpy(d, s, n);
+    d[n] = 0;
+    return d;
+}
+
+char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
+
+static void buf_reserve(Buf *b, size_t extra)
+{
+    if (b->len + extra + 1 <= b->cap) return;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + extra + 1) cap *= 2;
+    b->s = xrealloc(b->s, cap);
+    b->cap = cap;
+}
+
+void buf_add(Buf *b, const char *s, size_t n)
+{
+    buf_reserve(b, n);
+    if (n) memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = 0;
+}
+
+void buf_puts(Buf *b, const char *s) { buf_add(b, s, strlen(s)); }
+void buf_putc(Buf *b, char c) { buf_add(b, &c, 1); }
+
+void buf_vprintf(Buf *b, const char *fmt, va_list ap)
+{
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    if (n < 0) return;
+    buf_reserve(b, (size_t)n);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+}
+
+void buf_printf(Buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+const char *buf_str(Buf *b) { return b->s ? b->s : ""; }
+
+char *buf_take(Buf *b)
+{
+    char *s = b->s ? b->s : xstrdup("");
+    b->s = NULL;
+    b->len = b->cap = 0;
+    return s;
+}
+
+void buf_reset(Buf *b)
+{
+    b->len = 0;
+    if (b->s) b->s[0] = 0;
+}
+
+void buf_free(Buf *b)
+{
+    free(b->s);
+    b->s = NULL;
+    b->len = b->cap = 0;
+}
+
+uint64_t hash_bytes(const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= s[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+uint64_t hash_mix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) return NULL;
+    Buf b = {0};
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) buf_add(&b, chunk, n);
+    int err = ferror(f);
+    if (f != stdin) fclose(f);
+    if (err) {
+        buf_free(&b);
+        errno = EIO;
+        return NULL;
+    }
+    if (len) *len = b.len;
+    return buf_take(&b);
+}
+
+int64_t time_now_wall(void) { return (int64_t)time(NULL); }
+
+bool time_parse(const char *s, int64_t *out)
+{
+    char *end;
+    if (*s && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))) {
+        long long v = strtoll(s, &end, 10);
+        if (*end == 0) {
+            *out = v;
+            return true;
+        }
+    }
+    int y, mo, d, h = 0, mi = 0, se = 0, n = 0;
+    if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3) return false;
+    const char *p = s + n;
+    if (*p == 'T' || *p == ' ') {
+        int m = 0;
+        if (sscanf(p + 1, "%2d:%2d%n", &h, &mi, &m) != 2) return false;
+        p += 1 + m;
+        if (*p == ':') {
+            if (sscanf(p + 1, "%2d%n", &se, &m) != 1) return false;
+            p += 1 + m;
+        }
+    }
+    if (*p == 'Z') p++;
+    if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60) return false;
+    struct tm tm = {.tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d, .tm_hour = h, .tm_min = mi, .tm_sec = se};
+    *out = (int64_t)timegm(&tm);
+    return true;
+}
+
+void time_format(int64_t t, char *buf)
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+    gmtime_r(&tt, &tm);
+    strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}

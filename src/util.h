@@ -1,0 +1,65 @@
+/*
+ * util.h - the allocator wrapper, a growable byte buffer and small helpers
+ * shared by every module.
+ *
+ * Memory policy: xmalloc and friends never return NULL; running out of memory
+ * prints a message and aborts (one out-of-memory policy, as in Redis'
+ * zmalloc).  A Buf owns its bytes; buf_free releases them, buf_take hands
+ * them to the caller, who then frees them with free().
+ */
+#ifndef NOMIC_UTIL_H
+#define NOMIC_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+#define GROW(arr, len, cap)                                                   \
+    do {                                                                      \
+        if ((len) >= (cap)) {                                                 \
+            (cap) = (cap) ? 2 * (cap) : 8;                                    \
+            (arr) = xrealloc((arr), (size_t)(cap) * sizeof *(arr));           \
+        }                                                                     \
+    } while (0)
+
+typedef struct Buf {
+    char *s;    /* NUL-terminated when non-NULL */
+    size_t len; /* bytes used, not counting the NUL */
+    size_t cap; /* bytes allocated */
+} Buf;
+
+void buf_add(Buf *b, const char *s, size_t n);
+void buf_puts(Buf *b, const char *s);
+void buf_putc(Buf *b, char c);
+void buf_printf(Buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void buf_vprintf(Buf *b, const char *fmt, va_list ap);
+const char *buf_str(Buf *b); /* never NULL */
+char *buf_take(Buf *b);      /* caller frees; b is left empty */
+void buf_reset(Buf *b);
+void buf_free(Buf *b);
+
+/* 64-bit FNV-1a: stable across runs and machines (state hashes rely on it). */
+uint64_t hash_bytes(const void *p, size_t n);
+uint64_t hash_mix(uint64_t h); /* a strong 64-bit finaliser */
+
+/* Reads a whole file (or stdin for "-"); NULL and errno on failure. */
+char *read_file(const char *path, size_t *len);
+
+
+
+/* Time: seconds since 1970-01-01 UTC. */
+#include <time.h>
+int64_t time_now_wall(void);
+/* Parses seconds ("1000") or YYYY-MM-DD[THH:MM[:SS]][Z]; false if neither. */
+bool time_parse(const char *s, int64_t *out);
+/* Writes YYYY-MM-DDTHH:MM:SSZ into buf (at least 32 bytes). */
+void time_format(int64_t t, char *buf);
+#endif

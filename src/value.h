@@ -1,0 +1,76 @@
+/*
+ * value.h - the value model: every value is text, interned as a Sym.
+ *
+ * Invariants:
+ *  - A Sym is a small integer naming one interned text; equal texts have the
+ *    same Sym.  Sym 0 is the empty text "", which is also "absent".
+ *  - Text that reads as a number (-12, 3.75, 2/5: optional minus, digits,
+ *    then optionally .digits or /digits with a non-zero denominator) carries
+ *    its exact rational value (GMP mpq) and a canonical Sym: the number
+ *    printed by the printing rule (integer, else exact decimal, else p/q).
+ *    Two numeric texts are equal as values iff their canonical Syms are
+ *    equal, so "5" and "5.0" index and compare alike.
+ *  - Interned texts live until value_shutdown(); callers never free them.
+ */
+#ifndef NOMIC_VALUE_H
+#define NOMIC_VALUE_H
+
+#include <gmp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint32_t Sym;
+
+enum {
+    SYM_EMPTY = 0, /* "" */
+    SYM_T,         /* "T" */
+    SYM_F,         /* "F" */
+    SYM_type,
+    SYM_objectId,
+    SYM_ruleOrder,
+    SYM_if,
+    SYM_then,
+    SYM_runType,
+    SYM_engineSettings,
+    SYM_noRestart,
+    SYM_evaluation,
+    SYM_maxSteps,
+    SYM_privateAttributes,
+    SYM_move,
+    SYM_moveSender,
+    SYM_moveTimeStamp,
+    SYM_moveBatch,
+    SYM_rule,
+    SYM_shadow,
+    SYM_defaultEmail,
+    SYM_PREDEFINED_COUNT
+};
+
+void value_init(void);     /* idempotent */
+void value_shutdown(void); /* frees every interned text */
+
+Sym sym_intern(const char *s, size_t n);
+Sym sym_cstr(const char *s);
+const char *sym_text(Sym s);
+size_t sym_len(Sym s);
+uint64_t sym_hash(Sym s); /* stable hash of the text (not of the Sym) */
+size_t sym_count(void);
+
+bool sym_is_number(Sym s);
+mpq_srcptr sym_num(Sym s); /* only for numbers */
+Sym sym_canon(Sym s);      /* canonical number text, or s itself */
+Sym sym_from_mpq(mpq_srcptr q);
+Sym sym_from_long(long v);
+bool sym_to_long(Sym s, long *out); /* whole numbers that fit in a long */
+
+bool val_eq(Sym a, Sym b);  /* numeric if both numbers, else text */
+int val_cmp(Sym a, Sym b);  /* <0, 0, >0; numeric if both numbers */
+static inline bool val_true(Sym s) { return s == SYM_T; }
+
+/* Number syntax check on raw text (no interning). */
+bool text_is_number(const char *s, size_t n);
+/* Prints q by the printing rule into a fresh string the caller frees. */
+char *mpq_print(mpq_srcptr q);
+
+#endif
