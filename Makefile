@@ -10,7 +10,7 @@ BUILD   ?= build
 
 SRC_LIB := $(filter-out src/nomic.c,$(wildcard src/*.c))
 SRC_CMD := src/nomic.c
-RULESETS := $(sort $(wildcard rulesets/*.nomic))
+RULESETS := $(sort $(wildcard rulesets/*.nomic)) $(BUILD)/favor-draft.nomic
 
 OBJ_LIB := $(SRC_LIB:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/rulesets_gen.o
 OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/obj/%.o)
@@ -28,6 +28,11 @@ $(BUILD)/obj/rulesets_gen.o: $(BUILD)/rulesets_gen.c | $(BUILD)/obj
 # any directory.  Generated from rulesets/*.nomic, never edited by hand.
 $(BUILD)/rulesets_gen.c: $(RULESETS) tools/embed.sh | $(BUILD)/obj
 	sh tools/embed.sh $(RULESETS) > $@
+
+# favor-draft is favor with the paper's first-draft rule 16 (the scam).
+$(BUILD)/favor-draft.nomic: rulesets/favor.nomic tools/favor-draft.sed | $(BUILD)/obj
+	sed -f tools/favor-draft.sed rulesets/favor.nomic > $@
+	! cmp -s rulesets/favor.nomic $@
 
 $(BUILD)/libnomic.a: $(OBJ_LIB)
 	rm -f $@ && ar rcs $@ $^
