@@ -15,7 +15,7 @@ RULESETS := $(sort $(wildcard rulesets/*.nomic)) $(BUILD)/favor-draft.nomic
 OBJ_LIB := $(SRC_LIB:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/rulesets_gen.o
 OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all test unit scenarios fuzz-smoke sanitize bench docs clean
+.PHONY: all demo test unit scenarios fuzz-smoke sanitize bench docs clean
 all: $(BUILD)/nomic
 
 $(BUILD)/obj/%.o: src/%.c src/*.h | $(BUILD)/obj
@@ -67,6 +67,10 @@ sanitize:
 
 test: all unit scenarios fuzz-smoke sanitize
 	@echo "all tests passed"
+
+# The main job for now: a new game on SQLite and a short scripted game.
+demo: $(BUILD)/nomic
+	NOMIC=$(BUILD)/nomic sh tools/demo.sh $(BUILD)/demo.db
 
 bench: $(BUILD)/engine-city $(BUILD)/nomic
 	sh bench/engine-city

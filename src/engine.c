@@ -443,7 +443,10 @@ void engine_run(Engine *e, int64_t now, EventResult *r)
                 }
             }
             if (!norestart) {
+                /* a restart begins a new pass: only a change made after
+                 * it calls for another one */
                 i = 0;
+                pass_changed = false;
                 cx.have_timer = false;
             }
             /* noRestart: re-test the same rule, then go on */
