@@ -9,8 +9,11 @@
 #include "cli.h"
 #include "objfmt.h"
 
-static void print_objects(const Pool *p, const Engine *e, Sym type, long id, bool json)
+/* Prints the objects of `type` (all when empty), or only `id`; returns how
+ * many it printed. */
+static int print_objects(const Pool *p, const Engine *e, Sym type, long id, bool json)
 {
+    int count = 0;
     Buf b = {0};
     bool first = true;
     if (json) buf_puts(&b, "[");
@@ -27,11 +30,13 @@ static void print_objects(const Pool *p, const Engine *e, Sym type, long id, boo
             fmt_print_obj(&b, o, cli_hide_private, (void *)e);
         }
         first = false;
+        count++;
         fwrite(b.s, 1, b.len, stdout);
         buf_reset(&b);
     }
     if (json) printf("\n]\n");
     buf_free(&b);
+    return count;
 }
 
 int cmd_show(int argc, char **argv)
@@ -77,8 +82,14 @@ int cmd_show(int argc, char **argv)
         free((engine_rules(e, &ri), ri));
     }
     Sym type = o[0].set ? sym_cstr(o[0].value) : SYM_EMPTY;
-    print_objects(p, e, type, id, o[3].set);
+    int n = print_objects(p, e, type, id, o[3].set);
     rc = 0;
+    if (id && !n) {
+        /* a question about one object that has no answer is an error */
+        if (pool_get(p, (ObjId)id)) fprintf(stderr, "nomic show: object %ld is not of type %s\n", id, o[0].value);
+        else fprintf(stderr, "nomic show: there is no object %ld (deleted, or never created)\n", id);
+        rc = 1;
+    }
 out:
     if (at) {
         engine_free(e);
