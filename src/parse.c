@@ -319,11 +319,24 @@ static Node *parse_unary(Parser *ps)
     return parse_compare(ps);
 }
 
+/* Accepts a '&' or '|'; one with nothing after it (the paper's rule 5
+ * ends in "&") is reported at the operator itself, which is where the
+ * reader has to look. */
+static bool operator_with_operand(Parser *ps, TokKind k)
+{
+    Token op = *cur(ps);
+    if (!accept(ps, k)) return false;
+    TokKind next = cur(ps)->kind;
+    if (next == TK_EOF || next == TK_RPAREN || next == TK_COMMA)
+        syntax_error(ps, &op, "%s", k == TK_AND ? "dangling '&': nothing follows it" : "dangling '|': nothing follows it");
+    return true;
+}
+
 /* and := unary ('&' unary)* */
 static Node *parse_and(Parser *ps)
 {
     Node *n = parse_unary(ps);
-    while (accept(ps, TK_AND)) n = binary(ps, N_AND, TK_AND, n, parse_unary(ps));
+    while (operator_with_operand(ps, TK_AND)) n = binary(ps, N_AND, TK_AND, n, parse_unary(ps));
     return n;
 }
 
@@ -331,7 +344,7 @@ static Node *parse_and(Parser *ps)
 static Node *parse_or(Parser *ps)
 {
     Node *n = parse_and(ps);
-    while (accept(ps, TK_OR)) n = binary(ps, N_OR, TK_OR, n, parse_and(ps));
+    while (operator_with_operand(ps, TK_OR)) n = binary(ps, N_OR, TK_OR, n, parse_and(ps));
     return n;
 }
 
