@@ -107,6 +107,12 @@ static void check_file(Tally *t, const char *file)
         return;
     }
     file = label;
+    if (strncmp(text, "SQLite format 3", 15) == 0) {
+        printf("%s: this is a game's database, not rules; `nomic export %s` prints its objects\n", file, file);
+        t->errors++;
+        free(text);
+        return;
+    }
     if (!looks_like_objects(text)) {
         check_text(t, file, text);
         free(text);

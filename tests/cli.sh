@@ -1,0 +1,120 @@
+#!/bin/sh
+# cli.sh - command-line behaviour that the golden scenarios do not cover
+# well: the draft's scam played to a win, exit statuses, try, show --at,
+# export, replay catching a tampered journal, and the journal keeping
+# every move.  Uses $NOMIC (default build/nomic) and sqlite3.
+set -u
+NOMIC=${NOMIC:-$(pwd)/build/nomic}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+FAILS=0
+N=0
+ok() { N=$((N + 1)); }
+fail() { N=$((N + 1)); FAILS=$((FAILS + 1)); echo "FAIL: $*"; }
+expect_status() { # WANT DESCRIPTION CMD...
+    want=$1 what=$2
+    shift 2
+    "$@" >out 2>err
+    got=$?
+    if [ "$got" -eq "$want" ]; then ok; else fail "$what: exit $got, expected $want"; cat out err; fi
+}
+expect_in() { # FILE TEXT DESCRIPTION
+    if grep -qF -- "$2" "$1"; then ok; else fail "$3: '$2' not in $1"; cat "$1"; fi
+}
+move() { # GAME FROM TIME BODY
+    printf '%s\n' "$4" | "$NOMIC" move "$1" --from "$2" --time "$3"
+}
+
+# --- exit statuses -------------------------------------------------------
+expect_status 2 "no command" "$NOMIC"
+expect_status 2 "unknown command" "$NOMIC" frobnicate
+expect_in err 'unknown command "frobnicate"' "unknown command message"
+expect_status 2 "missing game" "$NOMIC" show
+expect_status 2 "unknown option" "$NOMIC" show g.db --colour
+expect_status 2 "bad time" "$NOMIC" init g.db --time yesterday
+expect_status 2 "unknown ruleset" "$NOMIC" init g.db --ruleset nosuchset
+expect_in err "nosuchset" "unknown ruleset message names it"
+expect_status 2 "game that does not exist" "$NOMIC" show nosuch.db
+expect_status 0 "init" "$NOMIC" init g.db --ruleset favor --time 2026-01-01Z
+expect_status 2 "init over an existing game" "$NOMIC" init g.db --ruleset favor
+expect_status 0 "init --force" "$NOMIC" init g.db --ruleset favor --time 2026-01-01Z --force
+expect_status 2 "move without --from" sh -c "echo 'subtype: x' | '$NOMIC' move g.db"
+expect_status 1 "a refused move" sh -c "printf 'type: player\n' | '$NOMIC' move g.db --from a@x --time 2026-01-01T01:00:00Z"
+expect_in out "type is set by the Mechanics" "refusal says why"
+expect_status 1 "a malformed move" sh -c "printf 'subtype register\n' | '$NOMIC' move g.db --from a@x --time 2026-01-01T01:01:00Z"
+expect_in out "move:1:8: expected ':'" "malformed move message says where"
+expect_status 0 "an applied move" sh -c "printf 'subtype: register\nnickname: alice\n' | '$NOMIC' move g.db --from a@x --time 2026-01-01T02:00:00Z"
+expect_status 1 "check on a game database" "$NOMIC" check g.db
+expect_in out "not rules" "check explains it was given a database"
+
+# --- the journal keeps every move received, applied or refused ------------
+n=$(sqlite3 g.db "select count(*) from events")
+[ "$n" -eq 3 ] && ok || fail "journal holds 3 events, has $n"
+"$NOMIC" log g.db > log.txt
+expect_in log.txt "refused" "log shows the refusal"
+expect_in log.txt "subtype register" "log keeps the malformed input"
+
+# --- try keeps nothing -----------------------------------------------------
+before=$(sqlite3 g.db "select count(*) from events; select count(*) from objects")
+expect_status 0 "try" sh -c "printf 'subtype: register\nnickname: bob\n' | '$NOMIC' try g.db --from b@x --time 2026-01-01T03:00:00Z"
+expect_in out "create" "try shows the trace"
+after=$(sqlite3 g.db "select count(*) from events; select count(*) from objects")
+[ "$before" = "$after" ] && ok || fail "try changed the database"
+"$NOMIC" show g.db --type player > players.txt
+if grep -q bob players.txt; then fail "try registered bob"; else ok; fi
+
+# --- show --at and export ---------------------------------------------------
+move g.db b@x 2026-01-01T04:00:00Z 'subtype: register
+nickname: bob' > /dev/null
+"$NOMIC" show g.db --at 3 --type player > at3.txt
+"$NOMIC" show g.db --type player > now.txt
+if grep -q bob at3.txt; then fail "show --at 3 shows a later player"; else ok; fi
+expect_in now.txt "nickname: bob" "bob is registered now"
+"$NOMIC" export g.db > exported.nomic
+expect_status 0 "a game made from an export" "$NOMIC" init copy.db --ruleset ./exported.nomic --time 2026-01-02Z
+"$NOMIC" show copy.db | grep -v '^objectId' > copy.txt
+"$NOMIC" show g.db | grep -v '^objectId' > orig.txt
+cmp -s copy.txt orig.txt && ok || fail "export then init does not give the same objects"
+
+# --- replay catches a tampered journal --------------------------------------
+expect_status 0 "replay" "$NOMIC" replay g.db
+sqlite3 g.db "update events set input = replace(input, 'nickname: bob', 'nickname: eve') where input like '%nickname: bob%'"
+expect_status 1 "replay of a tampered journal" "$NOMIC" replay g.db
+expect_in out "event 4" "replay names the event whose hash differs"
+
+# --- the paper's scam: wins in favor-draft, scores once in favor ------------
+for set in favor-draft favor; do
+    "$NOMIC" init s.db --ruleset $set --time 2026-01-01Z --force > /dev/null
+    move s.db m@x 2026-01-01T01:00:00Z 'subtype: register
+nickname: mallory' > /dev/null
+    move s.db m@x 2026-01-01T02:00:00Z 'subtype: ruleChange
+ruleChangeType: create
+newif: F
+newthen: halt()
+neworder: 50000' > /dev/null
+    p=$("$NOMIC" show s.db --type voteInProgress | awk '$1 == "propId:" { print $2 }')
+    i=0
+    while [ $i -lt 102 ]; do
+        i=$((i + 1))
+        move s.db m@x $((1767232800 + 60 * i)) "subtype: vote
+propId: $p
+vote: FOR
+cleanup: T" > /dev/null 2>&1
+    done
+    score=$("$NOMIC" show s.db --type player | awk '$1 == "score:" { print $2 }')
+    wins=$("$NOMIC" show s.db --type win | grep -c '^type: win')
+    if [ $set = favor-draft ]; then
+        [ "$score" -eq 101 ] && ok || fail "favor-draft: the scam should reach 101 points, got $score"
+        [ "$wins" -eq 1 ] && ok || fail "favor-draft: the scam should win"
+        "$NOMIC" log s.db > log.txt
+        expect_in log.txt "halted" "favor-draft: the win halts the game"
+        expect_in log.txt "the game has ended; no more moves are accepted" "favor-draft: moves after the win are refused"
+    else
+        [ "$score" -eq 1 ] && ok || fail "favor: the scam should score once, got $score"
+        [ "$wins" -eq 0 ] && ok || fail "favor: the scam should not win"
+    fi
+done
+
+echo "cli: $N checks, $FAILS failed"
+[ "$FAILS" -eq 0 ]
