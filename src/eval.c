@@ -105,7 +105,74 @@ typedef struct Cands {
     bool none;        /* a key has no objects at all */
     bool every_key;   /* every conjunct was used as a key */
     ObjId next_from;  /* iteration point */
+    IdSet owned[MAX_KEYS]; /* lists built here from the range index */
+    int nowned;
 } Cands;
+
+static void cands_free(Cands *c)
+{
+    for (int i = 0; i < c->nowned; i++) idset_free(&c->owned[i]);
+    c->nowned = 0;
+}
+
+static void cands_add_set(Cands *c, const IdSet *s)
+{
+    /* keep the lists smallest first: the join is led by the rarest key */
+    int j = c->n++;
+    while (j > 0 && c->sets[j - 1]->live > s->live) {
+        c->sets[j] = c->sets[j - 1];
+        j--;
+    }
+    c->sets[j] = s;
+}
+
+/* First position in the ascending numbers of r whose value is > v (or >= v
+ * when `inclusive`). */
+static uint32_t range_start(const RangeIndex *r, mpq_srcptr v, bool inclusive)
+{
+    uint32_t lo = 0, hi = r->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int c = mpq_cmp(sym_num(r->nums[mid]), v);
+        if (c < 0 || (c == 0 && !inclusive)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* attr > v or attr >= v, v a number: when the objects above v are few
+ * (a quarter of the best list so far), gathers them into a list of their
+ * own, so that "score > 100" does not visit every player.  Only > and >=:
+ * an absent attribute reads "", which is less than any number as text, so
+ * < and <= also hold for objects that lack the attribute, and those the
+ * index cannot list.  Likewise it stands aside while any object holds a
+ * text value for the attribute.  Returns false when nothing can match. */
+static bool cands_add_range(Ctx *cx, Cands *c, const MatchRange *mr)
+{
+    if ((mr->op != TK_GT && mr->op != TK_GE) || c->n == MAX_KEYS || unbound_var(cx, mr->val)) return true;
+    Sym v = eval_value(cx, mr->val, NULL);
+    if (cx->failed) return false;
+    if (!sym_is_number(v)) return true;
+    const RangeIndex *ri = pool_range_index(cx->pool, mr->name);
+    if (!ri) return false; /* no object ever had it: "" is not > a number */
+    if (ri->text_live) return true;
+    uint32_t budget = (c->n ? c->sets[0]->live : cx->pool->all.live) / 4, total = 0, visited = 0;
+    uint32_t from = range_start(ri, sym_num(v), mr->op == TK_GE);
+    for (uint32_t i = from; i < ri->n; i++) {
+        const IdSet *s = pool_lookup(cx->pool, mr->name, ri->nums[i]);
+        total += s ? s->live : 0;
+        if (total > budget || ++visited > 4 * budget + 64) return true;
+    }
+    IdSet *own = &c->owned[c->nowned++];
+    for (uint32_t i = from; i < ri->n; i++) {
+        const IdSet *s = pool_lookup(cx->pool, mr->name, ri->nums[i]);
+        for (uint32_t k = s ? idset_seek(s, 0, 1) : 0; s && k < s->len; k = idset_seek(s, k + 1, 0))
+            idset_add(own, s->ids[k]);
+    }
+    if (own->live == 0) return false;
+    cands_add_set(c, own);
+    return true;
+}
 
 static void cands_init(Ctx *cx, const Node *m, Cands *c)
 {
@@ -144,14 +211,11 @@ static void cands_init(Ctx *cx, const Node *m, Cands *c)
             c->every_key = false;
             continue;
         }
-        /* keep the lists smallest first: the join is led by the rarest key */
-        int j = c->n++;
-        while (j > 0 && c->sets[j - 1]->live > s->live) {
-            c->sets[j] = c->sets[j - 1];
-            j--;
-        }
-        c->sets[j] = s;
+        cands_add_set(c, s);
     }
+    for (int i = 0; i < mi->nranges && !c->none && !c->single; i++)
+        if (!cands_add_range(cx, c, &mi->ranges[i])) c->none = true;
+    if (c->none) return;
     if (!c->single && c->n == 0) c->sets[c->n++] = &cx->pool->all;
 }
 
@@ -236,12 +300,14 @@ static bool prove_exists(Ctx *cx, const Node *m, const Goal *rest)
 {
     Cands c;
     cands_init(cx, m, &c);
+    bool found = false;
     for (ObjId id; !cx->failed && (id = cands_next(cx, &c));) {
         size_t mark = ctx_trail_mark(cx);
-        if (prove(cx, m, pool_get(cx->pool, id), rest)) return true;
+        if ((found = prove(cx, m, pool_get(cx->pool, id), rest))) break;
         ctx_trail_undo(cx, mark);
     }
-    return cx->failed;
+    cands_free(&c);
+    return found || cx->failed;
 }
 
 static bool is_builtin(const Node *n, const char *name)
@@ -323,6 +389,7 @@ void eval_each_match(Ctx *cx, const Node *m, MatchFn fn, void *ud)
         prove(cx, m, st.obj, &g);
         ctx_trail_undo(cx, mark);
     }
+    cands_free(&c);
 }
 
 static bool take_first(Ctx *cx, const Obj *o, void *ud)
@@ -348,15 +415,16 @@ long eval_count(Ctx *cx, const Node *m)
 {
     Cands c;
     cands_init(cx, m, &c);
-    if (cx->failed || c.none) return 0;
-    if (c.every_key && !c.single) {
-        /* every conjunct is an indexed equality: the join is the answer */
-        if (c.n == 1) return c.sets[0]->live;
-        long n = 0;
-        while (cands_next(cx, &c)) n++;
-        return n;
-    }
+    bool fast = !cx->failed && !c.none && c.every_key && !c.single;
     long n = 0;
+    if (fast) {
+        /* every conjunct is an indexed equality: the join is the answer */
+        if (c.n == 1) n = c.sets[0]->live;
+        else while (cands_next(cx, &c)) n++;
+    }
+    bool done = fast || cx->failed || c.none;
+    cands_free(&c);
+    if (done) return n;
     eval_each_match(cx, m, count_one, &n);
     return n;
 }

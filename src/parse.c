@@ -379,6 +379,14 @@ static void collect_conjuncts(Node *n, Node ***out, int *len, int *cap)
     (*out)[(*len)++] = n;
 }
 
+static bool is_order(int op) { return op == TK_LT || op == TK_LE || op == TK_GT || op == TK_GE; }
+
+/* a < b is b > a */
+static int flip_order(int op)
+{
+    return op == TK_LT ? TK_GT : op == TK_GT ? TK_LT : op == TK_LE ? TK_GE : TK_LE;
+}
+
 static void analyse_match(Parser *ps, Node *m)
 {
     Match *mi = arena_alloc(&ps->prog->arena, sizeof *mi);
@@ -391,6 +399,7 @@ static void analyse_match(Parser *ps, Node *m)
     int nc = 0, cap = 0;
     collect_conjuncts(m, &cs, &nc, &cap);
     mi->keys = arena_alloc(&ps->prog->arena, (size_t)nc * sizeof *mi->keys);
+    mi->ranges = arena_alloc(&ps->prog->arena, (size_t)nc * sizeof *mi->ranges);
     bool pure = true;
     for (int i = 0; i < nc; i++) {
         Node *c = cs[i];
@@ -404,8 +413,17 @@ static void analyse_match(Parser *ps, Node *m)
                 other = c->kid[0];
             }
         }
-        if (attr) mi->keys[mi->nkeys++] = (MatchKey){attr->sym, other};
-        else pure = false;
+        if (attr) {
+            mi->keys[mi->nkeys++] = (MatchKey){attr->sym, other};
+            continue;
+        }
+        pure = false;
+        if (c->kind == N_CMP && is_order(c->op)) {
+            if (c->kid[0]->kind == N_ATTR && !c->kid[1]->reads_attr)
+                mi->ranges[mi->nranges++] = (MatchRange){c->kid[0]->sym, c->op, c->kid[1]};
+            else if (c->kid[1]->kind == N_ATTR && !c->kid[0]->reads_attr)
+                mi->ranges[mi->nranges++] = (MatchRange){c->kid[1]->sym, flip_order(c->op), c->kid[0]};
+        }
     }
     mi->pure = pure;
     free(cs);

@@ -36,9 +36,20 @@ typedef struct MatchKey {
     const Node *val; /* the other side: reads no attribute of the candidate */
 } MatchKey;
 
+/* attr < val, <=, >, >= (attr always on the left: "5 < score" is
+ * stored as score > 5); a candidate generator when the pool's range index
+ * can answer it; the conjunct itself is still tested. */
+typedef struct MatchRange {
+    Sym name;
+    int op;          /* TK_LT, TK_LE, TK_GT, TK_GE */
+    const Node *val; /* reads no attribute of the candidate */
+} MatchRange;
+
 typedef struct Match {
     int nkeys;
     MatchKey *keys;
+    int nranges;
+    MatchRange *ranges;
     bool all;       /* the match is the lone T: every object */
     bool pure;      /* every top-level conjunct is a key: counting can use
                        the posting lists alone */

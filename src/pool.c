@@ -58,6 +58,8 @@ void pool_free(Pool *p)
     free(p->objs);
     for (size_t i = 0; i < p->index_cap; i++) idset_free(&p->index[i].set);
     free(p->index);
+    for (size_t i = 0; i < p->ranges_cap; i++) free(p->ranges[i].nums);
+    free(p->ranges);
     idset_free(&p->all);
     pool_forget_undo(p);
     free(p->undo);
@@ -116,16 +118,82 @@ const IdSet *pool_lookup(const Pool *p, Sym name, Sym value)
     return e ? &e->set : NULL;
 }
 
+/* ---- range index ---- */
+
+static RangeIndex *range_find(const Pool *p, Sym name)
+{
+    if (!p->ranges_cap) return NULL;
+    size_t mask = p->ranges_cap - 1;
+    for (size_t i = hash_mix(name) & mask;; i = (i + 1) & mask) {
+        RangeIndex *r = &p->ranges[i];
+        if (r->name == 0) return NULL;
+        if (r->name == name) return r;
+    }
+}
+
+static RangeIndex *range_get(Pool *p, Sym name)
+{
+    RangeIndex *r = range_find(p, name);
+    if (r) return r;
+    if ((p->ranges_len + 1) * 2 > p->ranges_cap) {
+        RangeIndex *old = p->ranges;
+        size_t oldcap = p->ranges_cap;
+        p->ranges_cap = oldcap ? oldcap * 2 : 64;
+        p->ranges = xcalloc(p->ranges_cap, sizeof *p->ranges);
+        for (size_t i = 0; i < oldcap; i++) {
+            if (!old[i].name) continue;
+            size_t j = hash_mix(old[i].name) & (p->ranges_cap - 1);
+            while (p->ranges[j].name) j = (j + 1) & (p->ranges_cap - 1);
+            p->ranges[j] = old[i];
+        }
+        free(old);
+    }
+    size_t i = hash_mix(name) & (p->ranges_cap - 1);
+    while (p->ranges[i].name) i = (i + 1) & (p->ranges_cap - 1);
+    p->ranges[i].name = name;
+    p->ranges_len++;
+    return &p->ranges[i];
+}
+
+const RangeIndex *pool_range_index(const Pool *p, Sym name) { return range_find(p, name); }
+
+/* A number seen for the first time under `name` joins its sorted list.
+ * Values mostly grow (times, ids), so the insertion point is usually the
+ * end. */
+static void range_insert(RangeIndex *r, Sym num)
+{
+    uint32_t lo = 0, hi = r->n;
+    if (r->n && mpq_cmp(sym_num(r->nums[r->n - 1]), sym_num(num)) < 0) lo = r->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (mpq_cmp(sym_num(r->nums[mid]), sym_num(num)) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    GROW(r->nums, r->n, r->cap);
+    memmove(r->nums + lo + 1, r->nums + lo, (r->n - lo) * sizeof *r->nums);
+    r->nums[lo] = num;
+    r->n++;
+}
+
 static void index_add(Pool *p, ObjId id, Sym name, Sym value)
 {
-    idset_add(&index_get(p, name, sym_canon(value))->set, id);
+    Sym canon = sym_canon(value);
+    size_t before = p->index_len;
+    idset_add(&index_get(p, name, canon)->set, id);
+    if (sym_is_number(canon)) {
+        if (p->index_len != before) range_insert(range_get(p, name), canon);
+    } else {
+        range_get(p, name)->text_live++;
+    }
     p->state_hash += triple_hash(id, name, value);
 }
 
 static void index_remove(Pool *p, ObjId id, Sym name, Sym value)
 {
-    IndexEntry *e = index_find(p, name, sym_canon(value));
+    Sym canon = sym_canon(value);
+    IndexEntry *e = index_find(p, name, canon);
     if (e) idset_remove(&e->set, id);
+    if (!sym_is_number(canon)) range_find(p, name)->text_live--;
     p->state_hash -= triple_hash(id, name, value);
 }
 

@@ -9,6 +9,11 @@
  *    the posting list of (name, sym_canon(value)), and in `all`; nothing else
  *    is in any posting list.  So "type == vote" or "propId == 5.0" is one
  *    lookup, and "5" and "5.0" share a list.
+ *  - For every attribute name, `ranges` keeps the distinct numeric values
+ *    it has ever had, ascending, and how many live objects hold a value of
+ *    it that is not a number; so "score > 100" can visit only the posting
+ *    lists of the numbers above 100 (and knows when text values could
+ *    also compare greater, which makes that shortcut wrong).
  *  - state_hash is the sum over live objects of a hash of the id and of every
  *    (id, name, value) triple: order-independent and updated per change, so
  *    the engine can detect a repeated state in O(1).
@@ -51,6 +56,14 @@ typedef struct Undo {
 
 typedef struct IndexEntry IndexEntry;
 
+/* Per attribute name: its numeric values, for range matching. */
+typedef struct RangeIndex {
+    Sym name;        /* 0: empty slot */
+    Sym *nums;       /* distinct canonical numbers ever held, ascending */
+    uint32_t n, cap;
+    uint32_t text_live; /* live (object, name) pairs whose value is not a number */
+} RangeIndex;
+
 typedef struct Pool {
     Obj **objs;        /* by id; NULL when deleted or never made */
     ObjId next_id;     /* the id the next created object gets */
@@ -58,6 +71,8 @@ typedef struct Pool {
     IdSet all;         /* every live id */
     IndexEntry *index; /* open-addressing table of (name, canon value) */
     size_t index_cap, index_len;
+    RangeIndex *ranges; /* open addressing by name */
+    size_t ranges_cap, ranges_len;
     uint64_t state_hash;
     bool logging;
     Undo *undo;
@@ -80,6 +95,8 @@ Sym obj_get(const Obj *o, Sym name); /* "" when absent; objectId is virtual */
 /* Posting list of objects whose `name` equals `value`, or NULL if none. */
 const IdSet *pool_lookup(const Pool *p, Sym name, Sym value);
 
+/* The range index of `name`, or NULL when it never held a value. */
+const RangeIndex *pool_range_index(const Pool *p, Sym name);
 /* Undo log. */
 size_t pool_mark(const Pool *p);
 void pool_undo_to(Pool *p, size_t mark);
