@@ -1,0 +1,34 @@
+#!/bin/sh
+# fuzz.sh smoke|long SECONDS - builds the libFuzzer targets in tests/fuzz
+# (object format, rule language) with ASan and UBSan and runs each one:
+# `smoke` for 20 seconds (the test suite), `long N` for N seconds.  A crash,
+# a leak or an abort() of a target's own check fails the run; the input
+# that did it is left in build/fuzz/.
+set -eu
+cd "$(dirname "$0")/.."
+mode=${1:-smoke}
+case $mode in
+smoke) secs=20 ;;
+long) secs=${2:?usage: fuzz.sh long SECONDS} ;;
+*) echo "usage: fuzz.sh smoke | long SECONDS" >&2; exit 2 ;;
+esac
+OUT=build/fuzz
+mkdir -p "$OUT"
+make -s build/rulesets_gen.c >/dev/null
+FLAGS="-std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc"
+LIB=$(ls src/*.c | grep -v -e '/nomic\.c$' -e '/cmd_')
+for t in objfmt rule; do
+    clang $FLAGS -o "$OUT/fuzz_$t" "tests/fuzz/fuzz_$t.c" $LIB build/rulesets_gen.c -lsqlite3 -lgmp -lm
+    work=$(mktemp -d)
+    cp tests/fuzz/corpus_$t/* "$work/"
+    echo "fuzz_$t: $secs s"
+    if ! (cd "$OUT" && "./fuzz_$t" -max_total_time="$secs" -max_len=4096 -print_final_stats=1 "$work" > "fuzz_$t.log" 2>&1); then
+        tail -40 "$OUT/fuzz_$t.log"
+        echo "fuzz_$t: crash; the input is in $OUT, the log in $OUT/fuzz_$t.log"
+        rm -rf "$work"
+        exit 1
+    fi
+    grep -E "^Done|stat::number_of_executed_units|stat::peak_rss" "$OUT/fuzz_$t.log" | sed 's/^/  /'
+    rm -rf "$work"
+done
+echo "fuzz: no crash"
