@@ -1,0 +1,177 @@
+/*
+ * test_eval.c - evaluation and the engine cycle, through a game in memory:
+ * backtracking and the lowest-objectId solution, locals, aggregates,
+ * set's read-then-write, setAll/deleteAll/forEach, run-time errors,
+ * restart, noRestart, loop and runaway.
+ */
+#include <string.h>
+
+#include "unit.h"
+
+#define HEAD "type: engineSettings\nrunType: rule\n\n"
+
+static void backtracking_lowest_id(void **state)
+{
+    Game *g = unit_game(HEAD "type: rule\nruleOrder: 1\n"
+                             "if: exists(type==\"move\" & objectId==%m) & exists(type==\"a\" & k==%k & objectId==%x) &\n"
+                             "    exists(type==\"b\" & k==%k & objectId==%y)\n"
+                             "then: create(type==\"pick\" & x==%x & y==%y) & delete(%m)\n\n"
+                             "type: a\nk: 1\n\ntype: a\nk: 2\n\ntype: a\nk: 3\n\n"
+                             "type: b\nk: 3\n\ntype: b\nk: 2\n");
+    assert_string_equal(unit_move(g, "p@x", 10, "subtype: go\n"), "applied");
+    /* a=3 (k 1) has no b; a=4 (k 2) meets b=7 */
+    assert_string_equal(unit_attr(g, "pick", "x"), "4");
+    assert_string_equal(unit_attr(g, "pick", "y"), "7");
+    game_close(g);
+}
+
+static void aggregates_and_locals(void **state)
+{
+    Game *g = unit_game(HEAD "type: rule\nruleOrder: 1\n"
+                             "if: exists(type==\"move\" & objectId==%m) & !exists(type==\"n\" & v>100)\n"
+                             "then: create(type==\"r\" & c==count(type==\"n\") & s==sum(type==\"n\")(v) &\n"
+                             "    lo==min(type==\"n\")(v) & hi==max(type==\"n\")(v) & avg==sum(type==\"n\")(v)/count(type==\"n\") &\n"
+                             "    none==count(type==\"n\" & v==%nobody) & w==words(\"a b  c\") & m==member(\"a b c\", \"b\")) &\n"
+                             "    delete(%m)\n\n"
+                             "type: n\nv: 1/3\n\ntype: n\nv: 2\n\ntype: n\nv: -0.5\n");
+    assert_string_equal(unit_move(g, "p@x", 10, "subtype: go\n"), "applied");
+    assert_string_equal(unit_attr(g, "r", "c"), "3");
+    assert_string_equal(unit_attr(g, "r", "s"), "11/6");
+    assert_string_equal(unit_attr(g, "r", "lo"), "-0.5");
+    assert_string_equal(unit_attr(g, "r", "hi"), "2");
+    assert_string_equal(unit_attr(g, "r", "avg"), "11/18");
+    /* %nobody is unbound on entry: local to the count, it binds to each v */
+    assert_string_equal(unit_attr(g, "r", "none"), "3");
+    assert_string_equal(unit_attr(g, "r", "w"), "3");
+    assert_string_equal(unit_attr(g, "r", "m"), "T");
+    game_close(g);
+}
+
+static void set_reads_before_writing(void **state)
+{
+    Game *g = unit_game(HEAD "type: rule\nruleOrder: 1\n"
+                             "if: exists(type==\"move\" & objectId==%m) & exists(type==\"pair\" & objectId==%p)\n"
+                             "then: set(%p)(a==b & b==a & n==n+1) & delete(%m)\n\n"
+                             "type: pair\na: 1\nb: 2\nn: 0\n");
+    unit_move(g, "p@x", 10, "subtype: swap\n");
+    assert_string_equal(unit_attr(g, "pair", "a"), "2");
+    assert_string_equal(unit_attr(g, "pair", "b"), "1");
+    assert_string_equal(unit_attr(g, "pair", "n"), "1");
+    game_close(g);
+}
+
+static void set_all_delete_all_for_each(void **state)
+{
+    Game *g = unit_game(HEAD "type: rule\nruleOrder: 1\n"
+                             "if: exists(type==\"move\" & subtype==\"go\" & objectId==%m)\n"
+                             "then: setAll(type==\"c\")(seen==T) & forEach(type==\"c\" & objectId==%c)(create(type==\"copy\" & of==%c))\n"
+                             "    & deleteAll(type==\"c\" & v>1) & delete(%m)\n\n"
+                             "type: c\nv: 1\n\ntype: c\nv: 2\n\ntype: c\nv: 3\n");
+    unit_move(g, "p@x", 10, "subtype: go\n");
+    const IdSet *copies = pool_lookup(g->pool, SYM_type, sym_cstr("copy"));
+    assert_non_null(copies);
+    assert_int_equal(copies->live, 3);
+    const IdSet *cs = pool_lookup(g->pool, SYM_type, sym_cstr("c"));
+    assert_int_equal(cs->live, 1);
+    assert_string_equal(unit_attr(g, "c", "seen"), "T");
+    game_close(g);
+}
+
+static void runtime_error_undoes_the_rule(void **state)
+{
+    Game *g = unit_game(HEAD "type: rule\nruleOrder: 1\n"
+                             "if: exists(type==\"move\" & subtype==\"div\" & d==%d & objectId==%m)\n"
+                             "then: create(type==\"before\") & create(type==\"q\" & v==1/%d) & delete(%m)\n\n"
+                             "type: rule\nruleOrder: 2\n"
+                             "if: exists(type==\"move\" & objectId==%m)\nthen: set(%m)(type==\"leftover\")\n");
+    Outcome o = {0};
+    assert_true(game_event_move(g, "p@x", 10, "subtype: div\nd: 0\n", false, &o));
+    assert_non_null(strstr(buf_str(&o.er.trace), "division by zero"));
+    outcome_free(&o);
+    const IdSet *before = pool_lookup(g->pool, SYM_type, sym_cstr("before"));
+    assert_true(!before || before->live == 0);
+    const IdSet *l = pool_lookup(g->pool, SYM_type, sym_cstr("leftover"));
+    assert_true(l && l->live == 1);
+    game_close(g);
+}
+
+/* Rule 2 (order 0) notices n == 1; rule 3 (order 1) counts n up to 3.
+ * With a restart after each change, rule 2 runs while n is 1; with
+ * noRestart on rule 3, rule 3 is re-tested at once and counts on to 3
+ * before rule 2 runs again, so rule 2 never sees 1. */
+static Game *counting_game(bool norestart)
+{
+    char set[1024];
+    snprintf(set, sizeof set,
+             HEAD "type: rule\nruleOrder: 0\n"
+                  "if: exists(type==\"k\" & n==1) & exists(type==\"log\" & saw!=T & objectId==%%l)\n"
+                  "then: set(%%l)(saw==T)\n\n"
+                  "type: rule\nruleOrder: 1\n%s"
+                  "if: exists(type==\"move\") & exists(type==\"k\" & n<3 & n==%%n & objectId==%%k)\n"
+                  "then: set(%%k)(n==%%n+1)\n\n"
+                  "type: k\nn: 0\n\ntype: log\n",
+             norestart ? "noRestart: T\n" : "");
+    Game *g = unit_game(set);
+    unit_move(g, "p@x", 10, "subtype: go\n");
+    assert_string_equal(unit_attr(g, "k", "n"), "3");
+    return g;
+}
+
+static void restart_and_no_restart(void **state)
+{
+    Game *g = counting_game(false);
+    assert_string_equal(unit_attr(g, "log", "saw"), "T");
+    game_close(g);
+    g = counting_game(true);
+    assert_string_equal(unit_attr(g, "log", "saw"), "");
+    game_close(g);
+}
+
+static void loop_and_runaway(void **state)
+{
+    Game *g = unit_game(HEAD "type: rule\nruleOrder: 1\n"
+                             "if: exists(type==\"light\" & on!=T & objectId==%l) & exists(type==\"move\")\nthen: set(%l)(on==T)\n\n"
+                             "type: rule\nruleOrder: 2\nif: exists(type==\"light\" & on==T & objectId==%l)\nthen: set(%l)(on==F)\n\n"
+                             "type: light\non: F\n");
+    assert_string_equal(unit_move(g, "p@x", 10, "subtype: flip\n"), "loop");
+    assert_true(g->halted);
+    assert_string_equal(unit_move(g, "q@x", 11, "subtype: flip\n"), "refused");
+    game_close(g);
+
+    g = unit_game("type: engineSettings\nrunType: rule\nmaxSteps: 100\n\n"
+                  "type: rule\nruleOrder: 1\nif: exists(type==\"move\") & exists(type==\"c\" & n==%n & objectId==%c)\n"
+                  "then: set(%c)(n==%n+1)\n\ntype: c\nn: 0\n");
+    ObjId next = g->pool->next_id;
+    assert_string_equal(unit_move(g, "p@x", 10, "subtype: count\n"), "refused");
+    assert_string_equal(unit_attr(g, "c", "n"), "0");       /* rolled back */
+    assert_int_equal(g->pool->next_id, next);                /* the move too */
+    const IdSet *moves = pool_lookup(g->pool, SYM_type, SYM_move);
+    assert_true(!moves || moves->live == 0);
+    game_close(g);
+}
+
+static void reserved_attributes_refused(void **state)
+{
+    Game *g = unit_game(HEAD);
+    assert_string_equal(unit_move(g, "p@x", 10, "subtype: x\nmoveBatch: 7\n"), "refused");
+    assert_string_equal(unit_move(g, "p@x", 10, "objectId: 9\nsubtype: x\n"), "refused");
+    assert_string_equal(unit_move(g, "p@x", 10, "subtype: x\n"), "applied");
+    assert_string_equal(unit_attr(g, "move", "moveSender"), "p@x");
+    assert_string_equal(unit_attr(g, "move", "moveTimeStamp"), "10");
+    game_close(g);
+}
+
+int run_eval_tests(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(backtracking_lowest_id),
+        cmocka_unit_test(aggregates_and_locals),
+        cmocka_unit_test(set_reads_before_writing),
+        cmocka_unit_test(set_all_delete_all_for_each),
+        cmocka_unit_test(runtime_error_undoes_the_rule),
+        cmocka_unit_test(restart_and_no_restart),
+        cmocka_unit_test(loop_and_runaway),
+        cmocka_unit_test(reserved_attributes_refused),
+    };
+    return cmocka_run_group_tests_name("evaluation and engine", tests, NULL, NULL);
+}

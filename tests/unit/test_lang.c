@@ -1,0 +1,170 @@
+/*
+ * test_lang.c - the rule language's lexer, parser and static checker.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "lex.h"
+#include "parse.h"
+#include "unit.h"
+
+static void lexer_tokens_and_positions(void **state)
+{
+    const char *src = "exists(a==\"x\\\"y\" &\n  %v >= -2.5) | !T";
+    TokKind want[] = {TK_IDENT, TK_LPAREN, TK_IDENT, TK_EQ, TK_STRING, TK_AND, TK_VAR, TK_GE,
+                      TK_MINUS, TK_NUMBER, TK_RPAREN, TK_OR, TK_NOT, TK_TRUE, TK_EOF};
+    Lexer lx;
+    lex_init(&lx, src, strlen(src));
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        if (lx.tok.kind != want[i]) fail_msg("token %zu: %s, expected %s", i, tok_name(lx.tok.kind), tok_name(want[i]));
+        if (want[i] == TK_STRING) assert_string_equal(lx.tok.str, "x\"y");
+        if (want[i] == TK_VAR) {
+            assert_int_equal(lx.tok.line, 2);
+            assert_int_equal(lx.tok.col, 3);
+        }
+        lex_next(&lx);
+    }
+    lex_free(&lx);
+}
+
+static void lexer_errors(void **state)
+{
+    const char *bad[] = {"\"open", "a @ b", "%", "a = b"};
+    for (int i = 0; i < 4; i++) {
+        Lexer lx;
+        lex_init(&lx, bad[i], strlen(bad[i]));
+        bool err = false;
+        for (int k = 0; k < 10 && lx.tok.kind != TK_EOF; k++) {
+            if (lx.tok.kind == TK_ERROR) {
+                err = true;
+                assert_non_null(lx.tok.error);
+                break;
+            }
+            lex_next(&lx);
+        }
+        if (!err) fail_msg("\"%s\" lexed without an error", bad[i]);
+        lex_free(&lx);
+    }
+}
+
+/* Parses cond and then; returns the error message, or "" when it parses. */
+static const char *parse_msg(const char *cond, const char *then, int *line, int *col)
+{
+    static ParseError pe;
+    int which;
+    memset(&pe, 0, sizeof pe);
+    Prog *p = parse_rule(cond, cond ? strlen(cond) : 0, then, then ? strlen(then) : 0, &which, &pe);
+    if (p) {
+        prog_free(p);
+        return "";
+    }
+    if (line) *line = pe.line;
+    if (col) *col = pe.col;
+    return pe.msg;
+}
+
+static void parser_accepts_the_papers_forms(void **state)
+{
+    assert_string_equal(parse_msg("exists(type==\"x\" & a==%v) & !exists(type==\"y\" & b==%v)", NULL, NULL, NULL), "");
+    assert_string_equal(parse_msg(NULL, "set(%o)(x==1) & sendObject(%s)(objectId==%o)(\"h\" %n \"!\")", NULL, NULL), "");
+    assert_string_equal(parse_msg(NULL, "sendObject(%pl,%o,\"Proposed (proposal\" %b\"):\")", NULL, NULL), "");
+    assert_string_equal(parse_msg("count(type==\"v\")<(count(type==\"p\")/4)", NULL, NULL, NULL), "");
+    assert_string_equal(parse_msg("T", "halt()", NULL, NULL), "");
+}
+
+static void parser_errors_say_where(void **state)
+{
+    int line = 0, col = 0;
+    const char *m = parse_msg("exists(type=\"x\")", NULL, &line, &col);
+    assert_non_null(strstr(m, "use =="));
+    assert_int_equal(col, 12);
+    m = parse_msg("exists(a==1) &\n", NULL, &line, &col);
+    assert_non_null(strstr(m, "dangling '&'"));
+    assert_int_equal(line, 1);
+    assert_int_equal(col, 14);
+    m = parse_msg("frob(1)", NULL, &line, &col);
+    assert_non_null(strstr(m, "frob"));
+    m = parse_msg("exists(a==1", NULL, &line, &col);
+    assert_true(m[0] != 0);
+    m = parse_msg("count(a==1, 2, 3)", NULL, &line, &col);
+    assert_true(m[0] != 0);
+}
+
+static const Node *strip(const Node *n) { return n; }
+
+static void precedence_and_sugar(void **state)
+{
+    int which;
+    ParseError pe;
+    Prog *p = parse_rule("%a == 1 + 2 * 3 | !%b & %c", 26, NULL, 0, &which, &pe);
+    assert_non_null(p);
+    const Node *n = strip(p->cond);
+    assert_int_equal(n->kind, N_OR); /* | binds loosest */
+    assert_int_equal(n->kid[0]->kind, N_CMP);
+    assert_int_equal(n->kid[0]->kid[1]->kind, N_ARITH); /* 1 + (2 * 3) */
+    assert_int_equal(n->kid[1]->kind, N_AND);
+    assert_int_equal(n->kid[1]->kid[0]->kind, N_NOT);
+    prog_free(p);
+    /* a lone variable as a match means objectId==%o */
+    p = parse_rule(NULL, 0, "delete(%o)", 10, &which, &pe);
+    assert_non_null(p);
+    const Node *m = p->then->kid[0];
+    assert_int_equal(m->kind, N_CMP);
+    assert_int_equal(m->kid[0]->sym, SYM_objectId);
+    prog_free(p);
+}
+
+/* Runs the checker; returns the diagnostics joined by '|'. */
+static const char *check(const char *cond, const char *then)
+{
+    static char out[1024];
+    int which;
+    ParseError pe;
+    Prog *p = parse_rule(cond, cond ? strlen(cond) : 0, then, then ? strlen(then) : 0, &which, &pe);
+    if (!p) fail_msg("does not parse: %s", pe.msg);
+    Diags d = {0};
+    check_prog(p, &d);
+    out[0] = 0;
+    for (int i = 0; i < d.n; i++) {
+        strncat(out, d.d[i].error ? "E:" : "W:", sizeof out - strlen(out) - 1);
+        strncat(out, d.d[i].msg, sizeof out - strlen(out) - 1);
+        strncat(out, "|", sizeof out - strlen(out) - 1);
+    }
+    diags_free(&d);
+    prog_free(p);
+    return out;
+}
+
+static void checker(void **state)
+{
+    /* a clean rule */
+    assert_string_equal(check("exists(type==\"m\" & a==%v & objectId==%o)", "set(%o)(b==%v)"), "");
+    /* the paper's rule 16: %b bound and never used */
+    const char *r = check("exists(type==\"move\" & propId==%p & objectId==%o) & exists(type==\"voteInProgress\" & propId==%b)",
+                          "set(%o)(type==\"vote\")");
+    assert_non_null(strstr(r, "W:variable %b is bound but never used"));
+    /* used before bound */
+    assert_non_null(strstr(check("%x > 1", "halt()"), "E:variable %x is used before"));
+    /* an attribute outside a match */
+    assert_non_null(strstr(check("score > 1", "halt()"), "E:attribute score is read outside a match"));
+    /* a verb in a condition, a function as a verb */
+    assert_non_null(strstr(check("halt()", "halt()"), "E:halt is a verb"));
+    assert_non_null(strstr(check("T", "count(T)"), "E:count is a function, not a verb"));
+    /* a local variable of !exists does not escape */
+    assert_non_null(strstr(check("!exists(a==%v)", "send(%v, \"x\")"), "E:variable %v is used before"));
+    /* create binds its new id for what follows */
+    assert_string_equal(check("T", "create(type==\"x\" & objectId==%n) & set(%n)(y==1)"), "");
+}
+
+int run_lang_tests(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(lexer_tokens_and_positions),
+        cmocka_unit_test(lexer_errors),
+        cmocka_unit_test(parser_accepts_the_papers_forms),
+        cmocka_unit_test(parser_errors_say_where),
+        cmocka_unit_test(precedence_and_sugar),
+        cmocka_unit_test(checker),
+    };
+    return cmocka_run_group_tests_name("lexer, parser, checker", tests, NULL, NULL);
+}

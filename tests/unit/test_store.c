@@ -1,0 +1,144 @@
+/*
+ * test_store.c - a game in a SQLite file: the journal holds every event
+ * with its outcome and hash, the state survives closing and reopening,
+ * show --at reads old states, and an event is all or nothing.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "unit.h"
+
+static const char *SET = "type: engineSettings\nrunType: rule\n\n"
+                         "type: rule\nruleOrder: 1\n"
+                         "if: exists(type==\"move\" & subtype==\"add\" & n==%n & objectId==%m) & exists(type==\"total\" & v==%v & objectId==%t)\n"
+                         "then: set(%t)(v==%v+%n) & send(%m, \"added\") & delete(%m)\n\n"
+                         "type: total\nv: 0\n";
+
+static char path[64];
+
+static int make_path(void **state)
+{
+    snprintf(path, sizeof path, "/tmp/nomic-unit-%d.db", (int)getpid());
+    unlink(path);
+    return 0;
+}
+
+static int remove_path(void **state)
+{
+    char p[80];
+    unlink(path);
+    snprintf(p, sizeof p, "%s-wal", path);
+    unlink(p);
+    snprintf(p, sizeof p, "%s-shm", path);
+    unlink(p);
+    return 0;
+}
+
+static Game *new_game(void)
+{
+    Buf err = {0};
+    char *set = xstrdup(SET);
+    FILE *f = fopen("/tmp/nomic-unit-set.nomic", "w");
+    assert_non_null(f);
+    fputs(set, f);
+    fclose(f);
+    free(set);
+    const char *sets[] = {"/tmp/nomic-unit-set.nomic"};
+    Game *g = game_init(path, sets, 1, true, 7, 1000, true, &err);
+    if (!g) fail_msg("game_init: %s", buf_str(&err));
+    buf_free(&err);
+    return g;
+}
+
+static long move(Game *g, long t, const char *body, char *hash)
+{
+    Outcome o = {0};
+    assert_true(game_event_move(g, "p@x", t, body, false, &o));
+    long n = o.event;
+    if (hash) memcpy(hash, o.hash, sizeof o.hash);
+    outcome_free(&o);
+    return n;
+}
+
+static void journal_and_reopen(void **state)
+{
+    Game *g = new_game();
+    char h1[17], h2[17];
+    assert_int_equal(move(g, 1001, "subtype: add\nn: 5\n", h1), 1);
+    assert_int_equal(move(g, 1002, "subtype: add\nn: 1/2\n", h2), 2);
+    assert_int_equal(move(g, 1003, "type: sneaky\n", NULL), 3); /* refused, still journaled */
+    uint64_t hash = g->pool->state_hash;
+    game_close(g);
+
+    Buf err = {0};
+    g = game_open(path, &err);
+    assert_non_null(g);
+    assert_string_equal(unit_attr(g, "total", "v"), "5.5");
+    assert_true(g->pool->state_hash == hash);
+    assert_int_equal(store_last_event(g->st), 3);
+    EventRow r;
+    assert_true(store_event_get(g->st, 2, &r));
+    assert_string_equal(r.status, "applied");
+    assert_string_equal(r.input, "subtype: add\nn: 1/2\n");
+    assert_string_equal(r.hash, h2);
+    event_row_free(&r);
+    assert_true(store_event_get(g->st, 3, &r));
+    assert_string_equal(r.status, "refused");
+    assert_non_null(strstr(r.message, "type"));
+    assert_null(r.hash);
+    event_row_free(&r);
+
+    /* the state after event 1, from the journal */
+    Pool *at = pool_new();
+    assert_true(store_state_at(g->st, 1, at, &err));
+    const IdSet *s = pool_lookup(at, SYM_type, sym_cstr("total"));
+    assert_non_null(s);
+    assert_string_equal(sym_text(obj_get(pool_get(at, s->ids[0]), sym_cstr("v"))), "5");
+    pool_free(at);
+    buf_free(&err);
+    game_close(g);
+}
+
+static void halted_games_stay_halted(void **state)
+{
+    Game *g = new_game();
+    move(g, 1001, "subtype: add\nn: 1\n", NULL);
+    g->halted = true; /* as halt() leaves it; it is saved with the next event */
+    Outcome o = {0};
+    assert_true(game_event_move(g, "p@x", 1002, "subtype: add\nn: 1\n", false, &o));
+    assert_true(o.refused);
+    outcome_free(&o);
+    game_close(g);
+    Buf err = {0};
+    g = game_open(path, &err);
+    assert_true(g->halted);
+    assert_string_equal(unit_attr(g, "total", "v"), "1");
+    buf_free(&err);
+    game_close(g);
+}
+
+static void a_dry_run_keeps_nothing(void **state)
+{
+    Game *g = new_game();
+    Outcome o = {0};
+    assert_true(game_event_move(g, "p@x", 1001, "subtype: add\nn: 9\n", true, &o));
+    outcome_free(&o);
+    assert_int_equal(store_last_event(g->st), 0);
+    game_close(g);
+    Buf err = {0};
+    g = game_open(path, &err);
+    assert_string_equal(unit_attr(g, "total", "v"), "0");
+    buf_free(&err);
+    game_close(g);
+}
+
+int run_store_tests(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(journal_and_reopen, make_path, remove_path),
+        cmocka_unit_test_setup_teardown(halted_games_stay_halted, make_path, remove_path),
+        cmocka_unit_test_setup_teardown(a_dry_run_keeps_nothing, make_path, remove_path),
+    };
+    return cmocka_run_group_tests_name("store", tests, NULL, NULL);
+}

@@ -1,0 +1,81 @@
+/*
+ * test_value.c - numbers and text: exact rationals, the printing rule,
+ * comparisons, interning.
+ */
+#include <string.h>
+
+#include "unit.h"
+#include "value.h"
+
+static Sym S(const char *s) { return sym_cstr(s); }
+
+static const char *sum(const char *a, const char *b)
+{
+    mpq_t q;
+    mpq_init(q);
+    mpq_add(q, sym_num(S(a)), sym_num(S(b)));
+    Sym r = sym_from_mpq(q);
+    mpq_clear(q);
+    return sym_text(r);
+}
+
+static void numbers_are_recognised(void **state)
+{
+    const char *yes[] = {"0", "-12", "3.75", "2/5", "-0.5", "123456789012345678901234567890", "007"};
+    const char *no[] = {"", "T", "1e5", "1.", ".5", "+3", "2/0", "1/2/3", "- 1", "12a", "0x10", "1 "};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) assert_true(sym_is_number(S(yes[i])));
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++) assert_false(sym_is_number(S(no[i])));
+}
+
+static void exact_arithmetic_and_printing(void **state)
+{
+    assert_string_equal(sum("0.1", "0.2"), "0.3");
+    assert_string_equal(sum("1/3", "2/3"), "1");
+    assert_string_equal(sum("1/3", "0"), "1/3");
+    assert_string_equal(sum("-2", "-0.25"), "-2.25");
+    assert_string_equal(sum("3/5", "0"), "0.6");
+    assert_string_equal(sum("1/7", "0"), "1/7");
+    assert_string_equal(sum("123456789012345678901234567890", "1"), "123456789012345678901234567891");
+    assert_string_equal(sym_text(sym_canon(S("2/4"))), "0.5");
+    assert_string_equal(sym_text(sym_canon(S("5.0"))), "5");
+    assert_string_equal(sym_text(sym_canon(S("-0"))), "0");
+}
+
+static void comparisons(void **state)
+{
+    assert_true(val_eq(S("5"), S("5.0")));
+    assert_true(val_eq(S("0.4"), S("2/5")));
+    assert_false(val_eq(S("5"), S("5 ")));
+    assert_true(val_cmp(S("9"), S("10")) < 0);   /* numbers by value */
+    assert_true(val_cmp(S("9"), S("10a")) > 0);  /* text by bytes */
+    assert_true(val_cmp(S(""), S("2")) < 0);     /* absent is the least text */
+    assert_true(val_cmp(S("zz"), S("35")) > 0);
+    assert_int_equal(val_cmp(S("-1/2"), S("-0.5")), 0);
+}
+
+static void interning(void **state)
+{
+    assert_int_equal(S("abc"), sym_intern("abcdef", 3));
+    assert_int_equal(S(""), SYM_EMPTY);
+    assert_int_equal(S("T"), SYM_T);
+    assert_int_equal(S("type"), SYM_type);
+    assert_int_equal(sym_len(S("hello")), 5);
+    assert_int_equal(sym_hash(S("x")), sym_hash(sym_intern("xy", 1)));
+    long v;
+    assert_true(sym_to_long(S("42"), &v));
+    assert_int_equal(v, 42);
+    assert_false(sym_to_long(S("4.5"), &v));
+    assert_false(sym_to_long(S("99999999999999999999999"), &v));
+}
+
+int run_value_tests(void)
+{
+    value_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(numbers_are_recognised),
+        cmocka_unit_test(exact_arithmetic_and_printing),
+        cmocka_unit_test(comparisons),
+        cmocka_unit_test(interning),
+    };
+    return cmocka_run_group_tests_name("value", tests, NULL, NULL);
+}
