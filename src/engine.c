@@ -169,7 +169,7 @@ static void rebuild(Engine *e)
     }
     free(old);
     /* rules whose order is not a number sort last; they never fire */
-    qsort(e->rules, (size_t)e->nrules, sizeof *e->rules, cmp_rules);
+    if (e->nrules) qsort(e->rules, (size_t)e->nrules, sizeof *e->rules, cmp_rules);
     e->dirty = false;
 }
 

@@ -47,7 +47,7 @@ Obj *obj_clone(const Obj *o)
     *c = *o;
     c->cap = o->n;
     c->attrs = xmalloc((o->n ? o->n : 1) * sizeof *c->attrs);
-    memcpy(c->attrs, o->attrs, o->n * sizeof *c->attrs);
+    if (o->n) memcpy(c->attrs, o->attrs, o->n * sizeof *c->attrs);
     return c;
 }
 

@@ -28,7 +28,7 @@ for t in objfmt rule; do
         rm -rf "$work"
         exit 1
     fi
-    grep -E "^Done|stat::number_of_executed_units|stat::peak_rss" "$OUT/fuzz_$t.log" | sed 's/^/  /'
+    grep -aE "^Done|stat::number_of_executed_units|stat::peak_rss" "$OUT/fuzz_$t.log" | sed 's/^/  /'
     rm -rf "$work"
 done
 echo "fuzz: no crash"
