@@ -32,9 +32,10 @@ static uint32_t lower_bound(const IdSet *s, uint32_t lo, ObjId id)
 static void compact(IdSet *s)
 {
     uint32_t j = 0;
-    for (uint32_t i = 0; i < s->len; i++)
+    for (uint32_t i = s->head; i < s->len; i++)
         if (!(s->ids[i] & IDSET_DEAD)) s->ids[j++] = s->ids[i];
     s->len = j;
+    s->head = 0;
 }
 
 void idset_add(IdSet *s, ObjId id)
@@ -50,6 +51,7 @@ void idset_add(IdSet *s, ObjId id)
         if (s->ids[i] & IDSET_DEAD) {
             s->ids[i] = id;
             s->live++;
+            if (i < s->head) s->head = i;
         }
         return;
     }
@@ -58,6 +60,7 @@ void idset_add(IdSet *s, ObjId id)
     s->ids[i] = id;
     s->len++;
     s->live++;
+    if (i < s->head) s->head = i;
 }
 
 void idset_remove(IdSet *s, ObjId id)
@@ -73,9 +76,12 @@ void idset_remove(IdSet *s, ObjId id)
         while (s->len && (s->ids[s->len - 1] & IDSET_DEAD)) s->len--;
     } else {
         s->ids[i] |= IDSET_DEAD;
+        if (i == s->head)
+            while (s->head < s->len && (s->ids[s->head] & IDSET_DEAD)) s->head++;
     }
+    if (s->head > s->len) s->head = s->len;
     if (s->len > 16 && s->live < s->len / 2) compact(s);
-    if (s->live == 0) s->len = 0;
+    if (s->live == 0) s->len = s->head = 0;
 }
 
 bool idset_has(const IdSet *s, ObjId id)
@@ -86,6 +92,7 @@ bool idset_has(const IdSet *s, ObjId id)
 
 uint32_t idset_seek(const IdSet *s, uint32_t from, ObjId id)
 {
+    if (from < s->head) from = s->head;
     if (from >= s->len) return s->len;
     uint32_t i = bare(s->ids[from]) >= id ? from : lower_bound(s, from, id);
     while (i < s->len && (s->ids[i] & IDSET_DEAD)) i++;

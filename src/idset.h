@@ -7,7 +7,10 @@
  * removal O(log n) for long lists (a closing proposal deletes thousands of
  * votes); the list is compacted when more than half of it is dead.  Ids are
  * mostly added in ascending order (new objects get the highest id), which
- * appends.  Positions are only valid until the next change.
+ * appends, and mostly removed oldest first (a proposal's votes, processed
+ * moves), so `head` marks where the dead prefix ends: readers start there
+ * instead of stepping over it.  Positions are only valid until the next
+ * change.
  */
 #ifndef NOMIC_IDSET_H
 #define NOMIC_IDSET_H
@@ -23,6 +26,7 @@ typedef struct IdSet {
     uint32_t len;  /* entries, tombstones included */
     uint32_t cap;
     uint32_t live; /* entries that are not tombstones */
+    uint32_t head; /* every entry before it is a tombstone */
 } IdSet;
 
 void idset_add(IdSet *s, ObjId id);
