@@ -363,6 +363,7 @@ static void do_forEach(Ctx *cx, const Node *call, const Obj *cand)
 /* Recipients as one normalised list: words separated by single spaces. */
 static Sym recipients(Ctx *cx, Sym r)
 {
+    if (r == cx->rcpt_in && r != SYM_EMPTY) return cx->rcpt_out;
     Buf b = {0};
     const char *p = sym_text(r), *w;
     size_t n;
@@ -372,6 +373,8 @@ static Sym recipients(Ctx *cx, Sym r)
     }
     Sym s = sym_intern(buf_str(&b), b.len);
     buf_free(&b);
+    cx->rcpt_in = r;
+    cx->rcpt_out = s;
     return s;
 }
 

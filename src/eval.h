@@ -50,6 +50,9 @@ typedef struct Ctx {
     MsgList *sent;        /* handed over by sendNow during this event */
     bool halt;            /* halt() ran */
     Sym private_attrs;    /* engineSettings.privateAttributes */
+    Sym rcpt_in, rcpt_out;/* the last recipient list and its normal form:
+                             favor sends every announcement to the same
+                             list of all players */
     bool failed;          /* a run-time error happened */
     char error[300];      /* ... and what it was */
     const Node *error_at;

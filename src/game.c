@@ -292,7 +292,12 @@ static bool commit_event(Game *g, Outcome *o, const char *status)
         for (size_t i = 0; ok && i < g->eng->queue.len; i++)
             ok = store_outbox_add(st, o->event, sym_text(g->eng->queue.m[i].to), sym_text(g->eng->queue.m[i].text),
                                   "queued", o->time) > 0;
-        if (ok && o->event % SNAPSHOT_EVERY == 0) {
+        /* a snapshot once the changes since the last one outnumber the
+         * objects: writing the pool then costs O(1) per change */
+        g->changes_since_snapshot += p->undo_len;
+        if (ok && g->changes_since_snapshot >= SNAPSHOT_MIN_CHANGES &&
+            g->changes_since_snapshot >= pool_size(p)) {
+            g->changes_since_snapshot = 0;
             char *snap = export_pool(p);
             ok = store_put_snapshot(st, o->event, snap);
             free(snap);

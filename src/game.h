@@ -26,6 +26,7 @@ typedef struct Game {
     char *last_mover;    /* sender of the most recent move */
     char *winner_note;   /* set when the loop meta-rule ended the game */
     uint64_t seed;
+    size_t changes_since_snapshot;
 } Game;
 
 typedef struct Outcome {

@@ -6,7 +6,7 @@
  * object per row), events (the journal: every move received, with its
  * outcome, trace and state hash), changes (per event, the new text of each
  * object it touched, for `show --at`), snapshots (the whole pool every
- * SNAPSHOT_EVERY events), outbox (every message, queued or sent) and
+ * SNAPSHOT_MIN_CHANGES and as many changes as objects), outbox (every message, queued or sent) and
  * recipients (each distinct recipient list once).
  *
  * A received move is written and committed before it is processed
@@ -26,7 +26,7 @@
 #include "pool.h"
 #include "util.h"
 
-#define SNAPSHOT_EVERY 200
+#define SNAPSHOT_MIN_CHANGES 2000 /* and at least as many changes as objects */
 
 typedef struct Store Store;
 
