@@ -97,8 +97,23 @@ static Sym fn_timeNow(Ctx *cx, const Node *call, const Obj *cand)
     return sym_from_long((long)cx->now);
 }
 
+/* timeNow() >= when; a false one is a timer the engine must keep. */
+static Sym time_reached(Ctx *cx, long when)
+{
+    if (cx->now >= when) return SYM_T;
+    if (!cx->have_timer || when < cx->next_timer) {
+        cx->have_timer = true;
+        cx->next_timer = when;
+    }
+    return SYM_F;
+}
+
 static Sym fn_timeGE(Ctx *cx, const Node *call, const Obj *cand)
 {
+    Sym v = arg(cx, call, 0, cand);
+    long when;
+    if (cx->failed) return SYM_EMPTY;
+    if (sym_to_long(v, &when)) return time_reached(cx, when); /* the usual case: whole seconds */
     mpq_t t;
     mpq_init(t);
     Sym r = SYM_EMPTY;
@@ -106,16 +121,7 @@ static Sym fn_timeGE(Ctx *cx, const Node *call, const Obj *cand)
         mpz_t c;
         mpz_init(c);
         mpz_cdiv_q(c, mpq_numref(t), mpq_denref(t)); /* timers fire on whole seconds */
-        if (!mpz_fits_slong_p(c)) {
-            r = truth(mpz_sgn(c) < 0);
-        } else {
-            long when = mpz_get_si(c);
-            r = truth(cx->now >= when);
-            if (r == SYM_F && (!cx->have_timer || when < cx->next_timer)) {
-                cx->have_timer = true;
-                cx->next_timer = when;
-            }
-        }
+        r = mpz_fits_slong_p(c) ? time_reached(cx, mpz_get_si(c)) : truth(mpz_sgn(c) < 0);
         mpz_clear(c);
     }
     mpq_clear(t);
@@ -424,8 +430,9 @@ static void do_halt(Ctx *cx, const Node *call, const Obj *cand) { cx->halt = tru
 
 /* ---- the table ---- */
 
-#define FN(n, lo, hi, a, f, u, d) {n, false, lo, hi, a, f, NULL, u, d}
-#define VB(n, lo, hi, a, f, u, d) {n, true, lo, hi, a, NULL, f, u, d}
+#define FN(n, lo, hi, a, f, u, d) {n, false, lo, hi, a, f, NULL, u, d, 0}
+#define FN_IMPURE(n, lo, hi, a, f, u, d, k) {n, false, lo, hi, a, f, NULL, u, d, k}
+#define VB(n, lo, hi, a, f, u, d) {n, true, lo, hi, a, NULL, f, u, d, 0}
 
 const Builtin builtins[] = {
     VB("create", 1, 1, "a", do_create, "create(M)",
@@ -447,9 +454,9 @@ const Builtin builtins[] = {
     FN("sum", 2, 2, "me", fn_sum, "sum(M)(expr)", "the sum of expr over the objects matching M (0 if none)"),
     FN("min", 2, 2, "me", fn_min, "min(M)(expr)", "the least non-empty expr over the objects matching M (\"\" if none)"),
     FN("max", 2, 2, "me", fn_max, "max(M)(expr)", "the greatest non-empty expr over the objects matching M (\"\" if none)"),
-    FN("timeNow", 0, 0, "", fn_timeNow, "timeNow()", "the time of the event being processed, in seconds since 1970"),
-    FN("timeGE", 1, 1, "e", fn_timeGE, "timeGE(t)", "timeNow() >= t; a false one sets the next timer"),
-    FN("random", 2, 2, "ee", fn_random, "random(lo, hi)", "a uniform whole number in [lo, hi] from the game's seeded generator"),
+    FN_IMPURE("timeNow", 0, 0, "", fn_timeNow, "timeNow()", "the time of the event being processed, in seconds since 1970", 'c'),
+    FN_IMPURE("timeGE", 1, 1, "e", fn_timeGE, "timeGE(t)", "timeNow() >= t; a false one sets the next timer", 'c'),
+    FN_IMPURE("random", 2, 2, "ee", fn_random, "random(lo, hi)", "a uniform whole number in [lo, hi] from the game's seeded generator", 'g'),
     FN("if", 3, 3, "eee", fn_if, "if(cond, a, b)", "a when cond is T, else b (only the chosen one is evaluated)"),
     FN("least", 2, 2, "ee", fn_least, "least(a, b)", "the smaller of a and b (numbers by value, else text)"),
     FN("greatest", 2, 2, "ee", fn_greatest, "greatest(a, b)", "the larger of a and b"),

@@ -36,6 +36,10 @@ typedef struct Builtin {
     VerbFn act;
     const char *usage;   /* as written in a rule */
     const char *doc;     /* what it does, one line */
+    char impure;         /* reads more than the pool: 'c' the clock (a
+                            condition calling it is tested again when the
+                            time changes), 'g' the generator (on every
+                            pass); 0 for neither.  See deps.h. */
 } Builtin;
 
 extern const Builtin builtins[];

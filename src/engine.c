@@ -3,6 +3,13 @@
  *
  * `evaluation: shadow` on engineSettings is recognised and reported in the
  * trace but runs as the default (immediate) evaluation; see docs/engine.md.
+ *
+ * A rule found false is not tested again until a change could have made it
+ * true: the pool records its changes, the engine drains them before each
+ * test and, through an index from attribute names and types to the reads of
+ * the rules (deps.h), marks the rules they concern.  So a pass over thirty
+ * rules after a vote tests only the few that read votes or scores, and
+ * those only on the objects that changed.
  */
 #include "engine.h"
 
@@ -10,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "deps.h"
 #include "objfmt.h"
 
 struct RuleEntry {
@@ -19,7 +27,29 @@ struct RuleEntry {
     Prog *prog;      /* NULL when the rule cannot fire */
     char *error;     /* why it cannot */
     bool norestart;
+    Deps *deps;      /* what its condition reads */
+    bool known_false;/* false when last tested (never for deps->always) */
+    bool stale;      /* ... but a change since concerns one of its filters */
+    Seed *seeds;     /* ... or gives a positive conjunct new candidates */
+    int nseeds, seedcap;
+    bool first_empty;/* ... and its first conjunct had no solution */
+    bool have_timer; /* the timer its last test set (timed rules) */
+    int64_t timer;
 };
+
+/* A rule's positive conjunct and an object that changed in a way it reads. */
+struct Seed {
+    int conj;
+    ObjId id;
+};
+
+/* An entry of the index from a change to the reads it may concern. */
+struct Interest {
+    Sym key;         /* an attribute name (by_attr) or a type (by_type) */
+    int rule, read;  /* e->rules[rule].deps->reads[read] */
+};
+
+#define MAX_SEEDS 32 /* past this, testing the rule in full is cheaper */
 
 Prog *rule_compile(Sym cond, Sym then, Diags *d, int *which_err, ParseError *perr)
 {
@@ -44,12 +74,17 @@ Engine *engine_new(Pool *pool)
     return e;
 }
 
+static void free_entry(RuleEntry *r)
+{
+    prog_free(r->prog);
+    free(r->error);
+    deps_free(r->deps);
+    free(r->seeds);
+}
+
 static void free_rules(Engine *e)
 {
-    for (int i = 0; i < e->nrules; i++) {
-        prog_free(e->rules[i].prog);
-        free(e->rules[i].error);
-    }
+    for (int i = 0; i < e->nrules; i++) free_entry(&e->rules[i]);
     e->nrules = 0;
 }
 
@@ -58,8 +93,13 @@ void engine_free(Engine *e)
     if (!e) return;
     free_rules(e);
     free(e->rules);
+    free(e->by_attr);
+    free(e->by_type);
+    free(e->untyped);
     msg_free(&e->queue);
     free(e->vars);
+    e->pool->changes.on = false;
+    e->pool->changes.len = 0;
     free(e);
 }
 
@@ -108,9 +148,202 @@ static char *describe_parse_error(const char *part, const ParseError *pe)
     return buf_take(&b);
 }
 
-/* Rebuilds the run order, reusing the compiled form of unchanged rules. */
-static void rebuild(Engine *e)
+/* ---- what changed since a rule was last tested ---- */
+
+static int cmp_interest(const void *x, const void *y)
 {
+    const Interest *a = x, *b = y;
+    return a->key < b->key ? -1 : a->key > b->key;
+}
+
+static void add_interest(Interest **a, int *n, Sym key, int rule, int read)
+{
+    *a = xrealloc(*a, (size_t)(*n + 1) * sizeof **a);
+    (*a)[(*n)++] = (Interest){key, rule, read};
+}
+
+/* Builds the index from attribute names and types to the reads of the
+ * rules in their current order. */
+static void index_reads(Engine *e)
+{
+    free(e->by_attr);
+    free(e->by_type);
+    free(e->untyped);
+    e->by_attr = e->by_type = e->untyped = NULL;
+    e->nby_attr = e->nby_type = e->nuntyped = 0;
+    for (int i = 0; i < e->nrules; i++) {
+        const Deps *d = e->rules[i].deps;
+        for (int k = 0; d && !d->always && k < d->nreads; k++) {
+            const Read *r = &d->reads[k];
+            for (int a = 0; a < r->nattrs; a++) add_interest(&e->by_attr, &e->nby_attr, r->attrs[a], i, k);
+            if (r->type != SYM_EMPTY) {
+                add_interest(&e->by_type, &e->nby_type, r->type, i, k);
+                add_interest(&e->by_attr, &e->nby_attr, SYM_type, i, k);
+            } else {
+                add_interest(&e->untyped, &e->nuntyped, SYM_EMPTY, i, k);
+            }
+        }
+    }
+    if (e->nby_attr) qsort(e->by_attr, (size_t)e->nby_attr, sizeof *e->by_attr, cmp_interest);
+    if (e->nby_type) qsort(e->by_type, (size_t)e->nby_type, sizeof *e->by_type, cmp_interest);
+}
+
+static void forget(RuleEntry *r)
+{
+    r->known_false = r->stale = r->first_empty = false;
+    r->nseeds = 0;
+}
+
+static void forget_all(Engine *e)
+{
+    for (int i = 0; i < e->nrules; i++) forget(&e->rules[i]);
+}
+
+/* The clock moved: what was known of the rules that read it is void. */
+static void new_time(Engine *e, int64_t now)
+{
+    if (e->have_now && e->now == now) return;
+    for (int i = 0; i < e->nrules; i++)
+        if (e->rules[i].deps && e->rules[i].deps->timed) forget(&e->rules[i]);
+    e->have_now = true;
+    e->now = now;
+}
+
+static void merge_timer(Ctx *cx, bool have, int64_t when)
+{
+    if (have && (!cx->have_timer || when < cx->next_timer)) {
+        cx->have_timer = true;
+        cx->next_timer = when;
+    }
+}
+
+/* Tests the rule's condition in full and records what the test showed. */
+static bool test_rule(RuleEntry *re, Ctx *cx)
+{
+    bool have = cx->have_timer, first_held = true;
+    int64_t when = cx->next_timer;
+    cx->have_timer = false;
+    bool held = eval_conjunction(cx, re->deps->conj, re->deps->nconj, &first_held);
+    re->have_timer = cx->have_timer;
+    re->timer = cx->next_timer;
+    merge_timer(cx, have, when);
+    re->known_false = !held && !cx->failed && !re->deps->always;
+    re->first_empty = re->known_false && !first_held && re->deps->seedable[0];
+    re->stale = false;
+    re->nseeds = 0;
+    return held;
+}
+
+/* The change c may concern read `read` of rule `rule`: note it. */
+static void mark(Engine *e, int rule, int read, const Change *c)
+{
+    RuleEntry *re = &e->rules[rule];
+    if (!re->known_false || re->stale) return;
+    const Read *r = &re->deps->reads[read];
+    if (re->first_empty && r->conj != 0) return; /* nothing passes the first conjunct */
+    if (!deps_relevant(r, c)) return;
+    if (re->deps->timed || r->conj < 0 || !re->deps->seedable[r->conj] || re->nseeds == MAX_SEEDS) {
+        re->stale = true;
+        return;
+    }
+    if (c->kind == CHANGE_DELETE) return; /* a deleted object is nobody's candidate */
+    if (re->nseeds && re->seeds[re->nseeds - 1].conj == r->conj && re->seeds[re->nseeds - 1].id == c->id) return;
+    GROW(re->seeds, re->nseeds, re->seedcap);
+    re->seeds[re->nseeds++] = (Seed){r->conj, c->id};
+}
+
+static void mark_all(Engine *e, const Interest *a, int n, Sym key, const Change *c)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (a[mid].key < key) lo = mid + 1;
+        else hi = mid;
+    }
+    for (; lo < n && a[lo].key == key; lo++) mark(e, a[lo].rule, a[lo].read, c);
+}
+
+/* Untyped reads see creates as well as deletes. */
+static void mark_untyped(Engine *e, const Change *c)
+{
+    for (int k = 0; k < e->nuntyped; k++) mark(e, e->untyped[k].rule, e->untyped[k].read, c);
+}
+
+/* Takes the pool's changes since the last drain and marks the rules they
+ * may concern.  If the pool did not record them all, nothing is known. */
+static void drain(Engine *e)
+{
+    ChangeList *l = &e->pool->changes;
+    if (!l->on || l->lost) {
+        forget_all(e);
+        l->on = true;
+        l->lost = false;
+        l->len = 0;
+        return;
+    }
+    for (size_t i = 0; i < l->len; i++) {
+        const Change *c = &l->c[i];
+        switch (c->kind) {
+        case CHANGE_SET:
+            mark_all(e, e->by_attr, e->nby_attr, c->name, c);
+            break;
+        case CHANGE_DELETE:
+            mark_all(e, e->by_type, e->nby_type, sym_canon(c->type), c);
+            mark_untyped(e, c);
+            break;
+        case CHANGE_CREATE:
+            mark_untyped(e, c);
+            break;
+        }
+    }
+    l->len = 0;
+}
+
+static int cmp_seed(const void *x, const void *y)
+{
+    const Seed *a = x, *b = y;
+    if (a->conj != b->conj) return a->conj < b->conj ? -1 : 1;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* Can the rule's condition hold now?  No only when it was false when last
+ * tested and no change since can have made it true (deps.h). */
+static bool may_hold(const Engine *e, RuleEntry *re, Ctx *cx)
+{
+    if (!re->known_false || re->stale || e->exhaustive) return true;
+    if (!re->nseeds) return false;
+    qsort(re->seeds, (size_t)re->nseeds, sizeof *re->seeds, cmp_seed);
+    ObjId ids[MAX_SEEDS];
+    bool held = false;
+    for (int i = 0; i < re->nseeds && !held && !cx->failed;) {
+        int conj = re->seeds[i].conj, n = 0;
+        for (; i < re->nseeds && re->seeds[i].conj == conj; i++)
+            if (!n || ids[n - 1] != re->seeds[i].id) ids[n++] = re->seeds[i].id;
+        held = eval_condition_seeded(cx, re->deps->conj, re->deps->nconj, conj, ids, n);
+    }
+    re->nseeds = 0;
+    re->first_empty = false; /* a seed may have given it a solution */
+    if (cx->failed) {
+        /* let the full test meet the error and report it */
+        cx->failed = false;
+        return true;
+    }
+    return held;
+}
+
+/* Rebuilds the run order, reusing the compiled form of unchanged rules.
+ * Unless keep_knowledge, what was known about the rules is dropped: the
+ * pool may have been replaced or rolled back. */
+static void rebuild(Engine *e, bool keep_knowledge)
+{
+    if (keep_knowledge) {
+        drain(e);
+    } else {
+        ChangeList *l = &e->pool->changes;
+        l->len = 0;
+        l->on = true;
+        l->lost = false;
+    }
     read_settings(e);
     RuleEntry *old = e->rules;
     int nold = e->nrules;
@@ -123,10 +356,20 @@ static void rebuild(Engine *e)
                        .then = obj_get(o, SYM_then), .norestart = obj_get(o, SYM_noRestart) == SYM_T};
         for (int k = 0; k < nold; k++) {
             if (old[k].id == r.id && old[k].cond == r.cond && old[k].then == r.then && (old[k].prog || old[k].error)) {
-                r.prog = old[k].prog;
-                r.error = old[k].error;
-                old[k].prog = NULL;
-                old[k].error = NULL;
+                /* the same rule: keep its compiled form and what is known */
+                RuleEntry *o = &old[k];
+                r.prog = o->prog;
+                r.error = o->error;
+                r.deps = o->deps;
+                r.seeds = o->seeds;
+                r.nseeds = o->nseeds;
+                r.seedcap = o->seedcap;
+                r.known_false = keep_knowledge && o->known_false;
+                r.stale = o->stale;
+                r.first_empty = o->first_empty;
+                r.have_timer = o->have_timer;
+                r.timer = o->timer;
+                *o = (RuleEntry){0};
                 break;
             }
         }
@@ -156,6 +399,7 @@ static void rebuild(Engine *e)
             buf_printf(&b, "its ruleOrder \"%s\" is not a number", sym_text(r.order));
             r.error = buf_take(&b);
         }
+        if (r.prog && !r.deps) r.deps = deps_analyse(r.prog);
         if (r.prog && r.prog->nvars > e->nvars_cap) {
             e->nvars_cap = r.prog->nvars * 2;
             e->vars = xrealloc(e->vars, (size_t)e->nvars_cap * sizeof *e->vars);
@@ -163,19 +407,17 @@ static void rebuild(Engine *e)
         GROW(e->rules, e->nrules, e->rulecap);
         e->rules[e->nrules++] = r;
     }
-    for (int k = 0; k < nold; k++) {
-        prog_free(old[k].prog);
-        free(old[k].error);
-    }
+    for (int k = 0; k < nold; k++) free_entry(&old[k]);
     free(old);
     /* rules whose order is not a number sort last; they never fire */
     if (e->nrules) qsort(e->rules, (size_t)e->nrules, sizeof *e->rules, cmp_rules);
+    index_reads(e);
     e->dirty = false;
 }
 
 int engine_rules(Engine *e, RuleInfo **out)
 {
-    if (e->dirty) rebuild(e);
+    if (e->dirty) rebuild(e, false);
     *out = xcalloc((size_t)(e->nrules ? e->nrules : 1), sizeof **out);
     for (int i = 0; i < e->nrules; i++)
         (*out)[i] = (RuleInfo){e->rules[i].id, e->rules[i].order, e->rules[i].error};
@@ -205,6 +447,29 @@ static bool touches_rules(Engine *e, size_t from, size_t to)
         }
     }
     return false;
+}
+
+void engine_mark_syms(const Engine *e)
+{
+    for (int i = 0; i < e->nrules; i++) {
+        const RuleEntry *r = &e->rules[i];
+        sym_mark(r->order);
+        sym_mark(r->cond);
+        sym_mark(r->then);
+        prog_mark_syms(r->prog);
+        for (int k = 0; r->deps && k < r->deps->nreads; k++) {
+            sym_mark(r->deps->reads[k].type);
+            for (int a = 0; a < r->deps->reads[k].nattrs; a++) sym_mark(r->deps->reads[k].attrs[a]);
+        }
+    }
+    for (int i = 0; i < e->nby_attr; i++) sym_mark(e->by_attr[i].key);
+    for (int i = 0; i < e->nby_type; i++) sym_mark(e->by_type[i].key);
+    sym_mark(e->run_type);
+    sym_mark(e->private_attrs);
+    for (size_t i = 0; i < e->queue.len; i++) {
+        sym_mark(e->queue.m[i].to);
+        sym_mark(e->queue.m[i].text);
+    }
 }
 
 /* ---- seen states ---- */
@@ -357,7 +622,8 @@ void engine_run(Engine *e, int64_t now, EventResult *r)
     Pool *p = e->pool;
     memset(r, 0, sizeof *r);
     buf_putc(&r->trace_json, '[');
-    if (e->dirty) rebuild(e);
+    if (e->dirty) rebuild(e, false);
+    new_time(e, now);
     Seen seen = {0};
     seen_add(&seen, p->state_hash);
     Ctx cx = {.pool = p, .now = now, .rng = e->rng, .queue = &e->queue, .sent = &r->sent};
@@ -382,7 +648,14 @@ void engine_run(Engine *e, int64_t now, EventResult *r)
             cx.vars = e->vars;
             cx.private_attrs = e->private_attrs;
             cx.failed = false;
-            if (!eval_condition(&cx)) {
+            drain(e);
+            if (!may_hold(e, re, &cx)) {
+                merge_timer(&cx, re->have_timer, re->timer); /* as its test would */
+                i++;
+                continue;
+            }
+            bool held = test_rule(re, &cx);
+            if (!held) {
                 if (cx.failed && e->trace_on) {
                     buf_printf(&r->trace, "rule %u: its if stopped: %s\n", re->id, cx.error);
                 }
@@ -433,7 +706,7 @@ void engine_run(Engine *e, int64_t now, EventResult *r)
             ObjId fired = re->id;
             bool norestart = re->norestart;
             if (touches_rules(e, umark, uend)) {
-                rebuild(e);
+                rebuild(e, true);
                 if (norestart) {
                     /* find the rule again in the new order */
                     int k = 0;

@@ -24,6 +24,8 @@
 #include "util.h"
 
 typedef struct RuleEntry RuleEntry;
+typedef struct Seed Seed;
+typedef struct Interest Interest;
 
 typedef void (*FireHook)(void *ud, ObjId rule, const Prog *p, const Sym *vars, bool changed);
 
@@ -34,6 +36,12 @@ typedef struct Engine {
     RuleEntry *rules;      /* sorted run order */
     int nrules, rulecap;
     bool dirty;            /* rules or settings changed: rebuild the order */
+    Interest *by_attr;     /* sorted by key: reads of each attribute name */
+    Interest *by_type;     /* sorted by key: reads limited to each type */
+    Interest *untyped;     /* reads of any type (a create concerns them) */
+    int nby_attr, nby_type, nuntyped;
+    bool have_now;         /* the time of the last run, for timed rules */
+    int64_t now;
     Sym run_type;
     long max_steps;
     bool shadow;           /* evaluation: shadow requested (see engine.c) */
@@ -43,6 +51,8 @@ typedef struct Engine {
     Sym *vars;             /* variable slots, sized for the largest rule */
     int nvars_cap;
     bool trace_on;         /* build the text and JSON traces */
+    bool exhaustive;       /* test every rule on every pass, skipping none:
+                              the reference the tests compare skipping with */
 } Engine;
 
 typedef enum { EV_QUIET, EV_LOOP, EV_RUNAWAY } EventStatus;
@@ -66,6 +76,8 @@ void engine_invalidate(Engine *e); /* the pool was replaced or reloaded */
 /* Runs the rules at time `now`. */
 void engine_run(Engine *e, int64_t now, EventResult *r);
 void event_result_free(EventResult *r);
+/* Marks every Sym the engine holds, for the collector (value.h). */
+void engine_mark_syms(const Engine *e);
 
 /* The rules in run order with their parse/check state, for check, show and
  * the web page.  Valid until the next engine_run. */

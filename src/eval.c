@@ -128,12 +128,12 @@ static void cands_add_set(Cands *c, const IdSet *s)
 
 /* First position in the ascending numbers of r whose value is > v (or >= v
  * when `inclusive`). */
-static uint32_t range_start(const RangeIndex *r, mpq_srcptr v, bool inclusive)
+static uint32_t range_start(const RangeIndex *r, Sym v, bool inclusive)
 {
     uint32_t lo = 0, hi = r->n;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        int c = mpq_cmp(sym_num(r->nums[mid]), v);
+        int c = num_cmp(r->nums[mid], v);
         if (c < 0 || (c == 0 && !inclusive)) lo = mid + 1;
         else hi = mid;
     }
@@ -157,7 +157,7 @@ static bool cands_add_range(Ctx *cx, Cands *c, const MatchRange *mr)
     if (!ri) return false; /* no object ever had it: "" is not > a number */
     if (ri->text_live) return true;
     uint32_t budget = (c->n ? c->sets[0]->live : cx->pool->all.live) / 4, total = 0, visited = 0;
-    uint32_t from = range_start(ri, sym_num(v), mr->op == TK_GE);
+    uint32_t from = range_start(ri, v, mr->op == TK_GE);
     for (uint32_t i = from; i < ri->n; i++) {
         const IdSet *s = pool_lookup(cx->pool, mr->name, ri->nums[i]);
         total += s ? s->live : 0;
@@ -310,9 +310,11 @@ static bool prove_exists(Ctx *cx, const Node *m, const Goal *rest)
     return found || cx->failed;
 }
 
-static bool is_builtin(const Node *n, const char *name)
+static bool is_exists(const Node *n)
 {
-    return n->kind == N_CALL && strcmp(builtins[n->bi].name, name) == 0;
+    static int exists = -1;
+    if (exists < 0) exists = builtin_find("exists", 6);
+    return n->kind == N_CALL && n->bi == exists;
 }
 
 static bool prove(Ctx *cx, const Node *n, const Obj *cand, const Goal *rest)
@@ -339,7 +341,7 @@ static bool prove(Ctx *cx, const Node *n, const Obj *cand, const Goal *rest)
         if (n->op == TK_EQ && unbound_var(cx, n->kid[1])) return prove_binding(cx, n->kid[1], n->kid[0], cand, rest);
         break;
     case N_CALL:
-        if (is_builtin(n, "exists")) return prove_exists(cx, n->kid[0], rest);
+        if (is_exists(n)) return prove_exists(cx, n->kid[0], rest);
         break;
     default:
         break;
@@ -359,6 +361,59 @@ bool eval_condition(Ctx *cx)
     Goal stop = {.fn = stop_here};
     bool r = prove(cx, cx->prog->cond, NULL, &stop);
     return r && !cx->failed;
+}
+
+typedef struct FirstMark {
+    bool *held;
+    const Goal *next;
+} FirstMark;
+
+static bool note_first(Ctx *cx, void *ud)
+{
+    FirstMark *fm = ud;
+    *fm->held = true;
+    return prove_rest(cx, fm->next);
+}
+
+bool eval_conjunction(Ctx *cx, const Node *const *conj, int nconj, bool *first_held)
+{
+    ctx_bind_reset(cx);
+    *first_held = false;
+    Goal *goals = xcalloc((size_t)nconj + 1, sizeof *goals);
+    goals[nconj] = (Goal){.fn = stop_here};
+    for (int k = nconj - 1; k >= 1; k--) goals[k] = (Goal){.n = conj[k], .next = &goals[k + 1]};
+    FirstMark fm = {first_held, &goals[1]};
+    goals[0] = (Goal){.fn = note_first, .ud = &fm};
+    bool r = prove(cx, conj[0], NULL, &goals[0]);
+    free(goals);
+    return r && !cx->failed;
+}
+
+/* Is there a solution of the conjunction conj[0..nconj) in which conjunct
+ * `first` (a plain exists) takes one of ids as its candidate?  That
+ * conjunct is proved first, the others after it in their order; deps.h
+ * says when this finds the same solutions as the condition. */
+bool eval_condition_seeded(Ctx *cx, const Node *const *conj, int nconj, int first, const ObjId *ids, int nids)
+{
+    ctx_bind_reset(cx);
+    Goal *goals = xcalloc((size_t)nconj, sizeof *goals);
+    int ng = 0;
+    for (int k = 0; k < nconj; k++)
+        if (k != first) goals[ng++] = (Goal){.n = conj[k]};
+    goals[ng] = (Goal){.fn = stop_here};
+    for (int k = 0; k < ng; k++) goals[k].next = &goals[k + 1];
+    const Node *m = conj[first]->kid[0];
+    bool found = false;
+    for (int k = 0; k < nids && !found && !cx->failed; k++) {
+        const Obj *o = pool_get(cx->pool, ids[k]);
+        if (!o) continue;
+        /* the match's own conjuncts, keys included, are tested by prove */
+        size_t mark = ctx_trail_mark(cx);
+        found = prove(cx, m, o, &goals[0]);
+        ctx_trail_undo(cx, mark);
+    }
+    free(goals);
+    return found && !cx->failed;
 }
 
 /* ---- matches for builtins ---- */

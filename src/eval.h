@@ -65,6 +65,12 @@ void ctx_error(Ctx *cx, const Node *at, const char *fmt, ...)
  * cx->vars.  Returns false when there is none or on a run-time error
  * (cx->failed). */
 bool eval_condition(Ctx *cx);
+/* eval_condition for a condition given as its conjuncts, in order; also
+ * says whether the first conjunct had any solution. */
+bool eval_conjunction(Ctx *cx, const Node *const *conj, int nconj, bool *first_held);
+/* Is there a solution with conjunct `first` (an exists) limited to the
+ * objects ids?  Bindings are not kept.  See deps.h. */
+bool eval_condition_seeded(Ctx *cx, const Node *const *conj, int nconj, int first, const ObjId *ids, int nids);
 /* Runs prog->then with the current bindings. */
 void eval_then(Ctx *cx);
 void ctx_bind_reset(Ctx *cx); /* all variables unbound, trail empty */

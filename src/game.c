@@ -35,11 +35,18 @@ static void seed_rng(Game *g, uint64_t seed)
     for (int i = 0; i < 4; i++) g->eng->rng[i] = splitmix(&x);
 }
 
+/* Every open game: the interned texts are shared by the whole process, so
+ * the collector must see what each of them holds. */
+static Game **open_games;
+static size_t nopen, opencap;
+
 static Game *game_new(void)
 {
     Game *g = xcalloc(1, sizeof *g);
     g->pool = pool_new();
     g->eng = engine_new(g->pool);
+    GROW(open_games, nopen, opencap);
+    open_games[nopen++] = g;
     return g;
 }
 
@@ -53,6 +60,13 @@ Game *game_memory(uint64_t seed)
 void game_close(Game *g)
 {
     if (!g) return;
+    for (size_t i = 0; i < nopen; i++)
+        if (open_games[i] == g) open_games[i] = open_games[--nopen];
+    if (!nopen) {
+        free(open_games);
+        open_games = NULL;
+        opencap = 0;
+    }
     engine_free(g->eng);
     pool_free(g->pool);
     store_close(g->st);
@@ -472,8 +486,26 @@ static const char *process_move(Game *g, const char *sender, int64_t time, const
     return status;
 }
 
+/* Frees the interned texts that nothing uses any more (the messages of old
+ * events, the times of processed moves), once they outnumber the live ones:
+ * a game's memory follows its state, not its history.  Between events the
+ * pools and engines of the open games are the only holders of Syms
+ * (value.h). */
+void game_collect(Game *g, bool force)
+{
+    if (!force && !sym_gc_due()) return;
+    for (size_t i = 0; i < nopen; i++) pool_compact(open_games[i]->pool);
+    sym_gc_begin();
+    for (size_t i = 0; i < nopen; i++) {
+        pool_mark_syms(open_games[i]->pool);
+        engine_mark_syms(open_games[i]->eng);
+    }
+    sym_gc_end();
+}
+
 bool game_event_move(Game *g, const char *sender, int64_t time, const char *body, bool dry, Outcome *o)
 {
+    game_collect(g, false);
     memset(o, 0, sizeof *o);
     o->kind = "move";
     o->time = time;
@@ -489,6 +521,7 @@ bool game_event_move(Game *g, const char *sender, int64_t time, const char *body
 
 bool game_event_tick(Game *g, int64_t time, bool dry, Outcome *o)
 {
+    game_collect(g, false);
     memset(o, 0, sizeof *o);
     o->kind = "tick";
     o->time = time;

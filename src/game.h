@@ -52,6 +52,11 @@ Game *game_open(const char *path, Buf *err);
 Game *game_memory(uint64_t seed);
 bool game_load_set(Game *g, const char *label, const char *text, Buf *err);
 void game_close(Game *g);
+/* Frees the interned texts no open game uses any more; every event starts
+ * with it, and it works only once they outnumber the live ones, unless
+ * `force`.  `g` is the game about to run an event (all open games are
+ * kept). */
+void game_collect(Game *g, bool force);
 
 /* A message from `sender` at `time`: first the timers due by then, then
  * the move itself.  dry: nothing is kept (try).  Returns the move's

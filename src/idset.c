@@ -38,10 +38,18 @@ static void compact(IdSet *s)
     s->head = 0;
 }
 
+/* Most lists hold one id (a time, an object's own id): start small. */
+static void make_room(IdSet *s)
+{
+    if (s->len < s->cap) return;
+    s->cap = s->cap ? 2 * s->cap : 2;
+    s->ids = xrealloc(s->ids, (size_t)s->cap * sizeof *s->ids);
+}
+
 void idset_add(IdSet *s, ObjId id)
 {
     if (s->len == 0 || bare(s->ids[s->len - 1]) < id) {
-        GROW(s->ids, s->len, s->cap);
+        make_room(s);
         s->ids[s->len++] = id;
         s->live++;
         return;
@@ -55,7 +63,7 @@ void idset_add(IdSet *s, ObjId id)
         }
         return;
     }
-    GROW(s->ids, s->len, s->cap);
+    make_room(s);
     memmove(s->ids + i + 1, s->ids + i, (s->len - i) * sizeof *s->ids);
     s->ids[i] = id;
     s->len++;

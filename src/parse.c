@@ -500,3 +500,22 @@ void prog_free(Prog *p)
     free(p->varnames);
     free(p);
 }
+
+static void mark_node(const Node *n)
+{
+    if (!n) return;
+    sym_mark(n->sym);
+    if (n->match) {
+        for (int i = 0; i < n->match->nkeys; i++) sym_mark(n->match->keys[i].name);
+        for (int i = 0; i < n->match->nranges; i++) sym_mark(n->match->ranges[i].name);
+    }
+    for (int i = 0; i < n->n; i++) mark_node(n->kid[i]);
+}
+
+void prog_mark_syms(const Prog *p)
+{
+    if (!p) return;
+    mark_node(p->cond);
+    mark_node(p->then);
+    for (int i = 0; i < p->nvars; i++) sym_mark(p->varnames[i]);
+}

@@ -88,5 +88,6 @@ typedef struct ParseError {
 Prog *parse_rule(const char *cond, size_t clen, const char *then, size_t tlen,
                  int *which, ParseError *err);
 void prog_free(Prog *p);
+void prog_mark_syms(const Prog *p); /* for the collector (value.h) */
 
 #endif

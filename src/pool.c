@@ -63,6 +63,7 @@ void pool_free(Pool *p)
     idset_free(&p->all);
     pool_forget_undo(p);
     free(p->undo);
+    free(p->changes.c);
     free(p);
 }
 
@@ -95,8 +96,8 @@ static void index_grow(Pool *p)
     free(old);
 }
 
-/* Entries are never removed from the table: an emptied list stays, ready
- * for reuse, which keeps probing simple. */
+/* Entries are not removed one by one: an emptied list stays, ready for
+ * reuse, which keeps probing simple; pool_compact drops them all at once. */
 static IndexEntry *index_get(Pool *p, Sym name, Sym value)
 {
     IndexEntry *e = index_find(p, name, value);
@@ -163,10 +164,10 @@ const RangeIndex *pool_range_index(const Pool *p, Sym name) { return range_find(
 static void range_insert(RangeIndex *r, Sym num)
 {
     uint32_t lo = 0, hi = r->n;
-    if (r->n && mpq_cmp(sym_num(r->nums[r->n - 1]), sym_num(num)) < 0) lo = r->n;
+    if (r->n && num_cmp(r->nums[r->n - 1], num) < 0) lo = r->n;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (mpq_cmp(sym_num(r->nums[mid]), sym_num(num)) < 0) lo = mid + 1;
+        if (num_cmp(r->nums[mid], num) < 0) lo = mid + 1;
         else hi = mid;
     }
     GROW(r->nums, r->n, r->cap);
@@ -216,6 +217,18 @@ static void log_undo(Pool *p, Undo u)
     p->undo[p->undo_len++] = u;
 }
 
+static void note_change(Pool *p, ChangeKind kind, const Obj *o, Sym name, Sym old)
+{
+    ChangeList *l = &p->changes;
+    if (!l->on || l->lost) return;
+    if (l->len == CHANGES_MAX) {
+        l->lost = true;
+        return;
+    }
+    GROW(l->c, l->len, l->cap);
+    l->c[l->len++] = (Change){kind, o->id, name, old, obj_get(o, SYM_type)};
+}
+
 static void install(Pool *p, Obj *o)
 {
     if (o->id >= p->objcap) {
@@ -243,6 +256,7 @@ ObjId pool_create(Pool *p)
 {
     ObjId id = p->next_id++;
     install(p, obj_new(id));
+    note_change(p, CHANGE_CREATE, p->objs[id], SYM_EMPTY, SYM_EMPTY);
     log_undo(p, (Undo){.kind = UNDO_CREATE, .id = id});
     return id;
 }
@@ -269,6 +283,7 @@ bool pool_delete(Pool *p, ObjId id)
 {
     if (!pool_get(p, id)) return false;
     Obj *o = uninstall(p, id);
+    note_change(p, CHANGE_DELETE, o, SYM_EMPTY, SYM_EMPTY);
     log_undo(p, (Undo){.kind = UNDO_DELETE, .id = id, .saved = o});
     return true;
 }
@@ -323,8 +338,86 @@ bool pool_set(Pool *p, ObjId id, Sym name, Sym value)
     Sym old = obj_get(o, name);
     if (old == value) return false;
     raw_set(p, o, name, value);
+    note_change(p, CHANGE_SET, o, name, old);
     log_undo(p, (Undo){.kind = UNDO_SET, .id = id, .name = name, .old = old, .new = value});
     return true;
+}
+
+/* ---- between events ---- */
+
+static bool range_num_live(const Pool *p, Sym name, Sym num)
+{
+    const IdSet *s = pool_lookup(p, name, num);
+    return s && s->live;
+}
+
+void pool_compact(Pool *p)
+{
+    IndexEntry *old = p->index;
+    size_t oldcap = p->index_cap, live = 0;
+    for (size_t i = 0; i < oldcap; i++) {
+        if (!old[i].name) continue;
+        if (old[i].set.live) live++;
+        else idset_free(&old[i].set);
+    }
+    size_t cap = 1024;
+    while ((live + 1) * 4 > cap * 3) cap *= 2;
+    p->index = xcalloc(cap, sizeof *p->index);
+    p->index_cap = cap;
+    p->index_len = live;
+    for (size_t i = 0; i < oldcap; i++) {
+        if (!old[i].name || !old[i].set.live) continue;
+        size_t j = key_hash(old[i].name, old[i].value) & (cap - 1);
+        while (p->index[j].name) j = (j + 1) & (cap - 1);
+        p->index[j] = old[i];
+    }
+    free(old);
+    for (size_t i = 0; i < p->ranges_cap; i++) {
+        RangeIndex *r = &p->ranges[i];
+        uint32_t n = 0;
+        for (uint32_t k = 0; r->name && k < r->n; k++)
+            if (range_num_live(p, r->name, r->nums[k])) r->nums[n++] = r->nums[k];
+        r->n = n;
+    }
+}
+
+static void mark_obj(const Obj *o)
+{
+    if (!o) return;
+    sym_mark(o->idsym);
+    for (uint32_t k = 0; k < o->n; k++) {
+        sym_mark(o->attrs[k].name);
+        sym_mark(o->attrs[k].value);
+    }
+}
+
+void pool_mark_syms(const Pool *p)
+{
+    for (size_t i = 0; i < p->objcap; i++) mark_obj(p->objs[i]);
+    for (size_t i = 0; i < p->index_cap; i++)
+        if (p->index[i].name) {
+            sym_mark(p->index[i].name);
+            sym_mark(p->index[i].value);
+        }
+    for (size_t i = 0; i < p->ranges_cap; i++) {
+        const RangeIndex *r = &p->ranges[i];
+        if (!r->name) continue;
+        sym_mark(r->name);
+        for (uint32_t k = 0; k < r->n; k++) sym_mark(r->nums[k]);
+    }
+    for (size_t i = 0; i < p->undo_len; i++) {
+        const Undo *u = &p->undo[i];
+        sym_mark(u->name);
+        sym_mark(u->old);
+        sym_mark(u->new);
+        mark_obj(u->saved);
+    }
+    for (size_t i = 0; i < p->changes.len; i++) {
+        const Change *c = &p->changes.c[i];
+        sym_mark(c->name);
+        sym_mark(c->old);
+        sym_mark(c->type);
+    }
 }
 
 /* ---- undo ---- */

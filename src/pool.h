@@ -19,6 +19,10 @@
  *    the engine can detect a repeated state in O(1).
  *  - While logging is on, every change appends an undo record; pool_undo_to
  *    rolls the pool back to an earlier mark exactly (ids included).
+ *  - While `changes.on`, pool_create, pool_delete and pool_set also append a
+ *    Change (undo does not: whoever rolls back knows it); the engine drains
+ *    them to learn which rules a change may have made true.  Past
+ *    CHANGES_MAX undrained changes the list gives up and sets `lost`.
  * The pool owns its objects; Obj pointers are valid until the object is
  * deleted or the pool freed.
  */
@@ -54,6 +58,25 @@ typedef struct Undo {
     Obj *saved;         /* UNDO_DELETE: the object as it was */
 } Undo;
 
+/* One change, as the engine's dependency tracking sees it. */
+typedef enum { CHANGE_CREATE, CHANGE_DELETE, CHANGE_SET } ChangeKind;
+
+typedef struct Change {
+    ChangeKind kind;
+    ObjId id;
+    Sym name, old;   /* CHANGE_SET: the attribute and its value before */
+    Sym type;        /* the object's type after the change (DELETE: before) */
+} Change;
+
+#define CHANGES_MAX 65536
+
+typedef struct ChangeList {
+    Change *c;
+    size_t len, cap;
+    bool on;         /* record changes */
+    bool lost;       /* more than CHANGES_MAX were not drained */
+} ChangeList;
+
 typedef struct IndexEntry IndexEntry;
 
 /* Per attribute name: its numeric values, for range matching. */
@@ -75,6 +98,7 @@ typedef struct Pool {
     size_t ranges_cap, ranges_len;
     uint64_t state_hash;
     bool logging;
+    ChangeList changes;
     Undo *undo;
     size_t undo_len, undo_cap;
 } Pool;
@@ -101,6 +125,12 @@ const RangeIndex *pool_range_index(const Pool *p, Sym name);
 size_t pool_mark(const Pool *p);
 void pool_undo_to(Pool *p, size_t mark);
 void pool_forget_undo(Pool *p); /* drop the log (commit) */
+
+/* Between events: drops the emptied posting lists (and their numbers from
+ * the range indexes), then marks every Sym the pool holds for the collector
+ * (value.h). */
+void pool_compact(Pool *p);
+void pool_mark_syms(const Pool *p);
 
 Obj *obj_clone(const Obj *o);
 void obj_free(Obj *o);

@@ -13,16 +13,34 @@
 
 #include "util.h"
 
+typedef enum { NOT_NUMBER, NUM_SMALL, NUM_BIG } NumKind;
+
+/* Most texts are short words, times and ids: they are kept in the atom
+ * itself, and a whole number that fits 64 bits gets its GMP rational only
+ * when arithmetic asks for it.  A game holds hundreds of thousands. */
+#define INLINE_TEXT 16
+
 typedef struct Atom {
-    char *text;
+    union {
+        char *ptr;               /* len >= INLINE_TEXT */
+        char inl[INLINE_TEXT];   /* len < INLINE_TEXT, NUL-terminated */
+    } t;
     uint32_t len;
-    uint64_t hash;
     Sym canon;  /* canonical numeric text, or the atom itself */
-    mpq_t *num; /* NULL when the text is not a number */
+    uint64_t hash;
+    int64_t small; /* the value of a NUM_SMALL */
+    mpq_t *num; /* the value as a rational; NULL for text, and for a
+                   NUM_SMALL until sym_num asks */
+    uint8_t kind; /* NumKind */
+    bool freed;   /* a slot the collector emptied, waiting for reuse */
+    bool marked;/* during a collection: still in use */
 } Atom;
 
-static Atom *atoms;
+static Atom *atoms;     /* by Sym */
 static size_t natoms, atomcap;
+static Sym *free_syms;  /* freed slots, reused by atom_new */
+static size_t nfree, freecap;
+static size_t live_after_gc; /* texts that survived the last collection */
 static Sym *table; /* 0 = empty slot (Sym 0 is interned first, never looked up here) */
 static size_t tablecap;
 static bool ready;
@@ -123,34 +141,110 @@ static void table_insert(Sym s)
     table[i] = s;
 }
 
-static void table_grow(void)
+static void table_rebuild(size_t cap)
 {
     free(table);
-    tablecap = tablecap ? tablecap * 2 : 1024;
+    tablecap = cap;
     table = xcalloc(tablecap, sizeof *table);
-    for (Sym s = 1; s < natoms; s++) table_insert(s);
+    for (Sym s = 1; s < natoms; s++)
+        if (!atoms[s].freed) table_insert(s);
+}
+
+static void table_grow(void) { table_rebuild(tablecap ? tablecap * 2 : 1024); }
+
+static const char *atom_text(const Atom *a) { return a->len < INLINE_TEXT ? a->t.inl : a->t.ptr; }
+
+/* A whole number written with digits only (and a minus) that fits 64 bits. */
+static bool small_integer(const char *s, size_t n, int64_t *out)
+{
+    size_t i = s[0] == '-';
+    if (n - i > 18) return false;
+    int64_t v = 0;
+    for (; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9') return false;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = s[0] == '-' ? -v : v;
+    return true;
 }
 
 static Sym atom_new(const char *s, size_t n, uint64_t h)
 {
-    GROW(atoms, natoms, atomcap);
-    Sym id = (Sym)natoms++;
+    Sym id;
+    if (nfree) {
+        id = free_syms[--nfree];
+    } else {
+        GROW(atoms, natoms, atomcap);
+        id = (Sym)natoms++;
+    }
     Atom *a = &atoms[id];
-    a->text = xstrndup(s, n);
+    memset(a, 0, sizeof *a);
+    if (n < INLINE_TEXT) {
+        memcpy(a->t.inl, s, n);
+        a->t.inl[n] = 0;
+    } else {
+        a->t.ptr = xstrndup(s, n);
+    }
     a->len = (uint32_t)n;
     a->hash = h;
     a->canon = id;
-    a->num = NULL;
     if (text_is_number(s, n)) {
-        a->num = xmalloc(sizeof *a->num);
-        mpq_init(*a->num);
-        parse_number(*a->num, s, n);
+        if (small_integer(s, n, &a->small)) {
+            a->kind = NUM_SMALL;
+        } else {
+            a->kind = NUM_BIG;
+            a->num = xmalloc(sizeof *a->num);
+            mpq_init(*a->num);
+            parse_number(*a->num, s, n);
+        }
     }
     if (id != 0) {
         if ((natoms + 1) * 2 > tablecap) table_grow();
         else table_insert(id);
     }
     return id;
+}
+
+static void atom_free(Atom *a)
+{
+    if (a->len >= INLINE_TEXT) free(a->t.ptr);
+    if (a->num) {
+        mpq_clear(*a->num);
+        free(a->num);
+    }
+    memset(a, 0, sizeof *a);
+    a->freed = true;
+}
+
+size_t sym_count(void) { return natoms - nfree; }
+
+bool sym_gc_due(void) { return sym_count() > 2 * live_after_gc + 65536; }
+
+void sym_gc_begin(void)
+{
+    for (size_t i = 0; i < natoms; i++) atoms[i].marked = i < SYM_PREDEFINED_COUNT;
+}
+
+void sym_mark(Sym s)
+{
+    atoms[s].marked = true;
+    atoms[atoms[s].canon].marked = true;
+}
+
+size_t sym_gc_end(void)
+{
+    size_t freed = 0;
+    for (size_t i = SYM_PREDEFINED_COUNT; i < natoms; i++) {
+        Atom *a = &atoms[i];
+        if (a->marked || a->freed) continue;
+        atom_free(a);
+        GROW(free_syms, nfree, freecap);
+        free_syms[nfree++] = (Sym)i;
+        freed++;
+    }
+    table_rebuild(tablecap);
+    live_after_gc = sym_count();
+    return freed;
 }
 
 void value_init(void)
@@ -163,18 +257,14 @@ void value_init(void)
 
 void value_shutdown(void)
 {
-    for (size_t i = 0; i < natoms; i++) {
-        free(atoms[i].text);
-        if (atoms[i].num) {
-            mpq_clear(*atoms[i].num);
-            free(atoms[i].num);
-        }
-    }
+    for (size_t i = 0; i < natoms; i++) atom_free(&atoms[i]);
     free(atoms);
     free(table);
+    free(free_syms);
     atoms = NULL;
     table = NULL;
-    natoms = atomcap = tablecap = 0;
+    free_syms = NULL;
+    natoms = atomcap = tablecap = nfree = freecap = live_after_gc = 0;
     ready = false;
 }
 
@@ -187,28 +277,47 @@ Sym sym_intern(const char *s, size_t n)
         size_t mask = tablecap - 1;
         for (size_t i = h & mask; table[i]; i = (i + 1) & mask) {
             Atom *a = &atoms[table[i]];
-            if (a->hash == h && a->len == n && memcmp(a->text, s, n) == 0) return table[i];
+            if (a->hash == h && a->len == n && memcmp(atom_text(a), s, n) == 0) return table[i];
         }
     }
     Sym id = atom_new(s, n, h);
-    if (atoms[id].num) {
+    Atom *a = &atoms[id];
+    if (a->kind != NOT_NUMBER) {
         /* the canonical text of a number is its printed form */
-        char *c = mpq_print(*atoms[id].num);
+        char tmp[24], *c = tmp;
+        if (a->kind == NUM_SMALL) snprintf(tmp, sizeof tmp, "%lld", (long long)a->small);
+        else c = mpq_print(*a->num);
         size_t cl = strlen(c);
         Sym canon = (cl == n && memcmp(c, s, n) == 0) ? id : sym_intern(c, cl);
-        free(c);
-        atoms[id].canon = canon;
+        if (c != tmp) free(c);
+        atoms[id].canon = canon; /* atoms may have moved */
     }
     return id;
 }
 
 Sym sym_cstr(const char *s) { return sym_intern(s, strlen(s)); }
-const char *sym_text(Sym s) { return atoms[s].text; }
+const char *sym_text(Sym s) { return atom_text(&atoms[s]); }
 size_t sym_len(Sym s) { return atoms[s].len; }
 uint64_t sym_hash(Sym s) { return atoms[s].hash; }
-size_t sym_count(void) { return natoms; }
-bool sym_is_number(Sym s) { return atoms[s].num != NULL; }
-mpq_srcptr sym_num(Sym s) { return *atoms[s].num; }
+bool sym_is_number(Sym s) { return atoms[s].kind != NOT_NUMBER; }
+
+mpq_srcptr sym_num(Sym s)
+{
+    Atom *a = &atoms[s];
+    if (!a->num) {
+        a->num = xmalloc(sizeof *a->num);
+        mpq_init(*a->num);
+        mpz_set_si(mpq_numref(*a->num), (long)a->small);
+    }
+    return *a->num;
+}
+
+int num_cmp(Sym a, Sym b)
+{
+    if (atoms[a].kind == NUM_SMALL && atoms[b].kind == NUM_SMALL)
+        return atoms[a].small < atoms[b].small ? -1 : atoms[a].small > atoms[b].small;
+    return mpq_cmp(sym_num(a), sym_num(b));
+}
 Sym sym_canon(Sym s) { return atoms[s].canon; }
 
 Sym sym_from_mpq(mpq_srcptr q)
@@ -228,6 +337,10 @@ Sym sym_from_long(long v)
 
 bool sym_to_long(Sym s, long *out)
 {
+    if (atoms[s].kind == NUM_SMALL) {
+        *out = (long)atoms[s].small;
+        return true;
+    }
     if (!sym_is_number(s)) return false;
     mpq_srcptr q = sym_num(s);
     if (mpz_cmp_ui(mpq_denref(q), 1) != 0 || !mpz_fits_slong_p(mpq_numref(q))) return false;
@@ -243,9 +356,9 @@ bool val_eq(Sym a, Sym b)
 int val_cmp(Sym a, Sym b)
 {
     if (a == b) return 0;
-    if (atoms[a].num && atoms[b].num) return mpq_cmp(*atoms[a].num, *atoms[b].num);
+    if (sym_is_number(a) && sym_is_number(b)) return num_cmp(a, b);
     size_t la = atoms[a].len, lb = atoms[b].len;
-    int c = memcmp(atoms[a].text, atoms[b].text, la < lb ? la : lb);
+    int c = memcmp(sym_text(a), sym_text(b), la < lb ? la : lb);
     if (c) return c;
     return la < lb ? -1 : la > lb;
 }

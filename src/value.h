@@ -10,7 +10,11 @@
  *    printed by the printing rule (integer, else exact decimal, else p/q).
  *    Two numeric texts are equal as values iff their canonical Syms are
  *    equal, so "5" and "5.0" index and compare alike.
- *  - Interned texts live until value_shutdown(); callers never free them.
+ *  - Interned texts live until the collector frees them or value_shutdown();
+ *    callers never free them.  The collector (sym_gc_*) frees the texts
+ *    nobody marked: it runs between events, when the only holders of Syms
+ *    are the pool and the engine, which mark theirs (game.c).  A freed Sym
+ *    may be reused for another text.
  */
 #ifndef NOMIC_VALUE_H
 #define NOMIC_VALUE_H
@@ -55,10 +59,20 @@ Sym sym_cstr(const char *s);
 const char *sym_text(Sym s);
 size_t sym_len(Sym s);
 uint64_t sym_hash(Sym s); /* stable hash of the text (not of the Sym) */
-size_t sym_count(void);
+size_t sym_count(void);    /* texts interned now */
+
+/* The collector: sym_gc_due() says whether texts have piled up since the
+ * last collection; between begin and end every Sym still in use is marked
+ * (a number's canonical text with it); end frees the others and returns
+ * how many it freed. */
+bool sym_gc_due(void);
+void sym_gc_begin(void);
+void sym_mark(Sym s);
+size_t sym_gc_end(void);
 
 bool sym_is_number(Sym s);
 mpq_srcptr sym_num(Sym s); /* only for numbers */
+int num_cmp(Sym a, Sym b);  /* both numbers: <0, 0, >0 */
 Sym sym_canon(Sym s);      /* canonical number text, or s itself */
 Sym sym_from_mpq(mpq_srcptr q);
 Sym sym_from_long(long v);

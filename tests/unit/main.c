@@ -40,5 +40,6 @@ int main(void)
     failed += run_lang_tests();
     failed += run_eval_tests();
     failed += run_store_tests();
+    failed += run_deps_tests();
     return failed;
 }

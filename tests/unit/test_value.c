@@ -68,6 +68,47 @@ static void interning(void **state)
     assert_false(sym_to_long(S("99999999999999999999999"), &v));
 }
 
+static void small_and_big_integers(void **state)
+{
+    /* whole numbers of up to 18 digits are kept without GMP; the two
+     * representations must agree everywhere */
+    assert_string_equal(sym_text(sym_canon(S("-0"))), "0");
+    assert_string_equal(sym_text(sym_canon(S("007"))), "7");
+    assert_true(val_eq(S("999999999999999999"), S("999999999999999999.0")));
+    assert_true(val_cmp(S("9223372036854775807"), S("999999999999999999")) > 0);
+    assert_true(val_cmp(S("-3"), S("2/3")) < 0);
+    assert_true(val_cmp(S("5"), S("5.5")) < 0);
+    assert_true(num_cmp(S("-12"), S("-11")) < 0);
+    assert_string_equal(sum("999999999999999999", "1"), "1000000000000000000");
+    long v;
+    assert_true(sym_to_long(S("-42"), &v));
+    assert_int_equal(v, -42);
+    assert_false(sym_to_long(S("1/2"), &v));
+}
+
+static void collector_frees_only_unmarked_texts(void **state)
+{
+    Sym keep = S("a text somebody still holds, longer than sixteen");
+    Sym num = S("12.50");
+    Sym drop = S("a text nobody holds any more");
+    size_t before = sym_count();
+    sym_gc_begin();
+    sym_mark(keep);
+    sym_mark(num);
+    size_t freed = sym_gc_end();
+    assert_true(freed >= 1);
+    assert_int_equal(sym_count(), before - freed);
+    assert_string_equal(sym_text(keep), "a text somebody still holds, longer than sixteen");
+    assert_string_equal(sym_text(num), "12.50");
+    assert_string_equal(sym_text(sym_canon(num)), "12.5"); /* kept with it */
+    assert_int_equal(S("12.50"), num);
+    assert_int_equal(S("a text somebody still holds, longer than sixteen"), keep);
+    Sym again = S("a text nobody holds any more");
+    assert_string_equal(sym_text(again), "a text nobody holds any more");
+    assert_string_equal(sym_text(SYM_type), "type"); /* predefined texts stay */
+    (void)drop;
+}
+
 int run_value_tests(void)
 {
     value_init();
@@ -76,6 +117,8 @@ int run_value_tests(void)
         cmocka_unit_test(exact_arithmetic_and_printing),
         cmocka_unit_test(comparisons),
         cmocka_unit_test(interning),
+        cmocka_unit_test(small_and_big_integers),
+        cmocka_unit_test(collector_frees_only_unmarked_texts),
     };
     return cmocka_run_group_tests_name("value", tests, NULL, NULL);
 }
