@@ -1,8 +1,9 @@
 /*
  * engine.c - the engine cycle (engine.h).
  *
- * `evaluation: shadow` on engineSettings is recognised and reported in the
- * trace but runs as the default (immediate) evaluation; see docs/engine.md.
+ * Two evaluations: immediate (the default; a change restarts the run from
+ * the first rule) and `evaluation: shadow` on engineSettings (each pass
+ * works on the pool as it stood at its start; see run_shadow).
  *
  * A rule found false is not tested again until a change could have made it
  * true: the pool records its changes, the engine drains them before each
@@ -617,6 +618,157 @@ static void trace_firing(Engine *e, EventResult *r, const RuleEntry *re, const P
 
 /* ---- the cycle ---- */
 
+typedef enum { HELD_NOT, FIRED_SAME, FIRED_CHANGED, RAN_AWAY } Fired;
+
+/* Tests one rule and, if it holds, runs its then; the changes it made are
+ * the pool's undo records from *umark on. */
+static Fired try_rule(Engine *e, RuleEntry *re, Ctx *cx, EventResult *r, size_t *umark)
+{
+    Pool *p = e->pool;
+    cx->prog = re->prog;
+    cx->vars = e->vars;
+    cx->private_attrs = e->private_attrs;
+    cx->failed = false;
+    drain(e);
+    if (!may_hold(e, re, cx)) {
+        merge_timer(cx, re->have_timer, re->timer); /* as its test would */
+        return HELD_NOT;
+    }
+    if (!test_rule(re, cx)) {
+        if (cx->failed && e->trace_on) buf_printf(&r->trace, "rule %u: its if stopped: %s\n", re->id, cx->error);
+        return HELD_NOT;
+    }
+    *umark = pool_mark(p);
+    size_t qmark = e->queue.len, smark = r->sent.len;
+    bool halt_before = cx->halt;
+    eval_then(cx);
+    r->firings++;
+    if (cx->failed) {
+        /* a run-time error undoes whatever this then had done */
+        pool_undo_to(p, *umark);
+        msg_truncate(&e->queue, qmark);
+        msg_truncate(&r->sent, smark);
+        cx->halt = halt_before;
+        char err[360];
+        snprintf(err, sizeof err, "run-time error: %s", cx->error);
+        trace_firing(e, r, re, re->prog, *umark, *umark, smark, qmark, false, err);
+        return FIRED_SAME;
+    }
+    size_t uend = pool_mark(p);
+    bool changed = uend > *umark;
+    trace_firing(e, r, re, re->prog, *umark, uend, smark, qmark, changed, NULL);
+    if (e->hook) e->hook(e->hook_ud, re->id, re->prog, e->vars, changed);
+    if (changed) r->changing_firings++;
+    if (r->firings > e->max_steps) {
+        r->status = EV_RUNAWAY;
+        snprintf(r->message, sizeof r->message,
+                 "the rules did not settle within maxSteps (%ld firings) and no state repeated; "
+                 "the whole event was undone",
+                 e->max_steps);
+        return RAN_AWAY;
+    }
+    return changed ? FIRED_CHANGED : FIRED_SAME;
+}
+
+static bool state_repeated(Seen *seen, const Pool *p, EventResult *r, ObjId last)
+{
+    if (!seen_add(seen, p->state_hash)) return false;
+    r->status = EV_LOOP;
+    snprintf(r->message, sizeof r->message,
+             "the game state repeated within one event (rule %u fired last): a verifiable loop", last);
+    return true;
+}
+
+static void report_broken_rules(const Engine *e, EventResult *r)
+{
+    for (int i = 0; i < e->nrules && e->trace_on; i++)
+        if (e->rules[i].error) buf_printf(&r->trace, "rule %u cannot fire: %s\n", e->rules[i].id, e->rules[i].error);
+}
+
+/* Immediate evaluation: after a firing that changed the pool, start again
+ * from the first rule (noRestart: re-test the same rule and go on); stop
+ * after a pass that changes nothing. */
+static void run_immediate(Engine *e, Ctx *cx, EventResult *r, Seen *seen)
+{
+    Pool *p = e->pool;
+    cx->have_timer = false;
+    for (int i = 0; i < e->nrules;) {
+        RuleEntry *re = &e->rules[i];
+        size_t umark;
+        Fired f = re->prog ? try_rule(e, re, cx, r, &umark) : HELD_NOT;
+        if (f == RAN_AWAY) return;
+        if (f != FIRED_CHANGED) {
+            i++;
+            continue;
+        }
+        ObjId fired = re->id;
+        bool norestart = re->norestart;
+        if (state_repeated(seen, p, r, fired)) return;
+        if (touches_rules(e, umark, pool_mark(p))) rebuild(e, true);
+        if (norestart) {
+            /* re-test the same rule (found again: the order may be new) */
+            for (i = 0; i < e->nrules && e->rules[i].id != fired; i++) continue;
+        } else {
+            /* a restart begins a new pass, with its own timers */
+            i = 0;
+            cx->have_timer = false;
+        }
+    }
+}
+
+/* One change a firing made, kept to be applied at the end of a shadow pass. */
+typedef struct Op {
+    UndoKind kind;
+    ObjId id;
+    Sym name, value;
+} Op;
+
+/* evaluation: shadow.  Each pass tests and fires every rule against the pool
+ * as it stood when the pass began: a firing's changes are recorded and
+ * undone at once (the ids it created stay reserved), and all of them are
+ * applied in rule order when the pass ends; passes repeat until one changes
+ * nothing.  Two firings setting one attribute: the later rule's value
+ * stays. */
+static void run_shadow(Engine *e, Ctx *cx, EventResult *r, Seen *seen)
+{
+    Pool *p = e->pool;
+    Op *ops = NULL;
+    size_t nops = 0, cap = 0;
+    for (;;) {
+        cx->have_timer = false;
+        nops = 0;
+        ObjId last = 0;
+        for (int i = 0; i < e->nrules; i++) {
+            RuleEntry *re = &e->rules[i];
+            size_t umark;
+            Fired f = re->prog ? try_rule(e, re, cx, r, &umark) : HELD_NOT;
+            if (f == RAN_AWAY) goto out;
+            if (f != FIRED_CHANGED) continue;
+            last = re->id;
+            for (size_t k = umark; k < p->undo_len; k++) {
+                const Undo *u = &p->undo[k];
+                GROW(ops, nops, cap);
+                ops[nops++] = (Op){u->kind, u->id, u->name, u->new};
+            }
+            ObjId reserved = p->next_id;
+            pool_undo_to(p, umark);
+            p->next_id = reserved;
+        }
+        size_t amark = pool_mark(p);
+        for (size_t k = 0; k < nops; k++) {
+            const Op *o = &ops[k];
+            if (o->kind == UNDO_CREATE) pool_create_reserved(p, o->id);
+            else if (o->kind == UNDO_DELETE) pool_delete(p, o->id);
+            else pool_set(p, o->id, o->name, o->value);
+        }
+        if (pool_mark(p) == amark) break;
+        if (state_repeated(seen, p, r, last)) break;
+        if (touches_rules(e, amark, pool_mark(p))) rebuild(e, true);
+    }
+out:
+    free(ops);
+}
+
 void engine_run(Engine *e, int64_t now, EventResult *r)
 {
     Pool *p = e->pool;
@@ -624,111 +776,12 @@ void engine_run(Engine *e, int64_t now, EventResult *r)
     buf_putc(&r->trace_json, '[');
     if (e->dirty) rebuild(e, false);
     new_time(e, now);
+    report_broken_rules(e, r);
     Seen seen = {0};
     seen_add(&seen, p->state_hash);
     Ctx cx = {.pool = p, .now = now, .rng = e->rng, .queue = &e->queue, .sent = &r->sent};
-    bool reported_broken = false;
-    for (;;) {
-        bool pass_changed = false;
-        cx.have_timer = false;
-        if (!reported_broken) {
-            for (int i = 0; i < e->nrules && e->trace_on; i++)
-                if (e->rules[i].error)
-                    buf_printf(&r->trace, "rule %u cannot fire: %s\n", e->rules[i].id, e->rules[i].error);
-            reported_broken = true;
-        }
-        int i = 0;
-        while (i < e->nrules) {
-            RuleEntry *re = &e->rules[i];
-            if (!re->prog) {
-                i++;
-                continue;
-            }
-            cx.prog = re->prog;
-            cx.vars = e->vars;
-            cx.private_attrs = e->private_attrs;
-            cx.failed = false;
-            drain(e);
-            if (!may_hold(e, re, &cx)) {
-                merge_timer(&cx, re->have_timer, re->timer); /* as its test would */
-                i++;
-                continue;
-            }
-            bool held = test_rule(re, &cx);
-            if (!held) {
-                if (cx.failed && e->trace_on) {
-                    buf_printf(&r->trace, "rule %u: its if stopped: %s\n", re->id, cx.error);
-                }
-                i++;
-                continue;
-            }
-            /* fire */
-            size_t umark = pool_mark(p), qmark = e->queue.len, smark = r->sent.len;
-            bool halt_before = cx.halt;
-            eval_then(&cx);
-            r->firings++;
-            if (cx.failed) {
-                /* a run-time error undoes whatever this then had done */
-                pool_undo_to(p, umark);
-                msg_truncate(&e->queue, qmark);
-                msg_truncate(&r->sent, smark);
-                cx.halt = halt_before;
-                char err[360];
-                snprintf(err, sizeof err, "run-time error: %s", cx.error);
-                trace_firing(e, r, re, re->prog, umark, umark, smark, qmark, false, err);
-                i++;
-                continue;
-            }
-            size_t uend = pool_mark(p);
-            bool changed = uend > umark;
-            trace_firing(e, r, re, re->prog, umark, uend, smark, qmark, changed, NULL);
-            if (e->hook) e->hook(e->hook_ud, re->id, re->prog, e->vars, changed);
-            if (changed) r->changing_firings++;
-            if (r->firings > e->max_steps) {
-                r->status = EV_RUNAWAY;
-                snprintf(r->message, sizeof r->message,
-                         "the rules did not settle within maxSteps (%ld firings) and no state repeated; "
-                         "the whole event was undone",
-                         e->max_steps);
-                goto out;
-            }
-            if (!changed) {
-                i++;
-                continue;
-            }
-            pass_changed = true;
-            if (seen_add(&seen, p->state_hash)) {
-                r->status = EV_LOOP;
-                snprintf(r->message, sizeof r->message,
-                         "the game state repeated within one event (rule %u fired last): a verifiable loop", re->id);
-                goto out;
-            }
-            ObjId fired = re->id;
-            bool norestart = re->norestart;
-            if (touches_rules(e, umark, uend)) {
-                rebuild(e, true);
-                if (norestart) {
-                    /* find the rule again in the new order */
-                    int k = 0;
-                    while (k < e->nrules && e->rules[k].id != fired) k++;
-                    i = k;
-                    continue;
-                }
-            }
-            if (!norestart) {
-                /* a restart begins a new pass: only a change made after
-                 * it calls for another one */
-                i = 0;
-                pass_changed = false;
-                cx.have_timer = false;
-            }
-            /* noRestart: re-test the same rule, then go on */
-        }
-        if (!pass_changed) break;
-    }
-    if (e->shadow && e->trace_on)
-        buf_puts(&r->trace, "note: evaluation: shadow is not implemented yet; the rules ran with immediate evaluation\n");
-out:
+    if (e->shadow) run_shadow(e, &cx, r, &seen);
+    else run_immediate(e, &cx, r, &seen);
     r->halt = cx.halt;
     r->have_timer = cx.have_timer;
     r->next_timer = cx.next_timer;

@@ -269,6 +269,15 @@ bool pool_create_at(Pool *p, ObjId id)
     return true;
 }
 
+bool pool_create_reserved(Pool *p, ObjId id)
+{
+    if (id == 0 || id >= p->next_id || pool_get(p, id)) return false;
+    install(p, obj_new(id));
+    note_change(p, CHANGE_CREATE, p->objs[id], SYM_EMPTY, SYM_EMPTY);
+    log_undo(p, (Undo){.kind = UNDO_CREATE, .id = id});
+    return true;
+}
+
 static Obj *uninstall(Pool *p, ObjId id)
 {
     Obj *o = p->objs[id];

@@ -110,6 +110,10 @@ Obj *pool_get(const Pool *p, ObjId id);
 size_t pool_size(const Pool *p);
 ObjId pool_create(Pool *p);              /* a new empty object */
 bool pool_create_at(Pool *p, ObjId id);  /* for loading; id must be >= next_id */
+/* An empty object under an id handed out earlier (below next_id) that no
+ * object holds: shadow evaluation applies a pass's creations with the ids
+ * their firings were given. */
+bool pool_create_reserved(Pool *p, ObjId id);
 bool pool_delete(Pool *p, ObjId id);     /* false when there was nothing */
 /* Sets name to value ("" removes); returns whether anything changed. */
 bool pool_set(Pool *p, ObjId id, Sym name, Sym value);

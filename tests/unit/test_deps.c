@@ -158,7 +158,7 @@ static void agree(Game *a, Game *b, const Seen *sa, const Seen *sb, int step)
                  sa->firings, sb->firings, (long long)a->next_timer, (long long)b->next_timer);
 }
 
-static void play_against_exhaustive(const char *set, uint64_t seed, int steps)
+static void play_against_exhaustive(const char *set, uint64_t seed, int steps, bool shadow)
 {
     const char *label;
     char *text = ruleset_load(set, &label);
@@ -170,6 +170,7 @@ static void play_against_exhaustive(const char *set, uint64_t seed, int steps)
      * rollback cheap */
     for (Game **g = (Game *[]){fast, ref, NULL}; *g; g++) {
         pool_set((*g)->pool, 1, SYM_maxSteps, sym_cstr("3000"));
+        if (shadow) pool_set((*g)->pool, 1, SYM_evaluation, SYM_shadow);
         engine_invalidate((*g)->eng);
     }
     rng_state = seed;
@@ -199,12 +200,17 @@ static void play_against_exhaustive(const char *set, uint64_t seed, int steps)
 
 static void favor_agrees_with_exhaustive(void **state)
 {
-    for (uint64_t seed = 1; seed <= 4; seed++) play_against_exhaustive("favor", seed * 0x9e3779b97f4a7c15ULL, 600);
+    for (uint64_t seed = 1; seed <= 4; seed++) play_against_exhaustive("favor", seed * 0x9e3779b97f4a7c15ULL, 600, false);
 }
 
 static void favor_draft_agrees_with_exhaustive(void **state)
 {
-    play_against_exhaustive("favor-draft", 77, 600);
+    play_against_exhaustive("favor-draft", 77, 600, false);
+}
+
+static void shadow_evaluation_agrees_with_exhaustive(void **state)
+{
+    play_against_exhaustive("favor", 5, 400, true);
 }
 
 int run_deps_tests(void)
@@ -214,6 +220,7 @@ int run_deps_tests(void)
         cmocka_unit_test(relevant_changes),
         cmocka_unit_test(favor_agrees_with_exhaustive),
         cmocka_unit_test(favor_draft_agrees_with_exhaustive),
+        cmocka_unit_test(shadow_evaluation_agrees_with_exhaustive),
     };
     return cmocka_run_group_tests_name("deps", tests, NULL, NULL);
 }
