@@ -332,7 +332,11 @@ static void raw_set(Pool *p, Obj *o, Sym name, Sym value)
         o->attrs[i].value = value;
     } else {
         if (value == SYM_EMPTY) return;
-        GROW(o->attrs, o->n, o->cap);
+        if (o->n == o->cap) {
+            /* objects have about a dozen attributes: grow by four, not double */
+            o->cap += 4;
+            o->attrs = xrealloc(o->attrs, o->cap * sizeof *o->attrs);
+        }
         memmove(o->attrs + i + 1, o->attrs + i, (o->n - i) * sizeof *o->attrs);
         o->attrs[i] = (Attr){name, value};
         o->n++;
