@@ -70,17 +70,6 @@ static void walk(Deps *d, const Node *n, int r, int *cap)
     for (int i = 0; i < n->n; i++) walk(d, n->kid[i], r, cap);
 }
 
-static void collect(const Node *n, const Node ***out, int *len, int *cap)
-{
-    if (n->kind == N_AND) {
-        collect(n->kid[0], out, len, cap);
-        collect(n->kid[1], out, len, cap);
-        return;
-    }
-    GROW(*out, *len, *cap);
-    (*out)[(*len)++] = n;
-}
-
 /* ---- variables, for the seeding conditions ---- */
 
 static void count_vars(const Node *n, int *count)
@@ -155,7 +144,7 @@ Deps *deps_analyse(const Prog *p)
     Deps *d = xcalloc(1, sizeof *d);
     if (!p->cond) return d;
     int cap = 0, rcap = 0;
-    collect(p->cond, &d->conj, &d->nconj, &cap);
+    node_conjuncts(p->cond, &d->conj, &d->nconj, &cap);
     d->seedable = xcalloc((size_t)d->nconj, sizeof *d->seedable);
     bool *only_compared = xcalloc((size_t)p->nvars + 1, sizeof *only_compared);
     for (int x = 0; x < p->nvars; x++) only_compared[x] = true;

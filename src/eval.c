@@ -351,18 +351,6 @@ static bool prove(Ctx *cx, const Node *n, const Obj *cand, const Goal *rest)
     return v == SYM_T ? prove_rest(cx, rest) : false;
 }
 
-typedef struct SolutionSink {
-    Sym *saved;
-} SolutionSink;
-
-bool eval_condition(Ctx *cx)
-{
-    ctx_bind_reset(cx);
-    Goal stop = {.fn = stop_here};
-    bool r = prove(cx, cx->prog->cond, NULL, &stop);
-    return r && !cx->failed;
-}
-
 typedef struct FirstMark {
     bool *held;
     const Goal *next;
@@ -375,17 +363,26 @@ static bool note_first(Ctx *cx, void *ud)
     return prove_rest(cx, fm->next);
 }
 
+/* Room for the goals of a condition: on the stack for the usual sizes,
+ * since the engine tests a rule on every pass. */
+#define LOCAL_GOALS 16
+
+static Goal *goal_room(Goal *local, int n)
+{
+    return n <= LOCAL_GOALS ? local : xcalloc((size_t)n, sizeof(Goal));
+}
+
 bool eval_conjunction(Ctx *cx, const Node *const *conj, int nconj, bool *first_held)
 {
     ctx_bind_reset(cx);
     *first_held = false;
-    Goal *goals = xcalloc((size_t)nconj + 1, sizeof *goals);
+    Goal local[LOCAL_GOALS], *goals = goal_room(local, nconj + 1);
     goals[nconj] = (Goal){.fn = stop_here};
     for (int k = nconj - 1; k >= 1; k--) goals[k] = (Goal){.n = conj[k], .next = &goals[k + 1]};
     FirstMark fm = {first_held, &goals[1]};
     goals[0] = (Goal){.fn = note_first, .ud = &fm};
     bool r = prove(cx, conj[0], NULL, &goals[0]);
-    free(goals);
+    if (goals != local) free(goals);
     return r && !cx->failed;
 }
 
@@ -396,7 +393,7 @@ bool eval_conjunction(Ctx *cx, const Node *const *conj, int nconj, bool *first_h
 bool eval_condition_seeded(Ctx *cx, const Node *const *conj, int nconj, int first, const ObjId *ids, int nids)
 {
     ctx_bind_reset(cx);
-    Goal *goals = xcalloc((size_t)nconj, sizeof *goals);
+    Goal local[LOCAL_GOALS], *goals = goal_room(local, nconj);
     int ng = 0;
     for (int k = 0; k < nconj; k++)
         if (k != first) goals[ng++] = (Goal){.n = conj[k]};
@@ -412,7 +409,7 @@ bool eval_condition_seeded(Ctx *cx, const Node *const *conj, int nconj, int firs
         found = prove(cx, m, o, &goals[0]);
         ctx_trail_undo(cx, mark);
     }
-    free(goals);
+    if (goals != local) free(goals);
     return found && !cx->failed;
 }
 
@@ -632,17 +629,6 @@ typedef struct Assignment {
     Sym value;
 } Assignment;
 
-static void collect_assignments(const Node *n, const Node ***out, int *len, int *cap)
-{
-    if (n->kind == N_AND) {
-        collect_assignments(n->kid[0], out, len, cap);
-        collect_assignments(n->kid[1], out, len, cap);
-        return;
-    }
-    GROW(*out, *len, *cap);
-    (*out)[(*len)++] = n;
-}
-
 /* Assigns attr==expr pairs to target (read everything, then write).  When
  * creating, target is 0: the object is made after the values are read,
  * objectId==%v binds %v to its id, and bare names read `cand` (forEach's
@@ -652,7 +638,7 @@ void eval_assign(Ctx *cx, const Node *assigns, ObjId target, const Obj *cand)
     bool creating = target == 0;
     const Node **cs = NULL;
     int nc = 0, cap = 0;
-    collect_assignments(assigns, &cs, &nc, &cap);
+    node_conjuncts(assigns, &cs, &nc, &cap);
     Assignment *as = xcalloc((size_t)nc, sizeof *as);
     const Node *bind_id = NULL;
     const Obj *t = target ? pool_get(cx->pool, target) : cand;

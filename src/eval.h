@@ -61,12 +61,10 @@ typedef struct Ctx {
 void ctx_error(Ctx *cx, const Node *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Finds the first solution of prog->cond; on success the bindings stay in
- * cx->vars.  Returns false when there is none or on a run-time error
- * (cx->failed). */
-bool eval_condition(Ctx *cx);
-/* eval_condition for a condition given as its conjuncts, in order; also
- * says whether the first conjunct had any solution. */
+/* Finds the first solution of a rule's condition, given as its conjuncts
+ * in order (node_conjuncts); on success the bindings stay in cx->vars.
+ * Returns false when there is none or on a run-time error (cx->failed).
+ * *first_held says whether the first conjunct had any solution. */
 bool eval_conjunction(Ctx *cx, const Node *const *conj, int nconj, bool *first_held);
 /* Is there a solution with conjunct `first` (an exists) limited to the
  * objects ids?  Bindings are not kept.  See deps.h. */

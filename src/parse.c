@@ -368,11 +368,11 @@ static bool mark_reads(Node *n)
     return r;
 }
 
-static void collect_conjuncts(Node *n, Node ***out, int *len, int *cap)
+void node_conjuncts(const Node *n, const Node ***out, int *len, int *cap)
 {
     if (n->kind == N_AND) {
-        collect_conjuncts(n->kid[0], out, len, cap);
-        collect_conjuncts(n->kid[1], out, len, cap);
+        node_conjuncts(n->kid[0], out, len, cap);
+        node_conjuncts(n->kid[1], out, len, cap);
         return;
     }
     GROW(*out, *len, *cap);
@@ -395,15 +395,15 @@ static void analyse_match(Parser *ps, Node *m)
         mi->all = true;
         return;
     }
-    Node **cs = NULL;
+    const Node **cs = NULL;
     int nc = 0, cap = 0;
-    collect_conjuncts(m, &cs, &nc, &cap);
+    node_conjuncts(m, &cs, &nc, &cap);
     mi->keys = arena_alloc(&ps->prog->arena, (size_t)nc * sizeof *mi->keys);
     mi->ranges = arena_alloc(&ps->prog->arena, (size_t)nc * sizeof *mi->ranges);
     bool pure = true;
     for (int i = 0; i < nc; i++) {
-        Node *c = cs[i];
-        Node *attr = NULL, *other = NULL;
+        const Node *c = cs[i];
+        const Node *attr = NULL, *other = NULL;
         if (c->kind == N_CMP && c->op == TK_EQ) {
             if (c->kid[0]->kind == N_ATTR && !c->kid[1]->reads_attr) {
                 attr = c->kid[0];

@@ -88,6 +88,8 @@ typedef struct ParseError {
 Prog *parse_rule(const char *cond, size_t clen, const char *then, size_t tlen,
                  int *which, ParseError *err);
 void prog_free(Prog *p);
+/* Appends the conjuncts of n (n itself unless it is an &) to *out. */
+void node_conjuncts(const Node *n, const Node ***out, int *len, int *cap);
 void prog_mark_syms(const Prog *p); /* for the collector (value.h) */
 
 #endif
