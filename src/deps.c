@@ -34,10 +34,24 @@ static Sym match_type(const Node *m)
     return SYM_EMPTY;
 }
 
+/* The match's attr == "literal" keys, but "" (absent) and objectId. */
+static void const_keys(Read *r, const Node *m)
+{
+    const Match *mi = m->match;
+    for (int i = 0; mi && i < mi->nkeys; i++) {
+        const MatchKey *k = &mi->keys[i];
+        if (k->name == SYM_objectId || !is_literal(k->val) || k->val->sym == SYM_EMPTY) continue;
+        r->consts = xrealloc(r->consts, (size_t)(r->nconsts + 1) * sizeof *r->consts);
+        r->consts[r->nconsts++] = (ConstKey){k->name, sym_canon(k->val->sym)};
+    }
+}
+
 static int new_read(Deps *d, const Node *m, int conj, int *cap)
 {
     GROW(d->reads, d->nreads, *cap);
-    d->reads[d->nreads] = (Read){.type = match_type(m), .conj = conj};
+    Read *r = &d->reads[d->nreads];
+    *r = (Read){.type = match_type(m), .conj = conj};
+    const_keys(r, m);
     return d->nreads++;
 }
 
@@ -166,7 +180,10 @@ Deps *deps_analyse(const Prog *p)
 void deps_free(Deps *d)
 {
     if (!d) return;
-    for (int i = 0; i < d->nreads; i++) free(d->reads[i].attrs);
+    for (int i = 0; i < d->nreads; i++) {
+        free(d->reads[i].attrs);
+        free(d->reads[i].consts);
+    }
     free(d->reads);
     free(d->conj);
     free(d->seedable);
@@ -185,4 +202,12 @@ bool deps_relevant(const Read *r, const Change *c)
     for (int i = 0; i < r->nattrs; i++)
         if (r->attrs[i] == c->name) return true;
     return false;
+}
+
+bool deps_may_match(const Read *r, const Obj *o)
+{
+    if (!o) return false;
+    for (int i = 0; i < r->nconsts; i++)
+        if (sym_canon(obj_get(o, r->consts[i].name)) != r->consts[i].value) return false;
+    return true;
 }

@@ -21,7 +21,9 @@
  *   - skips a rule found false when no relevant change happened since;
  *   - evaluates it in full when a filter's Read saw one;
  *   - otherwise proves it with only the changed objects as Ci's candidates
- *     ("seeds"), Ci first and the other conjuncts after it in their order,
+ *     ("seeds": those that, when the engine takes the change, still exist
+ *     and have Ci's literal keys, such as subtype=="vote"; one that gets
+ *     them later does so by a change of its own), Ci first and the other conjuncts after it in their order,
  *     and runs the full evaluation (which picks the lowest-id solution) only
  *     when that finds one.
  * Proving Ci first finds the same solutions only when every conjunct before
@@ -50,10 +52,17 @@
 #include "parse.h"
 #include "pool.h"
 
+/* attr == "literal": a key every candidate must have. */
+typedef struct ConstKey {
+    Sym name, value; /* value canonical, never "" */
+} ConstKey;
+
 typedef struct Read {
     Sym type;     /* canonical type the candidates must have; SYM_EMPTY: any */
     Sym *attrs;   /* attribute names read from the candidates */
     int nattrs;
+    ConstKey *consts; /* the match's literal keys (type== included) */
+    int nconsts;
     int conj;     /* >= 0: the positive conjunct these candidates serve;
                      -1: a match inside a filter or nested in a match */
 } Read;
@@ -72,5 +81,7 @@ Deps *deps_analyse(const Prog *p);
 void deps_free(Deps *d);
 /* Could change c alter what read r sees? */
 bool deps_relevant(const Read *r, const Change *c);
+/* Does object o (NULL: gone) have every literal key of read r now? */
+bool deps_may_match(const Read *r, const Obj *o);
 
 #endif

@@ -247,7 +247,8 @@ static void mark(Engine *e, int rule, int read, const Change *c)
         re->stale = true;
         return;
     }
-    if (c->kind == CHANGE_DELETE) return; /* a deleted object is nobody's candidate */
+    /* a deleted object is nobody's candidate, nor one without the keys */
+    if (c->kind == CHANGE_DELETE || !deps_may_match(r, pool_get(e->pool, c->id))) return;
     if (re->nseeds && re->seeds[re->nseeds - 1].conj == r->conj && re->seeds[re->nseeds - 1].id == c->id) return;
     GROW(re->seeds, re->nseeds, re->seedcap);
     re->seeds[re->nseeds++] = (Seed){r->conj, c->id};

@@ -82,6 +82,31 @@ static void relevant_changes(void **state)
     prog_free(p);
 }
 
+/* A changed object seeds a conjunct only if it has the conjunct's literal
+ * keys when the engine takes the change (compared as the index does). */
+static void seeds_need_literal_keys(void **state)
+{
+    Prog *p;
+    Deps *d = analyse("exists(type==\"move\" & subtype==\"vote\" & propId==%p & round==2 & note==\"\")", &p);
+    const Read *r = &d->reads[0];
+    assert_int_equal(r->nconsts, 3); /* type, subtype, round: not %p, not "" */
+    Pool *pool = pool_new();
+    ObjId vote = pool_create(pool), reg = pool_create(pool), bare = pool_create(pool);
+    for (ObjId id = vote; id <= reg; id++) {
+        pool_set(pool, id, SYM_type, sym_cstr("move"));
+        pool_set(pool, id, sym_cstr("round"), sym_cstr("2.0"));
+    }
+    pool_set(pool, vote, sym_cstr("subtype"), sym_cstr("vote"));
+    pool_set(pool, reg, sym_cstr("subtype"), sym_cstr("register"));
+    assert_true(deps_may_match(r, pool_get(pool, vote)));
+    assert_false(deps_may_match(r, pool_get(pool, reg)));
+    assert_false(deps_may_match(r, pool_get(pool, bare)));
+    assert_false(deps_may_match(r, NULL)); /* deleted since */
+    pool_free(pool);
+    deps_free(d);
+    prog_free(p);
+}
+
 /* ---- the differential game ---- */
 
 static uint64_t rng_state;
@@ -218,6 +243,7 @@ int run_deps_tests(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(seedable_conjuncts),
         cmocka_unit_test(relevant_changes),
+        cmocka_unit_test(seeds_need_literal_keys),
         cmocka_unit_test(favor_agrees_with_exhaustive),
         cmocka_unit_test(favor_draft_agrees_with_exhaustive),
         cmocka_unit_test(shadow_evaluation_agrees_with_exhaustive),
