@@ -5,12 +5,15 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
-LIBS    := -lsqlite3 -lgmp -lm
+PKGS    := glib-2.0 gmime-3.0 libcurl libmicrohttpd
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+LIBS    := -lsqlite3 -lgmp -lm $(shell pkg-config --libs $(PKGS))
 BUILD   ?= build
 
 SRC_LIB := $(filter-out src/nomic.c,$(wildcard src/*.c))
 SRC_CMD := src/nomic.c
 RULESETS := $(sort $(wildcard rulesets/*.nomic)) $(BUILD)/favor-draft.nomic
+SUGARS  := $(wildcard rulesets/*.sugar) $(BUILD)/favor-draft.sugar
 
 OBJ_LIB := $(SRC_LIB:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/rulesets_gen.o
 OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/obj/%.o)
@@ -19,20 +22,23 @@ OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/obj/%.o)
 all: $(BUILD)/nomic
 
 $(BUILD)/obj/%.o: src/%.c src/*.h | $(BUILD)/obj
-	$(CC) $(WARN) $(CFLAGS) -Isrc -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -c $< -o $@
 
 $(BUILD)/obj/rulesets_gen.o: $(BUILD)/rulesets_gen.c | $(BUILD)/obj
-	$(CC) $(WARN) $(CFLAGS) -Isrc -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -c $< -o $@
 
 # The shipped initial sets are compiled in, so `--ruleset favor` works from
 # any directory.  Generated from rulesets/*.nomic, never edited by hand.
-$(BUILD)/rulesets_gen.c: $(RULESETS) tools/embed.sh | $(BUILD)/obj
+$(BUILD)/rulesets_gen.c: $(RULESETS) $(SUGARS) tools/embed.sh | $(BUILD)/obj
 	sh tools/embed.sh $(RULESETS) > $@
 
 # favor-draft is favor with the paper's first-draft rule 16 (the scam).
 $(BUILD)/favor-draft.nomic: rulesets/favor.nomic tools/favor-draft.sed | $(BUILD)/obj
 	sed -f tools/favor-draft.sed rulesets/favor.nomic > $@
 	! cmp -s rulesets/favor.nomic $@
+
+$(BUILD)/favor-draft.sugar: rulesets/favor.sugar | $(BUILD)/obj
+	cp rulesets/favor.sugar $@
 
 $(BUILD)/libnomic.a: $(OBJ_LIB)
 	rm -f $@ && ar rcs $@ $^
@@ -41,10 +47,10 @@ $(BUILD)/nomic: $(OBJ_CMD) $(BUILD)/libnomic.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/unit: tests/unit/*.c $(BUILD)/libnomic.a
-	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ tests/unit/*.c $(BUILD)/libnomic.a $(LIBS) -lcmocka
+	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ tests/unit/*.c $(BUILD)/libnomic.a $(LIBS) -lcmocka
 
 $(BUILD)/engine-city: bench/engine_city.c $(BUILD)/libnomic.a
-	$(CC) $(WARN) $(CFLAGS) -Isrc -o $@ bench/engine_city.c $(BUILD)/libnomic.a $(LIBS)
+	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ bench/engine_city.c $(BUILD)/libnomic.a $(LIBS)
 
 $(BUILD)/obj:
 	mkdir -p $@
@@ -55,6 +61,7 @@ unit: $(BUILD)/unit
 scenarios: $(BUILD)/nomic
 	NOMIC=$(abspath $(BUILD)/nomic) python3 tests/run_scenarios.py tests/scenarios
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/cli.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/mechanics.sh
 
 fuzz-smoke:
 	sh tests/fuzz.sh smoke

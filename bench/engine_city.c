@@ -51,7 +51,7 @@ static void count_event(void *ud, Game *g, const Outcome *o) { ((Figures *)ud)->
 static char *adapted_favor(long threshold)
 {
     const char *label;
-    char *text = ruleset_load("favor", &label);
+    char *text = ruleset_load("favor", &label, NULL);
     Buf b = {0};
     char thr[64];
     snprintf(thr, sizeof thr, "score>%ld", threshold);
@@ -225,7 +225,7 @@ int main(int argc, char **argv)
             snprintf(body, sizeof body,
                      "subtype: ruleChange\nruleChangeType: create\nnewif: F\nnewthen: noop\nneworder: %ld\n", a);
             Outcome o;
-            ok = ok && game_event_move(g, sender, ts, body, false, &o);
+            ok = ok && game_event_move(g, sender, ts, ts, body, false, &o);
             count_event(&f, g, &o);
             outcome_free(&o);
             f.moves++;

@@ -54,6 +54,10 @@ int cmd_outbox(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+int cmd_config(int argc, char **argv);
+int cmd_token(int argc, char **argv);
+int cmd_sugar(int argc, char **argv);
+int cmd_deliver(int argc, char **argv);
 
 /* Opens GAME or prints why not (returns NULL). */
 Game *cli_open(const char *path);

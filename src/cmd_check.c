@@ -100,7 +100,7 @@ static void check_text(Tally *t, const char *file, const char *text)
 static void check_file(Tally *t, const char *file)
 {
     const char *label;
-    char *text = ruleset_load(file, &label);
+    char *text = ruleset_load(file, &label, NULL);
     if (!text) {
         printf("%s: cannot read the file\n", file);
         t->errors++;

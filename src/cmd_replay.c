@@ -29,7 +29,7 @@ static bool replay_event(void *ud, const EventRow *row)
     Replay *r = ud;
     Outcome o;
     if (strcmp(row->kind, "tick") == 0) game_event_tick(r->mem, row->time, false, &o);
-    else game_event_move(r->mem, row->sender ? row->sender : "", row->time, row->input ? row->input : "", false, &o);
+    else game_event_move(r->mem, row->sender ? row->sender : "", row->time, row->stamp, row->input ? row->input : "", false, &o);
     r->events++;
     if (strcmp(row->status, "received") == 0) {
         /* never settled: nothing recorded to compare */

@@ -2,6 +2,7 @@
  * game.c - events: journal, run, commit (game.h).
  */
 #include "game.h"
+#include "mechanics.h"
 
 #include <fcntl.h>
 #include <inttypes.h>
@@ -72,6 +73,7 @@ void game_close(Game *g)
     store_close(g->st);
     free(g->last_mover);
     free(g->winner_note);
+    sugar_free(g->sugar);
     free(g);
 }
 
@@ -164,6 +166,12 @@ static void load_meta(Game *g)
         g->seed = strtoull(v, NULL, 10);
         free(v);
     }
+    if ((v = store_meta_get(g->st, "sugar"))) {
+        Buf err = {0};
+        g->sugar = *v ? sugar_parse(v, "sugar", &err) : NULL; /* checked when it was set */
+        buf_free(&err);
+        free(v);
+    }
 }
 
 static char *export_pool(const Pool *p)
@@ -192,33 +200,48 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
 {
     Game *g = game_new();
     seed_rng(g, have_seed ? seed : random_seed());
+    Buf sugar = {0};
     for (int i = 0; i < nsets; i++) {
         const char *label;
-        char *text = ruleset_load(sets[i], &label);
+        char *sug = NULL;
+        char *text = ruleset_load(sets[i], &label, &sug);
+        if (sug) {
+            if (sugar.len) buf_putc(&sugar, '\n');
+            buf_puts(&sugar, sug);
+            free(sug);
+        }
         if (!text) {
             buf_printf(err, "--ruleset %s: not a shipped set (", sets[i]);
             for (const ShippedSet *s = shipped_sets; s->name; s++)
                 buf_printf(err, "%s%s", s == shipped_sets ? "" : ", ", s->name);
             buf_puts(err, ") and not a readable file");
+            buf_free(&sugar);
             game_close(g);
             return NULL;
         }
         bool ok = game_load_set(g, label, text, err);
         free(text);
         if (!ok) {
+            buf_free(&sugar);
             game_close(g);
             return NULL;
         }
     }
+    if (sugar.len && !(g->sugar = sugar_parse(buf_str(&sugar), "sugar", err))) {
+        buf_free(&sugar);
+        game_close(g);
+        return NULL;
+    }
     g->st = store_open(path, true, force, err);
     if (!g->st) {
+        buf_free(&sugar);
         game_close(g);
         return NULL;
     }
     bool ok = store_begin(g->st);
     for (int i = 0; ok && i < nsets; i++) {
         const char *label;
-        char *text = ruleset_load(sets[i], &label);
+        char *text = ruleset_load(sets[i], &label, NULL);
         ok = text && store_add_initial(g->st, label, text);
         free(text);
     }
@@ -227,6 +250,8 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
     ok = ok && store_meta_set(g->st, "seed", v);
     snprintf(v, sizeof v, "%" PRId64, time);
     ok = ok && store_meta_set(g->st, "created", v);
+    ok = ok && store_meta_set(g->st, "sugar", buf_str(&sugar));
+    buf_free(&sugar);
     for (uint32_t i = idset_seek(&g->pool->all, 0, 1); ok && i < g->pool->all.len; i = idset_seek(&g->pool->all, i + 1, 0))
         ok = store_put_object(g->st, pool_get(g->pool, g->pool->all.ids[i]));
     char *snap = export_pool(g->pool);
@@ -450,7 +475,7 @@ static bool finish(Game *g, Outcome *o, Saved *sv, const char *status, bool dry)
 
 /* Turns a message body into move objects and runs the rules; returns the
  * journal status. */
-static const char *process_move(Game *g, const char *sender, int64_t time, const char *body, bool dry, Outcome *o,
+static const char *process_move(Game *g, const char *sender, int64_t time, int64_t stamp, const char *body, bool dry, Outcome *o,
                                 Saved *sv)
 {
     FmtDoc doc = {0};
@@ -467,7 +492,7 @@ static const char *process_move(Game *g, const char *sender, int64_t time, const
     } else {
         free(g->last_mover);
         g->last_mover = xstrdup(sender);
-        Sym from = sym_cstr(sender), when = sym_from_long((long)time);
+        Sym from = sym_cstr(sender), when = sym_from_long((long)stamp);
         Sym batch = SYM_EMPTY;
         for (int i = 0; i < doc.n; i++) {
             ObjId id = pool_create(g->pool);
@@ -503,20 +528,75 @@ void game_collect(Game *g, bool force)
     sym_gc_end();
 }
 
-bool game_event_move(Game *g, const char *sender, int64_t time, const char *body, bool dry, Outcome *o)
+static bool run_due_timers(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud);
+
+/* One message as an event.  moves: the object text to run (NULL: the
+ * Mechanics refused the message, for the reason `why`, which is taken). */
+static bool event_message(Game *g, const char *sender, int64_t time, int64_t stamp, const char *moves,
+                          const char *raw, char *why, bool dry, Outcome *o)
 {
     game_collect(g, false);
     memset(o, 0, sizeof *o);
     o->kind = "move";
     o->time = time;
     if (g->st && !dry) {
-        o->event = store_journal_received(g->st, "move", time, sender, body);
-        if (o->event < 0) return false;
+        o->event = store_journal_received(g->st, "move", time, sender, moves, raw, stamp);
+        if (o->event < 0) {
+            free(why);
+            return false;
+        }
     }
     Saved sv;
     save_state(g, &sv);
-    const char *status = process_move(g, sender, time, body, dry, o, &sv);
+    const char *status = "refused";
+    if (moves) {
+        status = process_move(g, sender, time, stamp, moves, dry, o, &sv);
+    } else {
+        o->refused = true;
+        o->message = why;
+    }
     return finish(g, o, &sv, status, dry);
+}
+
+bool game_event_move(Game *g, const char *sender, int64_t time, int64_t stamp, const char *body, bool dry, Outcome *o)
+{
+    return event_message(g, sender, time, stamp, body, NULL, NULL, dry, o);
+}
+
+/* Does the message pass the game's mailPolicy?  NULL, or why not. */
+static char *policy_refusal(Game *g, const Incoming *m)
+{
+    if (m->via == VIA_CLI) return NULL;
+    char *policy = game_config(g, "mailPolicy");
+    char *why = NULL;
+    if (strcmp(policy, "tokens") == 0 && !game_token_valid(g, m->sender, m->token))
+        why = xstrdup(m->token ? "the token given is not this sender's: the move was not applied"
+                               : "this game takes moves only with the sender's token (a `token:` line in a mail, "
+                                 "Authorization: Bearer over HTTP): the move was not applied");
+    free(policy);
+    return why;
+}
+
+bool game_submit(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud)
+{
+    if (!dry && !run_due_timers(g, m->time, false, fn, ud)) return false;
+    char *why = policy_refusal(g, m);
+    Buf moves = {0}, err = {0};
+    const char *text = m->body;
+    if (!why && g->sugar) {
+        if (sugar_expand(g->sugar, m->body, &moves, &err)) text = buf_str(&moves);
+        else why = buf_take(&err);
+    }
+    /* the journal keeps what was received when it differs from the moves */
+    const char *raw = m->raw ? m->raw : !why && strcmp(text, m->body) == 0 ? NULL : m->body;
+    Outcome o;
+    bool ok = event_message(g, m->sender, m->time, m->stamp ? m->stamp : m->time, why ? NULL : text, raw, why, dry, &o);
+    if (ok && !dry && o.refused && m->via == VIA_MAIL && !m->automatic) ok = game_answer_refusal(g, m, &o);
+    if (fn) fn(ud, g, &o);
+    outcome_free(&o);
+    buf_free(&moves);
+    buf_free(&err);
+    return ok;
 }
 
 bool game_event_tick(Game *g, int64_t time, bool dry, Outcome *o)
@@ -526,7 +606,7 @@ bool game_event_tick(Game *g, int64_t time, bool dry, Outcome *o)
     o->kind = "tick";
     o->time = time;
     if (g->st && !dry) {
-        o->event = store_journal_received(g->st, "tick", time, NULL, NULL);
+        o->event = store_journal_received(g->st, "tick", time, NULL, NULL, NULL, time);
         if (o->event < 0) return false;
     }
     Saved sv;
@@ -561,12 +641,8 @@ static bool run_due_timers(Game *g, int64_t time, bool dry, OutcomeFn fn, void *
 
 bool game_move(Game *g, const char *sender, int64_t time, const char *body, bool dry, OutcomeFn fn, void *ud)
 {
-    if (!dry && !run_due_timers(g, time, false, fn, ud)) return false;
-    Outcome o;
-    bool ok = game_event_move(g, sender, time, body, dry, &o);
-    if (fn) fn(ud, g, &o);
-    outcome_free(&o);
-    return ok;
+    Incoming m = {VIA_CLI, sender, time, 0, body, NULL, NULL, false};
+    return game_submit(g, &m, dry, fn, ud);
 }
 
 bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud)
@@ -596,7 +672,7 @@ static bool recover(Game *g)
             if (g->halted) o.message = xstrdup("the game has ended; timers no longer run");
             else status = settle(g, &o, &sv, false);
         } else {
-            status = process_move(g, r.sender ? r.sender : "", r.time, r.input ? r.input : "", false, &o, &sv);
+            status = process_move(g, r.sender ? r.sender : "", r.time, r.stamp, r.input ? r.input : "", false, &o, &sv);
         }
         ok = finish(g, &o, &sv, status, false);
         outcome_free(&o);

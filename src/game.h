@@ -15,6 +15,7 @@
 
 #include "engine.h"
 #include "store.h"
+#include "sugar.h"
 
 typedef struct Game {
     Store *st;           /* NULL: in memory */
@@ -27,7 +28,23 @@ typedef struct Game {
     char *winner_note;   /* set when the loop meta-rule ended the game */
     uint64_t seed;
     size_t changes_since_snapshot;
+    Sugar *sugar;        /* the game's sugar table, NULL: none */
 } Game;
+
+/* How a message reached the Mechanics. */
+typedef enum { VIA_CLI, VIA_MAIL, VIA_HTTP } Via;
+
+/* A message as the Mechanics receive it. */
+typedef struct Incoming {
+    Via via;             /* VIA_CLI is the game-keeper: mailPolicy does not apply */
+    const char *sender;  /* bare address */
+    int64_t time;        /* when the Mechanics took it: the event's time */
+    int64_t stamp;       /* the moves' moveTimeStamp (a mail's Date); 0: time */
+    const char *body;    /* the moves: object format or sugar lines */
+    const char *raw;     /* as received (a whole mail) for the journal; NULL: body */
+    const char *token;   /* the token presented (mail `token:` line, HTTP bearer), or NULL */
+    bool automatic;      /* an automatic mail (a bounce, an auto-reply): never answered */
+} Incoming;
 
 typedef struct Outcome {
     long event;          /* journal number (0 in memory) */
@@ -62,11 +79,16 @@ void game_collect(Game *g, bool force);
  * the move itself.  dry: nothing is kept (try).  Returns the move's
  * outcome through fn as well. Returns false only on a store failure. */
 bool game_move(Game *g, const char *sender, int64_t time, const char *body, bool dry, OutcomeFn fn, void *ud);
+/* The Mechanics' way in: runs the timers due by m->time, then checks the
+ * message against mailPolicy, rewrites its sugar, journals it (raw and
+ * moves) and runs the rules.  A refused mail is answered by mail. */
+bool game_submit(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud);
+
 /* Runs every timer due at or before `time`. */
 bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud);
 /* The journal's event kinds, one at a time, without running timers first
  * (replay feeds the journal through these). */
-bool game_event_move(Game *g, const char *sender, int64_t time, const char *body, bool dry, Outcome *o);
+bool game_event_move(Game *g, const char *sender, int64_t time, int64_t stamp, const char *body, bool dry, Outcome *o);
 bool game_event_tick(Game *g, int64_t time, bool dry, Outcome *o);
 
 /* Is `addr` one of the words of the recipient list `to`? */

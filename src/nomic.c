@@ -21,6 +21,11 @@ const Command commands[] = {
     {"check", cmd_check, "nomic check FILE...", "parse and lint a ruleset or a rule text"},
     {"replay", cmd_replay, "nomic replay GAME", "rebuild the game from its initial sets and journal, checking every hash"},
     {"export", cmd_export, "nomic export GAME", "the whole state in the object text format"},
+    {"config", cmd_config, "nomic config GAME [KEY [VALUE]] [--unset]",
+     "settings of the Mechanics: transport, mailFrom, mailPolicy, listen"},
+    {"token", cmd_token, "nomic token GAME ADDRESS", "issue (or re-issue) the token of a player's address"},
+    {"sugar", cmd_sugar, "nomic sugar GAME [--set FILE]", "print or replace the game's sugar (one-line moves)"},
+    {"deliver", cmd_deliver, "nomic deliver GAME", "take one RFC 5322 mail on stdin, as an MTA's delivery program"},
     {"help", cmd_help, "nomic help [--markdown]", "this summary and the rule language's verbs and functions"},
     {NULL, NULL, NULL, NULL},
 };

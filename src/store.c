@@ -17,11 +17,12 @@
 
 #include "objfmt.h"
 
-#define STORE_FORMAT "1"
+#define STORE_FORMAT "2"
 
 enum {
     Q_META_GET, Q_META_SET, Q_PUT_OBJ, Q_DEL_OBJ, Q_RECEIVED, Q_OUTCOME, Q_EVENT_GET, Q_CHANGE,
-    Q_OUT_ADD, Q_RCPT_ADD, Q_RCPT_GET, Q_OUT_MARK, Q_COUNT
+    Q_OUT_ADD, Q_RCPT_ADD, Q_RCPT_GET, Q_OUT_MARK, Q_CONF_GET, Q_CONF_SET, Q_CONF_DEL, Q_TOKEN_GET, Q_TOKEN_SET,
+    Q_COUNT
 };
 
 static const char *queries[Q_COUNT] = {
@@ -29,14 +30,20 @@ static const char *queries[Q_COUNT] = {
     "INSERT INTO meta(key,value) VALUES(?1,?2) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
     "INSERT INTO objects(id,body) VALUES(?1,?2) ON CONFLICT(id) DO UPDATE SET body=excluded.body",
     "DELETE FROM objects WHERE id=?1",
-    "INSERT INTO events(kind,time,sender,input,status,received_at) VALUES(?1,?2,?3,?4,'received',?5)",
+    "INSERT INTO events(kind,time,sender,input,status,received_at,raw,stamp) VALUES(?1,?2,?3,?4,'received',?5,?6,?7)",
     "UPDATE events SET status=?2, message=?3, trace=?4, trace_json=?5, hash=?6 WHERE n=?1",
-    "SELECT n,kind,time,sender,input,status,message,trace,trace_json,hash,received_at FROM events WHERE n=?1",
+    "SELECT n,kind,time,sender,input,status,message,trace,trace_json,hash,received_at,stamp FROM events WHERE n=?1",
     "INSERT INTO changes(event,id,body) VALUES(?1,?2,?3)",
     "INSERT INTO outbox(event,to_id,text,state,queued_at,sent_at) VALUES(?1,?2,?3,?4,?5,?6)",
     "INSERT OR IGNORE INTO recipients(list) VALUES(?1)",
     "SELECT id FROM recipients WHERE list=?1",
     "UPDATE outbox SET state=?2, sent_at=?3 WHERE id=?1",
+    "SELECT value FROM config WHERE key=?1",
+    "INSERT INTO config(key,value) VALUES(?1,?2) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+    "DELETE FROM config WHERE key=?1",
+    "SELECT hash FROM tokens WHERE address=?1",
+    ("INSERT INTO tokens(address,hash,issued_at) VALUES(?1,?2,?3)"
+     " ON CONFLICT(address) DO UPDATE SET hash=excluded.hash, issued_at=excluded.issued_at"),
 };
 
 static const char *schema =
@@ -45,13 +52,15 @@ static const char *schema =
     "CREATE TABLE IF NOT EXISTS objects(id INTEGER PRIMARY KEY, body TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS events(n INTEGER PRIMARY KEY, kind TEXT NOT NULL, time INTEGER NOT NULL,"
     " sender TEXT, input TEXT, status TEXT NOT NULL, message TEXT, trace TEXT, trace_json TEXT, hash TEXT,"
-    " received_at INTEGER NOT NULL);"
+    " received_at INTEGER NOT NULL, raw TEXT, stamp INTEGER);"
     "CREATE TABLE IF NOT EXISTS changes(event INTEGER NOT NULL, id INTEGER NOT NULL, body TEXT);"
     "CREATE INDEX IF NOT EXISTS changes_event ON changes(event);"
     "CREATE TABLE IF NOT EXISTS snapshots(event INTEGER PRIMARY KEY, body TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS recipients(id INTEGER PRIMARY KEY, list TEXT NOT NULL UNIQUE);"
     "CREATE TABLE IF NOT EXISTS outbox(id INTEGER PRIMARY KEY, event INTEGER NOT NULL, to_id INTEGER NOT NULL"
-    " REFERENCES recipients(id), text TEXT NOT NULL, state TEXT NOT NULL, queued_at INTEGER, sent_at INTEGER);";
+    " REFERENCES recipients(id), text TEXT NOT NULL, state TEXT NOT NULL, queued_at INTEGER, sent_at INTEGER);"
+    "CREATE TABLE IF NOT EXISTS config(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS tokens(address TEXT PRIMARY KEY, hash TEXT NOT NULL, issued_at INTEGER NOT NULL);";
 
 struct Store {
     sqlite3 *db;
@@ -191,6 +200,57 @@ bool store_meta_set(Store *s, const char *key, const char *value)
     return step_done(s, st);
 }
 
+char *store_config_get(Store *s, const char *key)
+{
+    sqlite3_stmt *st = stmt(s, Q_CONF_GET);
+    if (!st) return NULL;
+    bind_text(st, 1, key);
+    char *v = sqlite3_step(st) == SQLITE_ROW ? col_text(st, 0) : NULL;
+    sqlite3_reset(st);
+    return v;
+}
+
+bool store_config_set(Store *s, const char *key, const char *value)
+{
+    sqlite3_stmt *st = stmt(s, value ? Q_CONF_SET : Q_CONF_DEL);
+    if (!st) return false;
+    bind_text(st, 1, key);
+    if (value) bind_text(st, 2, value);
+    return step_done(s, st);
+}
+
+bool store_each_config(Store *s, bool (*fn)(void *ud, const char *key, const char *value), void *ud)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "SELECT key,value FROM config ORDER BY key", -1, &st, NULL) != SQLITE_OK)
+        return fail(s);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        if (!fn(ud, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1))) break;
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? true : fail(s);
+}
+
+char *store_token_hash(Store *s, const char *address)
+{
+    sqlite3_stmt *st = stmt(s, Q_TOKEN_GET);
+    if (!st) return NULL;
+    bind_text(st, 1, address);
+    char *v = sqlite3_step(st) == SQLITE_ROW ? col_text(st, 0) : NULL;
+    sqlite3_reset(st);
+    return v;
+}
+
+bool store_token_set(Store *s, const char *address, const char *hash, int64_t when)
+{
+    sqlite3_stmt *st = stmt(s, Q_TOKEN_SET);
+    if (!st) return false;
+    bind_text(st, 1, address);
+    bind_text(st, 2, hash);
+    sqlite3_bind_int64(st, 3, when);
+    return step_done(s, st);
+}
+
 bool store_add_initial(Store *s, const char *label, const char *text)
 {
     sqlite3_stmt *st;
@@ -271,7 +331,8 @@ bool store_load_objects(Store *s, Pool *p, Buf *err)
     return ok;
 }
 
-long store_journal_received(Store *s, const char *kind, int64_t time, const char *sender, const char *input)
+long store_journal_received(Store *s, const char *kind, int64_t time, const char *sender, const char *input,
+                           const char *raw, int64_t stamp)
 {
     sqlite3_stmt *st = stmt(s, Q_RECEIVED);
     if (!st) return -1;
@@ -280,6 +341,8 @@ long store_journal_received(Store *s, const char *kind, int64_t time, const char
     bind_text(st, 3, sender);
     bind_text(st, 4, input);
     sqlite3_bind_int64(st, 5, (int64_t)time_now_wall());
+    bind_text(st, 6, raw);
+    if (stamp != time) sqlite3_bind_int64(st, 7, stamp);
     if (!step_done(s, st)) return -1;
     return (long)sqlite3_last_insert_rowid(s->db);
 }
@@ -311,6 +374,7 @@ static void read_event(sqlite3_stmt *st, EventRow *r)
     r->trace_json = col_text(st, 8);
     r->hash = col_text(st, 9);
     r->received_at = sqlite3_column_int64(st, 10);
+    r->stamp = sqlite3_column_type(st, 11) == SQLITE_NULL ? r->time : sqlite3_column_int64(st, 11);
 }
 
 void event_row_free(EventRow *r)
@@ -350,7 +414,7 @@ bool store_each_event(Store *s, long from, long to, bool (*fn)(void *ud, const E
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db,
-                           "SELECT n,kind,time,sender,input,status,message,trace,trace_json,hash,received_at"
+                           "SELECT n,kind,time,sender,input,status,message,trace,trace_json,hash,received_at,stamp"
                            " FROM events WHERE n>=?1 AND n<=?2 ORDER BY n",
                            -1, &st, NULL) != SQLITE_OK)
         return fail(s);

@@ -7,7 +7,8 @@
  * outcome, trace and state hash), changes (per event, the new text of each
  * object it touched, for `show --at`), snapshots (the whole pool every
  * SNAPSHOT_MIN_CHANGES and as many changes as objects), outbox (every message, queued or sent) and
- * recipients (each distinct recipient list once).
+ * recipients (each distinct recipient list once), config (the settings
+ * of the Mechanics) and tokens (per address, hashed).
  *
  * A received move is written and committed before it is processed
  * (store_journal_received); its outcome and all its effects are then
@@ -42,6 +43,7 @@ typedef struct EventRow {
     char *trace_json;
     char *hash;     /* state hash after the event (hex), or NULL */
     int64_t received_at;
+    int64_t stamp;  /* the moves' moveTimeStamp (time unless a mail said) */
 } EventRow;
 
 /* Opens (create: makes a new file, refusing to overwrite unless force). */
@@ -64,8 +66,22 @@ bool store_put_object(Store *s, const Obj *o);   /* insert or replace */
 bool store_delete_object(Store *s, ObjId id);
 bool store_load_objects(Store *s, Pool *p, Buf *err);
 
+/* Settings of the Mechanics (nomic config): NULL when unset; value NULL
+ * unsets. */
+char *store_config_get(Store *s, const char *key);
+bool store_config_set(Store *s, const char *key, const char *value);
+bool store_each_config(Store *s, bool (*fn)(void *ud, const char *key, const char *value), void *ud);
+/* Per-address tokens, kept as hashes only. */
+char *store_token_hash(Store *s, const char *address);
+bool store_token_set(Store *s, const char *address, const char *hash, int64_t when);
 /* The journal. */
-long store_journal_received(Store *s, const char *kind, int64_t time, const char *sender, const char *input);
+/* input: the moves in the object format (NULL when the Mechanics refused
+ * the message before reading moves); raw: the message as received (a whole
+ * mail), kept for the game-keeper, never shown in public views; stamp:
+ * the moves' moveTimeStamp (a mail's Date), where time is when the
+ * Mechanics took the message. */
+long store_journal_received(Store *s, const char *kind, int64_t time, const char *sender, const char *input,
+                           const char *raw, int64_t stamp);
 bool store_event_outcome(Store *s, long n, const char *status, const char *message, const char *trace,
                          const char *trace_json, const char *hash);
 bool store_event_get(Store *s, long n, EventRow *row);

@@ -17,7 +17,7 @@ const char *unit_move(Game *g, const char *sender, long time, const char *body)
 {
     static char status[32];
     Outcome o = {0};
-    assert_true(game_event_move(g, sender, time, body, false, &o));
+    assert_true(game_event_move(g, sender, time, time, body, false, &o));
     snprintf(status, sizeof status, "%s", o.status ? o.status : "");
     outcome_free(&o);
     return status;

@@ -186,7 +186,7 @@ static void agree(Game *a, Game *b, const Seen *sa, const Seen *sb, int step)
 static void play_against_exhaustive(const char *set, uint64_t seed, int steps, bool shadow)
 {
     const char *label;
-    char *text = ruleset_load(set, &label);
+    char *text = ruleset_load(set, &label, NULL);
     assert_non_null(text);
     Game *fast = unit_game(text), *ref = unit_game(text);
     ref->eng->exhaustive = true;

@@ -54,7 +54,7 @@ static Game *new_game(void)
 static long move(Game *g, long t, const char *body, char *hash)
 {
     Outcome o = {0};
-    assert_true(game_event_move(g, "p@x", t, body, false, &o));
+    assert_true(game_event_move(g, "p@x", t, t, body, false, &o));
     long n = o.event;
     if (hash) memcpy(hash, o.hash, sizeof o.hash);
     outcome_free(&o);
@@ -106,7 +106,7 @@ static void halted_games_stay_halted(void **state)
     move(g, 1001, "subtype: add\nn: 1\n", NULL);
     g->halted = true; /* as halt() leaves it; it is saved with the next event */
     Outcome o = {0};
-    assert_true(game_event_move(g, "p@x", 1002, "subtype: add\nn: 1\n", false, &o));
+    assert_true(game_event_move(g, "p@x", 1002, 1002, "subtype: add\nn: 1\n", false, &o));
     assert_true(o.refused);
     outcome_free(&o);
     game_close(g);
@@ -122,7 +122,7 @@ static void a_dry_run_keeps_nothing(void **state)
 {
     Game *g = new_game();
     Outcome o = {0};
-    assert_true(game_event_move(g, "p@x", 1001, "subtype: add\nn: 9\n", true, &o));
+    assert_true(game_event_move(g, "p@x", 1001, 1001, "subtype: add\nn: 9\n", true, &o));
     outcome_free(&o);
     assert_int_equal(store_last_event(g->st), 0);
     game_close(g);

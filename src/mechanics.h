@@ -1,0 +1,40 @@
+/*
+ * mechanics.h - the settings of the Mechanics (nomic config), the players'
+ * tokens (nomic token), and the Mechanics' own answers.  These are kept in
+ * the game's database, not in the game state: the rules neither see nor
+ * change them.
+ *
+ * Settings and their defaults:
+ *   transport   outbox | sendmail:/path/to/program | smtp://host:port
+ *   mailFrom    the From address of the game's mail
+ *   mailPolicy  open (any sender may move) | tokens (only with the
+ *               sender's token)
+ *   listen      the address `nomic serve` listens on
+ */
+#ifndef NOMIC_MECHANICS_H
+#define NOMIC_MECHANICS_H
+
+#include <stdbool.h>
+
+#include "game.h"
+
+typedef struct ConfigKey {
+    const char *key, *fallback, *doc;
+} ConfigKey;
+extern const ConfigKey config_keys[]; /* ends with {0} */
+
+/* A setting, or its default; malloc'd. */
+char *game_config(Game *g, const char *key);
+/* Checks and keeps a setting (value NULL: back to the default); false
+ * with a message in err when the key or value is not one it takes. */
+bool game_config_set(Game *g, const char *key, const char *value, Buf *err);
+
+/* Issues (or re-issues, voiding the old one) an address's token; returns
+ * it, malloc'd, or NULL if the store failed.  Only its hash is kept. */
+char *game_issue_token(Game *g, const char *address);
+bool game_token_valid(Game *g, const char *address, const char *token);
+
+/* Answers a mail the Mechanics refused: a message to its sender. */
+bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o);
+
+#endif

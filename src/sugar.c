@@ -1,0 +1,370 @@
+/*
+ * sugar.c - the sugar table: parsing it, and rewriting sugar lines of a
+ * message body as moves in the object format (sugar.h).
+ */
+#include "sugar.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "objfmt.h"
+
+typedef enum { W_LIT, W_WORD, W_CHOICE, W_REST } WordKind;
+
+typedef struct PWord {
+    WordKind kind;
+    char *text;   /* the literal, or the name of what is taken */
+    char **alts;  /* W_CHOICE */
+    int nalts;
+} PWord;
+
+typedef struct Tmpl {
+    char *name, *value;
+} Tmpl;
+
+typedef struct Entry {
+    char *pattern; /* as written, for messages */
+    PWord *w;
+    int nw;
+    Tmpl *t;
+    int nt, tcap;
+} Entry;
+
+struct Sugar {
+    Entry *e;
+    int n, cap;
+};
+
+/* A word of a line: [start, end) in the line. */
+typedef struct Span {
+    int start, end;
+} Span;
+
+#define MAX_WORDS 64
+
+static int split_words(const char *line, int len, Span *w)
+{
+    int n = 0;
+    for (int i = 0; i < len && n < MAX_WORDS;) {
+        while (i < len && isspace((unsigned char)line[i])) i++;
+        if (i >= len) break;
+        int s = i;
+        while (i < len && !isspace((unsigned char)line[i])) i++;
+        w[n++] = (Span){s, i};
+    }
+    return n;
+}
+
+static bool is_name(const char *s, size_t n)
+{
+    if (n == 0 || !(isalpha((unsigned char)s[0]) || s[0] == '_')) return false;
+    for (size_t i = 1; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && s[i] != '_') return false;
+    return true;
+}
+
+static void free_entry(Entry *e)
+{
+    free(e->pattern);
+    for (int i = 0; i < e->nw; i++) {
+        free(e->w[i].text);
+        for (int k = 0; k < e->w[i].nalts; k++) free(e->w[i].alts[k]);
+        free(e->w[i].alts);
+    }
+    free(e->w);
+    for (int i = 0; i < e->nt; i++) {
+        free(e->t[i].name);
+        free(e->t[i].value);
+    }
+    free(e->t);
+}
+
+void sugar_free(Sugar *s)
+{
+    if (!s) return;
+    for (int i = 0; i < s->n; i++) free_entry(&s->e[i]);
+    free(s->e);
+    free(s);
+}
+
+static const PWord *find_var(const Entry *e, const char *name, size_t n)
+{
+    for (int i = 0; i < e->nw; i++)
+        if (e->w[i].kind != W_LIT && strlen(e->w[i].text) == n && strncmp(e->w[i].text, name, n) == 0)
+            return &e->w[i];
+    return NULL;
+}
+
+/* One pattern word: a literal or <name>, <name:A|B>, <name...>. */
+static const char *parse_word(const char *s, int n, PWord *w)
+{
+    memset(w, 0, sizeof *w);
+    if (s[0] != '<') {
+        w->kind = W_LIT;
+        w->text = xstrndup(s, (size_t)n);
+        return NULL;
+    }
+    if (n < 3 || s[n - 1] != '>') return "a word starting with < must end with >";
+    s++, n -= 2;
+    const char *colon = memchr(s, ':', (size_t)n);
+    if (n > 3 && strncmp(s + n - 3, "...", 3) == 0) {
+        w->kind = W_REST;
+        n -= 3;
+    } else if (colon) {
+        w->kind = W_CHOICE;
+        for (const char *a = colon + 1; a <= s + n;) {
+            const char *bar = memchr(a, '|', (size_t)(s + n - a));
+            const char *end = bar ? bar : s + n;
+            if (end == a) return "an empty alternative in <name:A|B>";
+            w->alts = xrealloc(w->alts, (size_t)(w->nalts + 1) * sizeof *w->alts);
+            w->alts[w->nalts++] = xstrndup(a, (size_t)(end - a));
+            a = end + 1;
+        }
+        n = (int)(colon - s);
+    } else {
+        w->kind = W_WORD;
+    }
+    if (!is_name(s, (size_t)n)) return "what a pattern takes is named <name>, <name:A|B> or <name...>";
+    w->text = xstrndup(s, (size_t)n);
+    return NULL;
+}
+
+static bool parse_pattern(Entry *e, const char *line, int len, const char *name, int lineno, Buf *err)
+{
+    Span w[MAX_WORDS];
+    int n = split_words(line, len, w);
+    e->pattern = xstrndup(line, (size_t)len);
+    e->w = xcalloc((size_t)n, sizeof *e->w);
+    for (int i = 0; i < n; i++) {
+        const char *why = parse_word(line + w[i].start, w[i].end - w[i].start, &e->w[i]);
+        e->nw = i + 1;
+        if (!why && i == 0 && e->w[0].kind != W_LIT) why = "a pattern starts with a literal word (VOTE, REGISTER)";
+        if (!why && e->w[i].kind != W_LIT && find_var(e, e->w[i].text, strlen(e->w[i].text)) != &e->w[i])
+            why = "the same name is taken twice";
+        if (why) {
+            buf_printf(err, "%s:%d:%d: %s", name, lineno, w[i].start + 1, why);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool parse_template(Entry *e, const char *line, int len, const char *name, int lineno, Buf *err)
+{
+    int i = 0;
+    while (i < len && isspace((unsigned char)line[i])) i++;
+    const char *colon = memchr(line + i, ':', (size_t)(len - i));
+    if (!colon || !is_name(line + i, (size_t)(colon - line - i))) {
+        buf_printf(err, "%s:%d:%d: expected an attribute line `name: template`", name, lineno, i + 1);
+        return false;
+    }
+    const char *v = colon + 1, *end = line + len;
+    while (v < end && isspace((unsigned char)*v)) v++;
+    while (end > v && isspace((unsigned char)end[-1])) end--;
+    for (const char *p = v; p < end; p++) {
+        if (*p != '<') continue;
+        const char *q = memchr(p, '>', (size_t)(end - p));
+        if (q && is_name(p + 1, (size_t)(q - p - 1)) && !find_var(e, p + 1, (size_t)(q - p - 1))) {
+            buf_printf(err, "%s:%d:%d: <%.*s> is not taken by the pattern `%s`", name, lineno, (int)(p - line) + 1,
+                       (int)(q - p - 1), p + 1, e->pattern);
+            return false;
+        }
+    }
+    GROW(e->t, e->nt, e->tcap);
+    e->t[e->nt++] = (Tmpl){xstrndup(line + i, (size_t)(colon - line - i)), xstrndup(v, (size_t)(end - v))};
+    return true;
+}
+
+Sugar *sugar_parse(const char *text, const char *name, Buf *err)
+{
+    Sugar *s = xcalloc(1, sizeof *s);
+    Entry *cur = NULL;
+    int lineno = 0;
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        int len = nl ? (int)(nl - p) : (int)strlen(p);
+        lineno++;
+        int i = 0;
+        while (i < len && isspace((unsigned char)p[i])) i++;
+        bool ok = true;
+        if (i == len || p[i] == '#') {
+            if (i == len) cur = NULL; /* a blank line ends an entry */
+        } else if (i == 0) {
+            GROW(s->e, s->n, s->cap);
+            cur = &s->e[s->n++];
+            memset(cur, 0, sizeof *cur);
+            ok = parse_pattern(cur, p, len, name, lineno, err);
+        } else if (!cur) {
+            buf_printf(err, "%s:%d:%d: an indented line belongs under a pattern", name, lineno, i + 1);
+            ok = false;
+        } else {
+            ok = parse_template(cur, p, len, name, lineno, err);
+        }
+        if (!ok) {
+            sugar_free(s);
+            return NULL;
+        }
+        p = nl ? nl + 1 : p + len;
+    }
+    for (int k = 0; k < s->n; k++)
+        if (s->e[k].nt == 0) {
+            buf_printf(err, "%s: the pattern `%s` has no attribute lines", name, s->e[k].pattern);
+            sugar_free(s);
+            return NULL;
+        }
+    return s;
+}
+
+void sugar_describe(const Sugar *s, Buf *out)
+{
+    for (int i = 0; i < s->n; i++) buf_printf(out, "  %s\n", s->e[i].pattern);
+}
+
+/* ---- matching ---- */
+
+typedef struct Take {
+    int start, end;   /* in the line; or */
+    const char *alt;  /* the alternative chosen */
+} Take;
+
+static bool word_is(const char *line, Span w, const char *lit)
+{
+    size_t n = (size_t)(w.end - w.start);
+    return strlen(lit) == n && strncasecmp(line + w.start, lit, n) == 0;
+}
+
+static bool match_from(const Entry *e, int pi, const char *line, const Span *w, int nw, int wi, Take *take)
+{
+    if (pi == e->nw) return wi == nw;
+    const PWord *p = &e->w[pi];
+    if (p->kind == W_REST) {
+        for (int end = wi + 1; end <= nw; end++) {
+            take[pi] = (Take){w[wi].start, w[end - 1].end, NULL};
+            if (match_from(e, pi + 1, line, w, nw, end, take)) return true;
+        }
+        return false;
+    }
+    if (wi == nw) return false;
+    if (p->kind == W_LIT) {
+        if (!word_is(line, w[wi], p->text)) return false;
+    } else if (p->kind == W_CHOICE) {
+        int k = 0;
+        while (k < p->nalts && !word_is(line, w[wi], p->alts[k])) k++;
+        if (k == p->nalts) return false;
+        take[pi] = (Take){0, 0, p->alts[k]};
+    } else {
+        take[pi] = (Take){w[wi].start, w[wi].end, NULL};
+    }
+    return match_from(e, pi + 1, line, w, nw, wi + 1, take);
+}
+
+static void fill(const Entry *e, const Take *take, const char *line, const char *tmpl, Buf *v)
+{
+    for (const char *p = tmpl; *p;) {
+        const char *q = *p == '<' ? strchr(p, '>') : NULL;
+        const PWord *var = q ? find_var(e, p + 1, (size_t)(q - p - 1)) : NULL;
+        if (!var) {
+            buf_putc(v, *p++);
+            continue;
+        }
+        const Take *t = &take[var - e->w];
+        if (t->alt) buf_puts(v, t->alt);
+        else buf_add(v, line + t->start, (size_t)(t->end - t->start));
+        p = q + 1;
+    }
+}
+
+static void emit_move(const Entry *e, const Take *take, const char *line, Buf *out)
+{
+    Buf v = {0};
+    for (int i = 0; i < e->nt; i++) {
+        v.len = 0;
+        fill(e, take, line, e->t[i].value, &v);
+        if (!v.len) continue;
+        buf_printf(out, "%s: ", e->t[i].name);
+        fmt_print_value(out, sym_intern(v.s, v.len));
+        buf_putc(out, '\n');
+    }
+    buf_free(&v);
+    buf_puts(out, "---\n");
+}
+
+/* Does the line start with the first word of some pattern? */
+static bool looks_like_sugar(const Sugar *s, const char *line, const Span *w, int nw)
+{
+    for (int i = 0; nw && i < s->n; i++)
+        if (word_is(line, w[0], s->e[i].w[0].text)) return true;
+    return false;
+}
+
+static bool expand_line(const Sugar *s, const char *line, int len, int lineno, Buf *out, Buf *err)
+{
+    Span w[MAX_WORDS];
+    int nw = split_words(line, len, w);
+    for (int i = 0; i < s->n; i++) {
+        Take take[MAX_WORDS];
+        if (s->e[i].nw <= MAX_WORDS && match_from(&s->e[i], 0, line, w, nw, 0, take)) {
+            emit_move(&s->e[i], take, line, out);
+            return true;
+        }
+    }
+    buf_printf(err, "line %d: `%.*s` is not a move; the forms are:\n", lineno, len, line);
+    for (int i = 0; i < s->n; i++)
+        if (!nw || word_is(line, w[0], s->e[i].w[0].text)) buf_printf(err, "  %s\n", s->e[i].pattern);
+    if (err->len && err->s[err->len - 1] == '\n') err->s[--err->len] = 0;
+    return false;
+}
+
+static bool is_separator(const char *p, int len)
+{
+    int i = 0;
+    while (i < len && isspace((unsigned char)p[i])) i++;
+    if (i == len) return true;
+    return len - i >= 3 && strncmp(p + i, "---", 3) == 0;
+}
+
+bool sugar_expand(const Sugar *s, const char *body, Buf *out, Buf *err)
+{
+    bool in_block = false, sugar_block = false, any_sugar = false;
+    Buf res = {0};
+    int lineno = 0;
+    for (const char *p = body; *p;) {
+        const char *nl = strchr(p, '\n');
+        int len = nl ? (int)(nl - p) : (int)strlen(p);
+        lineno++;
+        const char *next = nl ? nl + 1 : p + len;
+        int i = 0;
+        while (i < len && isspace((unsigned char)p[i])) i++;
+        if (is_separator(p, len)) {
+            in_block = false;
+            if (!sugar_block) buf_add(&res, p, (size_t)(next - p));
+            sugar_block = false;
+        } else if (p[i] == '#') {
+            if (!sugar_block) buf_add(&res, p, (size_t)(next - p));
+        } else {
+            if (!in_block) {
+                Span w[MAX_WORDS];
+                int nw = split_words(p, len, w);
+                sugar_block = s && looks_like_sugar(s, p, w, nw);
+                if (!sugar_block && res.len && res.s[res.len - 1] != '\n') buf_putc(&res, '\n');
+                in_block = true;
+            }
+            if (sugar_block) {
+                any_sugar = true;
+                if (!expand_line(s, p, len, lineno, &res, err)) {
+                    buf_free(&res);
+                    return false;
+                }
+            } else {
+                buf_add(&res, p, (size_t)(next - p));
+            }
+        }
+        p = next;
+    }
+    if (any_sugar) buf_add(out, res.s, res.len);
+    else buf_puts(out, body);
+    buf_free(&res);
+    return true;
+}

@@ -1,0 +1,44 @@
+/*
+ * sugar.h - a game's sugar: the per-game table (Mechanics, not Rules) that
+ * turns a line such as `VOTE 12 FOR` into a move in the object format.
+ *
+ * The table is text, one entry per paragraph: a pattern line starting in
+ * column 1, then the move's attributes as indented `name: template` lines.
+ *
+ *     VOTE <propId> <vote:FOR|AGAINST>
+ *         subtype: vote
+ *         propId: <propId>
+ *         vote: <vote>
+ *
+ * Pattern words: a literal word matches itself in any case; <name> one
+ * word; <name:A|B> one of the alternatives in any case (the value is the
+ * alternative as written in the table); <name...> one or more words, as
+ * written, up to what the rest of the pattern needs.  A template is text
+ * in which <name> stands for what the pattern took; an attribute whose
+ * value comes out empty is left out (absent).  Lines starting with # are
+ * comments.
+ *
+ * A message body is read in blocks separated by blank lines or `---`: a
+ * block whose first line matches a pattern is sugar, every line of it one
+ * move; any other block is passed on as the object format.
+ */
+#ifndef NOMIC_SUGAR_H
+#define NOMIC_SUGAR_H
+
+#include <stdbool.h>
+
+#include "util.h"
+
+typedef struct Sugar Sugar;
+
+/* Parses a table; on error writes "NAME:LINE: message" to err. */
+Sugar *sugar_parse(const char *text, const char *name, Buf *err);
+void sugar_free(Sugar *s);
+/* One line per pattern, for messages that list what a player may write. */
+void sugar_describe(const Sugar *s, Buf *out);
+/* Rewrites the body's sugar lines as moves in the object format (out);
+ * false with a message (line numbers of the body) when a line looks like
+ * sugar but matches no pattern. */
+bool sugar_expand(const Sugar *s, const char *body, Buf *out, Buf *err);
+
+#endif

@@ -1,0 +1,156 @@
+#!/bin/sh
+# mechanics.sh - the Mechanics from the command line: sugar, settings,
+# tokens and mail intake (`nomic deliver` fed the mails an MTA would hand
+# it: multipart, quoted-printable, base64, replies with quotes and
+# signatures, forged senders under mailPolicy tokens).  Uses $NOMIC.
+set -u
+NOMIC=${NOMIC:-$(pwd)/build/nomic}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+FAILS=0
+N=0
+ok() { N=$((N + 1)); }
+fail() { N=$((N + 1)); FAILS=$((FAILS + 1)); echo "FAIL: $*"; }
+expect_status() { # WANT DESCRIPTION CMD...
+    want=$1 what=$2
+    shift 2
+    "$@" >out 2>err
+    got=$?
+    if [ "$got" -eq "$want" ]; then ok; else fail "$what: exit $got, expected $want"; cat out err; fi
+}
+expect_in() { # FILE TEXT DESCRIPTION
+    if grep -qF -- "$2" "$1"; then ok; else fail "$3: '$2' not in $1"; cat "$1"; fi
+}
+expect_not_in() { # FILE TEXT DESCRIPTION
+    if grep -qF -- "$2" "$1"; then fail "$3: '$2' in $1"; else ok; fi
+}
+players() { "$NOMIC" show "$1" --type player | grep '^nickname:' | sed 's/nickname: //' | tr '\n' ' '; }
+mail() { # FROM DATE CONTENT-HEADERS BODY: an RFC 5322 message on stdout
+    printf 'From: %s\r\nTo: game@localhost\r\nSubject: moves\r\nDate: %s\r\nMessage-ID: <%s@test>\r\nMIME-Version: 1.0\r\n%s\r\n\r\n%s\r\n' \
+        "$1" "$2" "$$.$N" "$3" "$4"
+}
+
+"$NOMIC" init g.db --ruleset favor --time 2026-01-01Z > /dev/null
+
+# --- sugar -------------------------------------------------------------
+expect_status 0 "sugar prints" "$NOMIC" sugar g.db
+expect_in out "VOTE <propId> <vote:FOR|AGAINST>" "favor's sugar has VOTE"
+expect_in out "REGISTER <nickname>" "favor's sugar has REGISTER"
+printf 'REGISTER Ann\n' > m
+expect_status 0 "a sugar move" "$NOMIC" move g.db --from ann@x.org --time 2026-01-01T00:01:00Z --file m
+[ "$(players g.db)" = "Ann " ] && ok || fail "REGISTER Ann made no player: $(players g.db)"
+printf 'VOTE 12 maybe\n' > m
+expect_status 1 "a sugar line with a wrong word is refused" "$NOMIC" move g.db --from ann@x.org --time 2026-01-01T00:02:00Z --file m
+expect_in out "line 1: \`VOTE 12 maybe\` is not a move" "the refusal names the line"
+expect_in out "VOTE <propId> <vote:FOR|AGAINST>" "the refusal shows the form"
+printf 'FROB <x>\n    subtype: frob\n    x: <y>\n' > bad.sugar
+expect_status 1 "a sugar table naming what its pattern does not take" "$NOMIC" sugar g.db --set bad.sugar
+expect_in err "bad.sugar:3:" "the sugar error says where"
+printf 'JOIN <nickname>\n    subtype: register\n    nickname: <nickname>\n' > new.sugar
+expect_status 0 "sugar replaced" "$NOMIC" sugar g.db --set new.sugar
+printf 'join Bob\n' > m
+expect_status 0 "the new sugar works at once" "$NOMIC" move g.db --from bob@y.org --time 2026-01-01T00:03:00Z --file m
+[ "$(players g.db)" = "Ann Bob " ] && ok || fail "join Bob made no player: $(players g.db)"
+"$NOMIC" sugar g.db --set /dev/null > /dev/null 2>&1
+expect_status 0 "replay after the sugar changed" "$NOMIC" replay g.db
+
+# --- settings ----------------------------------------------------------
+expect_status 0 "config lists" "$NOMIC" config g.db
+expect_in out "mailPolicy open" "the default policy is open"
+expect_in out "transport  outbox" "the default transport is the outbox"
+expect_status 2 "config refuses an unknown key" "$NOMIC" config g.db colour blue
+expect_in err "colour is not a setting" "unknown key message"
+expect_status 2 "config refuses a bad value" "$NOMIC" config g.db mailPolicy closed
+expect_in err "expected open or tokens" "bad value message"
+expect_status 0 "config sets" "$NOMIC" config g.db transport smtp://127.0.0.1:2525
+expect_status 0 "config reads" "$NOMIC" config g.db transport
+expect_in out "smtp://127.0.0.1:2525" "the setting is kept"
+expect_status 0 "config unsets" "$NOMIC" config g.db transport --unset
+"$NOMIC" config g.db transport > out
+expect_in out "outbox" "back to the default"
+
+# --- mail in -----------------------------------------------------------
+"$NOMIC" init m.db --ruleset favor --time 2026-01-01Z > /dev/null
+mail 'Cy Young <cy@z.org>' 'Thu, 01 Jan 2026 00:05:00 +0000' 'Content-Type: text/plain; charset=utf-8
+Content-Transfer-Encoding: quoted-printable' 'REGISTER C=
+y
+
+On Wed, 31 Dec 2025, Ann wrote:
+> REGISTER Ann
+> VOTE 1 FOR
+
+--=20
+Cy, who signs with REGISTER Mallory' > cy.eml
+expect_status 0 "a quoted-printable mail with a quote and a signature" "$NOMIC" deliver m.db < cy.eml
+[ "$(players m.db)" = "Cy " ] && ok || fail "quoted-printable mail: players are $(players m.db)"
+"$NOMIC" show m.db --type player > out
+expect_in out "registeredAt: 1767225900" "Date gives moveTimeStamp"
+b64=$(printf 'REGISTER Dee\n' | base64)
+mail 'dee@w.org' 'Thu, 01 Jan 2026 00:06:00 +0000' 'Content-Type: multipart/mixed; boundary="b1"' "--b1
+Content-Type: multipart/alternative; boundary=\"b2\"
+
+--b2
+Content-Type: text/plain; charset=utf-8
+Content-Transfer-Encoding: base64
+
+$b64
+--b2
+Content-Type: text/html
+
+<p>REGISTER Eve</p>
+--b2--
+--b1
+Content-Type: text/plain
+Content-Disposition: attachment; filename=notes.txt
+
+REGISTER Fay
+--b1--" > dee.eml
+expect_status 0 "a multipart mail with base64 text, html and an attachment" "$NOMIC" deliver m.db < dee.eml
+[ "$(players m.db)" = "Cy Dee " ] && ok || fail "multipart mail: players are $(players m.db)"
+mail 'gus@v.org' 'Thu, 01 Jan 2026 00:07:00 +0000' 'Content-Type: text/plain' 'Hello, how do I play?' > gus.eml
+expect_status 0 "a mail with no move is taken (and answered)" "$NOMIC" deliver m.db < gus.eml
+"$NOMIC" outbox m.db > out
+expect_in out "Your message was not applied" "the mail with no move is answered"
+expect_in out "gus@v.org" "the answer goes to its sender"
+printf 'Subject: no sender\r\n\r\nREGISTER Nobody\r\n' > nofrom.eml
+expect_status 65 "a mail with no From bounces" "$NOMIC" deliver m.db < nofrom.eml
+expect_status 75 "a game that cannot be opened: try again later" "$NOMIC" deliver nosuch.db < cy.eml
+mail 'MAILER-DAEMON@y.org' 'Thu, 01 Jan 2026 00:08:00 +0000' 'Content-Type: text/plain' 'Delivery failed' > bounce.eml
+n_before=$("$NOMIC" outbox m.db | grep -c '^')
+expect_status 0 "a bounce is taken" "$NOMIC" deliver m.db < bounce.eml
+[ "$("$NOMIC" outbox m.db | grep -c '^')" -eq "$n_before" ] && ok || fail "a bounce must not be answered (mail loop)"
+"$NOMIC" log m.db > out
+expect_in out "event 4" "the bounce is journaled all the same"
+
+# --- mailPolicy tokens -------------------------------------------------
+expect_status 0 "policy tokens" "$NOMIC" config m.db mailPolicy tokens
+expect_status 0 "token issued" "$NOMIC" token m.db cy@z.org
+tok=$(cat out)
+[ ${#tok} -eq 32 ] && ok || fail "a token is 32 hex digits, got '$tok'"
+expect_status 2 "token refuses a non-address" "$NOMIC" token m.db 'not an address'
+mail 'cy@z.org' 'Thu, 01 Jan 2026 00:09:00 +0000' 'Content-Type: text/plain' 'REGISTER Mallory' > forged.eml
+before=$("$NOMIC" export m.db | sha1sum)
+expect_status 0 "a mail without the token is taken" "$NOMIC" deliver m.db < forged.eml
+expect_in out "refused" "without its token the move is refused"
+mail 'cy@z.org' 'Thu, 01 Jan 2026 00:09:30 +0000' 'Content-Type: text/plain' "token: 0123456789abcdef0123456789abcdef
+REGISTER Mallory" > forged2.eml
+expect_status 0 "a mail with a wrong token is taken" "$NOMIC" deliver m.db < forged2.eml
+expect_in out "not this sender's" "a wrong token is refused"
+[ "$("$NOMIC" export m.db | sha1sum)" = "$before" ] && ok || fail "a refused move changed the game"
+mail 'cy@z.org' 'Thu, 01 Jan 2026 00:10:00 +0000' 'Content-Type: text/plain' "token: $tok
+REGISTER Cy2" > good.eml
+expect_status 0 "a mail with the token" "$NOMIC" deliver m.db < good.eml
+[ "$(players m.db)" = "Cy Dee Cy2 " ] && ok || fail "the move with its token is applied: players are $(players m.db)"
+"$NOMIC" log m.db > out
+expect_not_in out "$tok" "the token never appears in the log"
+"$NOMIC" show m.db --type player > out
+sqlite3 m.db "select count(*) from events where status='refused' and input is null" > out
+[ "$(cat out)" -ge 2 ] && ok || fail "the refused mails are journaled"
+expect_status 0 "token re-issued" "$NOMIC" token m.db cy@z.org
+expect_status 0 "the old token no longer counts" "$NOMIC" deliver m.db < good.eml
+expect_in out "not this sender's" "a re-issued token voids the old one"
+expect_status 0 "replay with refused mails" "$NOMIC" replay m.db
+
+echo "mechanics: $N checks, $FAILS failed"
+[ "$FAILS" -eq 0 ]
