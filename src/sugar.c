@@ -43,6 +43,7 @@ typedef struct Span {
 } Span;
 
 #define MAX_WORDS 64
+#define MAX_RESTS 3 /* <name...> per pattern: a line is matched in O(words^3) at worst */
 
 static int split_words(const char *line, int len, Span *w)
 {
@@ -137,12 +138,15 @@ static bool parse_pattern(Entry *e, const char *line, int len, const char *name,
     int n = split_words(line, len, w);
     e->pattern = xstrndup(line, (size_t)len);
     e->w = xcalloc((size_t)n, sizeof *e->w);
+    int rests = 0;
     for (int i = 0; i < n; i++) {
         const char *why = parse_word(line + w[i].start, w[i].end - w[i].start, &e->w[i]);
         e->nw = i + 1;
         if (!why && i == 0 && e->w[0].kind != W_LIT) why = "a pattern starts with a literal word (VOTE, REGISTER)";
         if (!why && e->w[i].kind != W_LIT && find_var(e, e->w[i].text, strlen(e->w[i].text)) != &e->w[i])
             why = "the same name is taken twice";
+        if (!why && e->w[i].kind == W_REST && ++rests > MAX_RESTS)
+            why = "at most 3 <name...> in a pattern (matching a line must stay quick)";
         if (why) {
             buf_printf(err, "%s:%d:%d: %s", name, lineno, w[i].start + 1, why);
             return false;

@@ -1,0 +1,55 @@
+/*
+ * fuzz_mail.c - libFuzzer target for the mail intake: any input is read as
+ * a mail or refused with a message; what is read has a sender and a text,
+ * and favor's sugar either rewrites that text into moves that the object
+ * format reads (or refuses with a message) or says which line is wrong.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mailin.h"
+#include "objfmt.h"
+#include "rulesets.h"
+#include "sugar.h"
+
+static Sugar *favor_sugar(void)
+{
+    static Sugar *s;
+    if (!s) {
+        for (const ShippedSet *set = shipped_sets; set->name; set++)
+            if (strcmp(set->name, "favor") == 0) {
+                Buf err = {0};
+                s = sugar_parse(set->sugar, "favor", &err);
+                buf_free(&err);
+            }
+        if (!s) abort();
+    }
+    return s;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    MailIn m;
+    Buf err = {0};
+    if (!mail_read((const char *)data, size, &m, &err)) {
+        if (err.len == 0) abort(); /* a refusal must say why */
+        buf_free(&err);
+        return 0;
+    }
+    if (!m.sender || !m.text || !strchr(m.sender, '@')) abort();
+    Buf moves = {0};
+    if (sugar_expand(favor_sugar(), m.text, &moves, &err)) {
+        FmtDoc doc = {0};
+        Buf ferr = {0};
+        if (!fmt_read(buf_str(&moves), moves.len, "mail", &doc, &ferr) && ferr.len == 0) abort();
+        fmt_doc_free(&doc);
+        buf_free(&ferr);
+    } else if (err.len == 0) {
+        abort();
+    }
+    buf_free(&moves);
+    buf_free(&err);
+    mail_free(&m);
+    return 0;
+}
