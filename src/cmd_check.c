@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "cli.h"
+#include "sugar.h"
 #include "objfmt.h"
 #include "rulesets.h"
 
@@ -110,6 +111,16 @@ static void check_file(Tally *t, const char *file)
     if (strncmp(text, "SQLite format 3", 15) == 0) {
         printf("%s: this is a game's database, not rules; `nomic export %s` prints its objects\n", file, file);
         t->errors++;
+        free(text);
+        return;
+    }
+    size_t n = strlen(file);
+    if (n > 6 && strcmp(file + n - 6, ".sugar") == 0) {
+        Buf err = {0};
+        Sugar *s = sugar_parse(text, file, &err);
+        if (s) sugar_free(s);
+        else printf("%s: error: %s\n", file, buf_str(&err)), t->errors++;
+        buf_free(&err);
         free(text);
         return;
     }

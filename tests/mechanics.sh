@@ -47,7 +47,10 @@ expect_in out "VOTE <propId> <vote:FOR|AGAINST>" "the refusal shows the form"
 printf 'FROB <x>\n    subtype: frob\n    x: <y>\n' > bad.sugar
 expect_status 1 "a sugar table naming what its pattern does not take" "$NOMIC" sugar g.db --set bad.sugar
 expect_in err "bad.sugar:3:" "the sugar error says where"
+expect_status 1 "check finds the sugar error" "$NOMIC" check bad.sugar
+expect_in out "bad.sugar:3:" "check says where in the sugar"
 printf 'JOIN <nickname>\n    subtype: register\n    nickname: <nickname>\n' > new.sugar
+expect_status 0 "check takes a good sugar table" "$NOMIC" check new.sugar
 expect_status 0 "sugar replaced" "$NOMIC" sugar g.db --set new.sugar
 printf 'join Bob\n' > m
 expect_status 0 "the new sugar works at once" "$NOMIC" move g.db --from bob@y.org --time 2026-01-01T00:03:00Z --file m
