@@ -29,9 +29,7 @@ int cmd_config(int argc, char **argv)
         rc = 0;
     } else if (npos == 2 && !o[0].set) {
         Buf err = {0};
-        bool known = false;
-        for (const ConfigKey *k = config_keys; k->key; k++) known |= strcmp(k->key, pos[1]) == 0;
-        if (!known && !game_config_set(g, pos[1], NULL, &err)) {
+        if (!config_known(pos[1], &err)) {
             fprintf(stderr, "nomic config: %s\n", buf_str(&err));
         } else {
             char *v = game_config(g, pos[1]);

@@ -28,6 +28,15 @@ static const ConfigKey *find_key(const char *key)
     return NULL;
 }
 
+bool config_known(const char *key, Buf *err)
+{
+    if (find_key(key)) return true;
+    buf_printf(err, "%s is not a setting (", key);
+    for (const ConfigKey *k = config_keys; k->key; k++) buf_printf(err, "%s%s", k == config_keys ? "" : ", ", k->key);
+    buf_puts(err, ")");
+    return false;
+}
+
 char *game_config(Game *g, const char *key)
 {
     char *v = g->st ? store_config_get(g->st, key) : NULL;
@@ -64,13 +73,7 @@ static const char *check_value(const char *key, const char *v)
 
 bool game_config_set(Game *g, const char *key, const char *value, Buf *err)
 {
-    if (!find_key(key)) {
-        buf_printf(err, "%s is not a setting (", key);
-        for (const ConfigKey *k = config_keys; k->key; k++)
-            buf_printf(err, "%s%s", k == config_keys ? "" : ", ", k->key);
-        buf_puts(err, ")");
-        return false;
-    }
+    if (!config_known(key, err)) return false;
     const char *why = value ? check_value(key, value) : NULL;
     if (why) {
         buf_printf(err, "%s %s: expected %s", key, value, why);

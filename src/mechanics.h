@@ -23,6 +23,8 @@ typedef struct ConfigKey {
 } ConfigKey;
 extern const ConfigKey config_keys[]; /* ends with {0} */
 
+/* Is key a setting?  If not, says so in err, listing those there are. */
+bool config_known(const char *key, Buf *err);
 /* A setting, or its default; malloc'd. */
 char *game_config(Game *g, const char *key);
 /* Checks and keeps a setting (value NULL: back to the default); false

@@ -181,15 +181,18 @@ static char *col_text(sqlite3_stmt *st, int i)
     return t ? xstrdup((const char *)t) : NULL;
 }
 
-char *store_meta_get(Store *s, const char *key)
+/* The one text query q answers for key, or NULL. */
+static char *lookup(Store *s, int q, const char *key)
 {
-    sqlite3_stmt *st = stmt(s, Q_META_GET);
+    sqlite3_stmt *st = stmt(s, q);
     if (!st) return NULL;
     bind_text(st, 1, key);
     char *v = sqlite3_step(st) == SQLITE_ROW ? col_text(st, 0) : NULL;
     sqlite3_reset(st);
     return v;
 }
+
+char *store_meta_get(Store *s, const char *key) { return lookup(s, Q_META_GET, key); }
 
 bool store_meta_set(Store *s, const char *key, const char *value)
 {
@@ -200,15 +203,7 @@ bool store_meta_set(Store *s, const char *key, const char *value)
     return step_done(s, st);
 }
 
-char *store_config_get(Store *s, const char *key)
-{
-    sqlite3_stmt *st = stmt(s, Q_CONF_GET);
-    if (!st) return NULL;
-    bind_text(st, 1, key);
-    char *v = sqlite3_step(st) == SQLITE_ROW ? col_text(st, 0) : NULL;
-    sqlite3_reset(st);
-    return v;
-}
+char *store_config_get(Store *s, const char *key) { return lookup(s, Q_CONF_GET, key); }
 
 bool store_config_set(Store *s, const char *key, const char *value)
 {
@@ -231,15 +226,7 @@ bool store_each_config(Store *s, bool (*fn)(void *ud, const char *key, const cha
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? true : fail(s);
 }
 
-char *store_token_hash(Store *s, const char *address)
-{
-    sqlite3_stmt *st = stmt(s, Q_TOKEN_GET);
-    if (!st) return NULL;
-    bind_text(st, 1, address);
-    char *v = sqlite3_step(st) == SQLITE_ROW ? col_text(st, 0) : NULL;
-    sqlite3_reset(st);
-    return v;
-}
+char *store_token_hash(Store *s, const char *address) { return lookup(s, Q_TOKEN_GET, address); }
 
 bool store_token_set(Store *s, const char *address, const char *hash, int64_t when)
 {

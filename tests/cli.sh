@@ -4,24 +4,7 @@
 # export, replay catching a tampered journal, and the journal keeping
 # every move.  Uses $NOMIC (default build/nomic) and sqlite3.
 set -u
-NOMIC=${NOMIC:-$(pwd)/build/nomic}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-FAILS=0
-N=0
-ok() { N=$((N + 1)); }
-fail() { N=$((N + 1)); FAILS=$((FAILS + 1)); echo "FAIL: $*"; }
-expect_status() { # WANT DESCRIPTION CMD...
-    want=$1 what=$2
-    shift 2
-    "$@" >out 2>err
-    got=$?
-    if [ "$got" -eq "$want" ]; then ok; else fail "$what: exit $got, expected $want"; cat out err; fi
-}
-expect_in() { # FILE TEXT DESCRIPTION
-    if grep -qF -- "$2" "$1"; then ok; else fail "$3: '$2' not in $1"; cat "$1"; fi
-}
+. "$(dirname "$0")/lib.sh"
 move() { # GAME FROM TIME BODY
     printf '%s\n' "$4" | "$NOMIC" move "$1" --from "$2" --time "$3"
 }
@@ -116,5 +99,4 @@ cleanup: T" > /dev/null 2>&1
     fi
 done
 
-echo "cli: $N checks, $FAILS failed"
-[ "$FAILS" -eq 0 ]
+report cli

@@ -107,6 +107,28 @@ static void seeds_need_literal_keys(void **state)
     prog_free(p);
 }
 
+/* A read's literal keys are compared in canonical form ("123...012" for
+ * 123...012.0, too big to be stored inline), a text only the rule's
+ * literal leads to: after unused texts are collected and their slots
+ * reused, a matching object must still wake the rule. */
+static void literal_keys_survive_collection(void **state)
+{
+    Game *g = unit_game("type: rule\n"
+                        "if: exists(type==\"move\" & n==1234567890123456789012.0 & objectId==%o)\n"
+                        "then: create(type==\"hit\" & by==%o) & delete(%o)\n"
+                        "\n"
+                        "type: rule\n"
+                        "if: exists(type==\"move\" & objectId==%o)\n"
+                        "then: delete(%o)\n");
+    assert_string_equal(unit_move(g, "p@x", 1, "n: 1\n"), "applied"); /* the first rule is now known false */
+    game_collect(g, true);
+    /* new texts take any slots the collection freed */
+    assert_string_equal(unit_move(g, "p@x", 2, "n: 9999999999999999999999\nm: 8888888888888888888888\n"), "applied");
+    assert_string_equal(unit_move(g, "p@x", 3, "n: 1234567890123456789012\n"), "applied");
+    assert_string_not_equal(unit_attr(g, "hit", "by"), "");
+    game_close(g);
+}
+
 /* ---- the differential game ---- */
 
 static uint64_t rng_state;
@@ -244,6 +266,7 @@ int run_deps_tests(void)
         cmocka_unit_test(seedable_conjuncts),
         cmocka_unit_test(relevant_changes),
         cmocka_unit_test(seeds_need_literal_keys),
+        cmocka_unit_test(literal_keys_survive_collection),
         cmocka_unit_test(favor_agrees_with_exhaustive),
         cmocka_unit_test(favor_draft_agrees_with_exhaustive),
         cmocka_unit_test(shadow_evaluation_agrees_with_exhaustive),
