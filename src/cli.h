@@ -58,12 +58,22 @@ int cmd_config(int argc, char **argv);
 int cmd_token(int argc, char **argv);
 int cmd_sugar(int argc, char **argv);
 int cmd_deliver(int argc, char **argv);
+int cmd_send(int argc, char **argv);
 
 /* Opens GAME or prints why not (returns NULL). */
 Game *cli_open(const char *path);
 /* Prints one event's outcome for people; replies_to: show the messages
  * for this address in full. */
 void cli_print_outcome(const Outcome *o, const char *replies_to, bool with_trace);
+/* The game's name, from its file: "games/agora.db" -> "agora". */
+char *cli_game_name(const char *path);
+/* Hands the messages due to the game's transport, saying on stderr what
+ * could not be sent (quiet: and nothing of what was).  all: also those
+ * waiting out a backoff or given up.  False if the store failed. */
+typedef struct SendCount {
+    int delivered, not_sent;
+} SendCount;
+bool cli_send_mail(Game *g, const char *path, bool all, bool quiet, SendCount *count);
 /* Hides private attributes from public views. */
 bool cli_hide_private(const Obj *o, Sym name, void *ud);
 

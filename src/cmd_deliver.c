@@ -67,8 +67,10 @@ int cmd_deliver(int argc, char **argv)
     if (g) {
         int64_t now = time_now_wall();
         Incoming in = {VIA_MAIL, m.sender, now, m.have_time ? m.time : now, m.text, raw, m.token, m.automatic};
-        if (game_submit(g, &in, false, print_one, m.sender)) rc = 0;
-        else fprintf(stderr, "nomic deliver: the store failed: %s\n", store_error(g->st));
+        if (game_submit(g, &in, false, print_one, m.sender)) {
+            rc = 0;
+            cli_send_mail(g, pos[0], false, true, NULL); /* a failure waits for the next try */
+        } else fprintf(stderr, "nomic deliver: the store failed: %s\n", store_error(g->st));
         game_close(g);
     }
     mail_free(&m);

@@ -7,33 +7,21 @@
 
 #include "cli.h"
 #include "objfmt.h"
+#include "views.h"
 
 typedef struct LogState {
     bool json;
     bool first;
 } LogState;
 
-static void json_field(Buf *b, const char *name, const char *v)
-{
-    buf_printf(b, ",\"%s\":", name);
-    if (v) json_string(b, v, strlen(v));
-    else buf_puts(b, "null");
-}
-
 static bool print_event(void *ud, const EventRow *r)
 {
     LogState *st = ud;
     if (st->json) {
         Buf b = {0};
-        buf_printf(&b, "%s\n{\"event\":%ld", st->first ? "" : ",", r->n);
-        json_field(&b, "kind", r->kind);
-        buf_printf(&b, ",\"time\":%lld", (long long)r->time);
-        json_field(&b, "sender", r->sender);
-        json_field(&b, "input", r->input);
-        json_field(&b, "status", r->status);
-        json_field(&b, "message", r->message);
-        json_field(&b, "hash", r->hash);
-        buf_printf(&b, ",\"trace\":%s}", r->trace_json && *r->trace_json ? r->trace_json : "[]");
+        buf_puts(&b, st->first ? "\n" : ",\n");
+        View keeper = {.keeper = true};
+        view_event_json(&b, r, &keeper);
         fwrite(b.s, 1, b.len, stdout);
         buf_free(&b);
     } else {
@@ -104,20 +92,21 @@ static bool print_message(void *ud, const OutRow *r)
     LogState *st = ud;
     if (st->json) {
         Buf b = {0};
-        buf_printf(&b, "%s\n{\"id\":%ld,\"event\":%ld", st->first ? "" : ",", r->id, r->event);
-        json_field(&b, "to", r->to);
-        json_field(&b, "state", r->state);
-        buf_printf(&b, ",\"queuedAt\":%lld,\"sentAt\":", (long long)r->queued_at);
-        if (strcmp(r->state, "queued")) buf_printf(&b, "%lld", (long long)r->sent_at);
-        else buf_puts(&b, "null");
-        json_field(&b, "text", r->text);
-        buf_putc(&b, '}');
+        buf_puts(&b, st->first ? "\n" : ",\n");
+        view_message_json(&b, r);
         fwrite(b.s, 1, b.len, stdout);
         buf_free(&b);
     } else {
         char when[32];
         time_format(strcmp(r->state, "queued") ? r->sent_at : r->queued_at, when);
-        printf("message %ld  event %ld  %s %s\n  to: %s\n", r->id, r->event, r->state, when, r->to);
+        printf("message %ld  event %ld  %s %s", r->id, r->event, r->state, when);
+        if (r->delivery && strcmp(r->delivery, "kept")) {
+            printf("  %s", r->delivery);
+            if (r->attempts) printf(" (%d attempt%s)", r->attempts, r->attempts == 1 ? "" : "s");
+        }
+        printf("\n  to: %s\n", r->to);
+        if (r->message_id) printf("  message-id: <%s>\n", r->message_id);
+        if (r->error) printf("  error: %s\n", r->error);
         for (const char *s = r->text; *s;) {
             const char *e = strchr(s, '\n');
             int n = e ? (int)(e - s) : (int)strlen(s);

@@ -51,6 +51,7 @@ static int move_or_try(int argc, char **argv, bool dry)
         goto out;
     }
     if (dry) printf("(dry run: nothing was kept)\n");
+    else cli_send_mail(g, pos[0], false, true, NULL);
     rc = p.refused ? EXIT_REFUSED : 0;
 out:
     game_close(g);

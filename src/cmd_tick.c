@@ -25,6 +25,7 @@ int cmd_tick(int argc, char **argv)
         fprintf(stderr, "nomic tick: the store failed: %s\n", store_error(g->st));
         goto out;
     }
+    cli_send_mail(g, pos[0], false, true, NULL);
     if (n == 0) {
         char when[32];
         if (g->halted) printf("no timer runs: the game has ended\n");

@@ -268,24 +268,98 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
 
 static bool recover(Game *g);
 
+static bool queue_row(void *ud, const OutRow *r)
+{
+    Game *g = ud;
+    if (strcmp(r->state, "queued") == 0) msg_push(&g->eng->queue, sym_cstr(r->to), sym_cstr(r->text));
+    return true;
+}
+
+/* The pool, the game's own state and the messages waiting for sendNow,
+ * as the store has them. */
+static bool load_game(Game *g, Buf *err)
+{
+    if (!store_load_objects(g->st, g->pool, err)) return false;
+    g->known_event = store_last_event(g->st);
+    load_meta(g);
+    engine_invalidate(g->eng);
+    if (!store_each_outbox(g->st, queue_row, g)) {
+        buf_printf(err, "%s", store_error(g->st));
+        return false;
+    }
+    return true;
+}
+
 Game *game_open(const char *path, Buf *err)
 {
     Store *st = store_open(path, false, false, err);
     if (!st) return NULL;
     Game *g = game_new();
     g->st = st;
-    if (!store_load_objects(st, g->pool, err)) {
+    if (!load_game(g, err)) {
         game_close(g);
         return NULL;
     }
-    load_meta(g);
-    engine_invalidate(g->eng);
-    if (!recover(g)) {
+    /* an event left half done is finished by whoever next takes the lock;
+     * if another program holds it, that program is busy with it */
+    bool ok = true;
+    if (store_lock(st, 0)) {
+        ok = recover(g);
+        store_unlock(st);
+    }
+    if (!ok) {
         buf_printf(err, "%s: %s", path, store_error(st));
         game_close(g);
         return NULL;
     }
     return g;
+}
+
+/* Loads the game again from the store, when another program wrote it. */
+static bool game_reload(Game *g, Buf *err)
+{
+    engine_free(g->eng);
+    pool_free(g->pool);
+    sugar_free(g->sugar);
+    free(g->last_mover);
+    g->sugar = NULL;
+    g->last_mover = NULL;
+    g->pool = pool_new();
+    g->eng = engine_new(g->pool);
+    g->halted = g->have_timer = false;
+    return load_game(g, err) && recover(g);
+}
+
+/* Another connection wrote the database: a new event means a new state;
+ * otherwise only the sugar can have changed (settings and tokens are read
+ * when used, and the outbox's deliveries are no part of the game). */
+static bool game_refresh(Game *g, Buf *err)
+{
+    if (store_last_event(g->st) != g->known_event) return game_reload(g, err);
+    char *v = store_meta_get(g->st, "sugar");
+    sugar_free(g->sugar);
+    g->sugar = v && *v ? sugar_parse(v, "sugar", err) : NULL;
+    free(v);
+    return true;
+}
+
+bool game_lock(Game *g, Buf *err)
+{
+    if (!g->st) return true;
+    if (!store_lock(g->st, LOCK_WAIT_MS)) {
+        buf_puts(err, store_error(g->st));
+        return false;
+    }
+    if (store_changed_elsewhere(g->st) && !game_refresh(g, err)) {
+        store_unlock(g->st);
+        return false;
+    }
+    return true;
+}
+
+void game_unlock(Game *g)
+{
+    if (g->st) store_unlock(g->st);
 }
 
 /* ---- one event ---- */
@@ -325,12 +399,13 @@ static bool commit_event(Game *g, Outcome *o, const char *status)
         free(ids);
         /* the outbox: what sendNow handed over, and what still waits */
         ok = ok && store_outbox_drop_queued(st);
+        const char *delivery = o->er.sent.len ? game_delivery(g) : NULL;
         for (size_t i = 0; ok && i < o->er.sent.len; i++)
             ok = store_outbox_add(st, o->event, sym_text(o->er.sent.m[i].to), sym_text(o->er.sent.m[i].text), "sent",
-                                  o->time) > 0;
+                                  delivery, o->time) > 0;
         for (size_t i = 0; ok && i < g->eng->queue.len; i++)
             ok = store_outbox_add(st, o->event, sym_text(g->eng->queue.m[i].to), sym_text(g->eng->queue.m[i].text),
-                                  "queued", o->time) > 0;
+                                  "queued", NULL, o->time) > 0;
         /* a snapshot once the changes since the last one outnumber the
          * objects: writing the pool then costs O(1) per change */
         g->changes_since_snapshot += p->undo_len;
@@ -352,6 +427,7 @@ static bool commit_event(Game *g, Outcome *o, const char *status)
         store_rollback(st);
         return false;
     }
+    g->known_event = o->event;
     return true;
 }
 
@@ -577,7 +653,20 @@ static char *policy_refusal(Game *g, const Incoming *m)
     return why;
 }
 
+static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud);
+
 bool game_submit(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud)
+{
+    Buf err = {0};
+    bool ok = game_lock(g, &err);
+    buf_free(&err);
+    if (!ok) return false;
+    ok = submit_locked(g, m, dry, fn, ud);
+    game_unlock(g);
+    return ok;
+}
+
+static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud)
 {
     if (!dry && !run_due_timers(g, m->time, false, fn, ud)) return false;
     char *why = policy_refusal(g, m);
@@ -647,7 +736,13 @@ bool game_move(Game *g, const char *sender, int64_t time, const char *body, bool
 
 bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud)
 {
-    return run_due_timers(g, time, dry, fn, ud);
+    Buf err = {0};
+    bool ok = game_lock(g, &err);
+    buf_free(&err);
+    if (!ok) return false;
+    ok = run_due_timers(g, time, dry, fn, ud);
+    game_unlock(g);
+    return ok;
 }
 
 /* A move journaled but never settled (the program stopped in between) is

@@ -29,7 +29,11 @@ typedef struct Game {
     uint64_t seed;
     size_t changes_since_snapshot;
     Sugar *sugar;        /* the game's sugar table, NULL: none */
+    long known_event;    /* the journal's last event as this process knows it */
 } Game;
+
+/* How long an event waits for another program's event to finish. */
+#define LOCK_WAIT_MS 10000
 
 /* How a message reached the Mechanics. */
 typedef enum { VIA_CLI, VIA_MAIL, VIA_HTTP } Via;
@@ -83,6 +87,12 @@ bool game_move(Game *g, const char *sender, int64_t time, const char *body, bool
  * message against mailPolicy, rewrites its sugar, journals it (raw and
  * moves) and runs the rules.  A refused mail is answered by mail. */
 bool game_submit(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud);
+
+/* The writer's lock around one event, for the server and the commands: it
+ * waits for another program's event to finish, then reloads the game if
+ * that program changed it.  game_submit and game_tick take it themselves. */
+bool game_lock(Game *g, Buf *err);
+void game_unlock(Game *g);
 
 /* Runs every timer due at or before `time`. */
 bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud);

@@ -17,7 +17,7 @@ void mail_free(MailIn *m)
     memset(m, 0, sizeof *m);
 }
 
-static void init_once(void)
+void mime_init_once(void)
 {
     static bool done;
     if (!done) {
@@ -109,7 +109,7 @@ static bool is_automatic(GMimeMessage *msg, const char *sender)
 
 bool mail_read(const char *raw, size_t n, MailIn *m, Buf *err)
 {
-    init_once();
+    mime_init_once();
     memset(m, 0, sizeof *m);
     GMimeStream *stream = g_mime_stream_mem_new_with_buffer(raw, n);
     GMimeParser *parser = g_mime_parser_new_with_stream(stream);

@@ -31,5 +31,7 @@ typedef struct MailIn {
 /* false with a message in err when the mail has no usable sender. */
 bool mail_read(const char *raw, size_t n, MailIn *m, Buf *err);
 void mail_free(MailIn *m);
+/* GMime's set-up, once per process (before any thread starts). */
+void mime_init_once(void);
 
 #endif

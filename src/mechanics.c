@@ -37,12 +37,22 @@ bool config_known(const char *key, Buf *err)
     return false;
 }
 
-char *game_config(Game *g, const char *key)
+char *store_config(Store *st, const char *key)
 {
-    char *v = g->st ? store_config_get(g->st, key) : NULL;
+    char *v = st ? store_config_get(st, key) : NULL;
     if (v) return v;
     const ConfigKey *k = find_key(key);
     return xstrdup(k ? k->fallback : "");
+}
+
+char *game_config(Game *g, const char *key) { return store_config(g->st, key); }
+
+const char *game_delivery(Game *g)
+{
+    char *t = game_config(g, "transport");
+    bool kept = strcmp(t, "outbox") == 0;
+    free(t);
+    return kept ? "kept" : "pending";
 }
 
 static bool valid_host_port(const char *s)
@@ -126,6 +136,15 @@ bool game_token_valid(Game *g, const char *address, const char *token)
     return diff == 0;
 }
 
+char *game_token_owner(Game *g, const char *token)
+{
+    if (!token || !*token || !g->st) return NULL;
+    char *h = hash_token(token);
+    char *who = store_token_owner(g->st, h);
+    free(h);
+    return who;
+}
+
 /* ---- answers ---- */
 
 bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o)
@@ -138,7 +157,7 @@ bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o)
         sugar_describe(g->sugar, &b);
         buf_puts(&b, "or as name: value lines in the object format.\n");
     }
-    bool ok = store_outbox_add(g->st, o->event, m->sender, buf_str(&b), "sent", m->time) > 0;
+    bool ok = store_outbox_add(g->st, o->event, m->sender, buf_str(&b), "sent", game_delivery(g), m->time) > 0;
     buf_free(&b);
     return ok;
 }

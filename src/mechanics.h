@@ -27,6 +27,10 @@ extern const ConfigKey config_keys[]; /* ends with {0} */
 bool config_known(const char *key, Buf *err);
 /* A setting, or its default; malloc'd. */
 char *game_config(Game *g, const char *key);
+char *store_config(Store *st, const char *key);
+/* The delivery state a message handed over now starts in: "kept" when the
+ * transport is the outbox itself, else "pending". */
+const char *game_delivery(Game *g);
 /* Checks and keeps a setting (value NULL: back to the default); false
  * with a message in err when the key or value is not one it takes. */
 bool game_config_set(Game *g, const char *key, const char *value, Buf *err);
@@ -35,6 +39,8 @@ bool game_config_set(Game *g, const char *key, const char *value, Buf *err);
  * it, malloc'd, or NULL if the store failed.  Only its hash is kept. */
 char *game_issue_token(Game *g, const char *address);
 bool game_token_valid(Game *g, const char *address, const char *token);
+/* The address a token belongs to, malloc'd, or NULL. */
+char *game_token_owner(Game *g, const char *token);
 
 /* Answers a mail the Mechanics refused: a message to its sender. */
 bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o);

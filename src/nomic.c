@@ -26,6 +26,8 @@ const Command commands[] = {
     {"token", cmd_token, "nomic token GAME ADDRESS", "issue (or re-issue) the token of a player's address"},
     {"sugar", cmd_sugar, "nomic sugar GAME [--set FILE]", "print or replace the game's sugar (one-line moves)"},
     {"deliver", cmd_deliver, "nomic deliver GAME", "take one RFC 5322 mail on stdin, as an MTA's delivery program"},
+    {"send", cmd_send, "nomic send GAME [--all]",
+     "hand the messages sendNow() released to the transport; --all: retry even those waiting or given up"},
     {"help", cmd_help, "nomic help [--markdown]", "this summary and the rule language's verbs and functions"},
     {NULL, NULL, NULL, NULL},
 };

@@ -7,22 +7,25 @@
  */
 #include "store.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "objfmt.h"
 
-#define STORE_FORMAT "2"
+#define STORE_FORMAT "3"
 
 enum {
     Q_META_GET, Q_META_SET, Q_PUT_OBJ, Q_DEL_OBJ, Q_RECEIVED, Q_OUTCOME, Q_EVENT_GET, Q_CHANGE,
-    Q_OUT_ADD, Q_RCPT_ADD, Q_RCPT_GET, Q_OUT_MARK, Q_CONF_GET, Q_CONF_SET, Q_CONF_DEL, Q_TOKEN_GET, Q_TOKEN_SET,
-    Q_COUNT
+    Q_OUT_ADD, Q_RCPT_ADD, Q_RCPT_GET, Q_CONF_GET, Q_CONF_SET, Q_CONF_DEL, Q_TOKEN_GET, Q_TOKEN_SET,
+    Q_TOKEN_OWNER, Q_OUT_CLAIM, Q_OUT_DONE, Q_OUT_RETRY, Q_COUNT
 };
 
 static const char *queries[Q_COUNT] = {
@@ -34,16 +37,27 @@ static const char *queries[Q_COUNT] = {
     "UPDATE events SET status=?2, message=?3, trace=?4, trace_json=?5, hash=?6 WHERE n=?1",
     "SELECT n,kind,time,sender,input,status,message,trace,trace_json,hash,received_at,stamp FROM events WHERE n=?1",
     "INSERT INTO changes(event,id,body) VALUES(?1,?2,?3)",
-    "INSERT INTO outbox(event,to_id,text,state,queued_at,sent_at) VALUES(?1,?2,?3,?4,?5,?6)",
+    ("INSERT INTO outbox(event,to_id,text,state,queued_at,sent_at,delivery,attempts)"
+     " VALUES(?1,?2,?3,?4,?5,?6,?7,0)"),
     "INSERT OR IGNORE INTO recipients(list) VALUES(?1)",
     "SELECT id FROM recipients WHERE list=?1",
-    "UPDATE outbox SET state=?2, sent_at=?3 WHERE id=?1",
     "SELECT value FROM config WHERE key=?1",
     "INSERT INTO config(key,value) VALUES(?1,?2) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
     "DELETE FROM config WHERE key=?1",
     "SELECT hash FROM tokens WHERE address=?1",
     ("INSERT INTO tokens(address,hash,issued_at) VALUES(?1,?2,?3)"
      " ON CONFLICT(address) DO UPDATE SET hash=excluded.hash, issued_at=excluded.issued_at"),
+    "SELECT address FROM tokens WHERE hash=?1",
+    /* a claim is a lease: a process that dies while sending leaves the
+     * message 'sending' until ?2, when another takes it up again */
+    ("UPDATE outbox SET delivery='sending', next_try=?2, attempts=attempts+1 WHERE id=(SELECT id FROM outbox"
+     " WHERE id>?4 AND ((delivery IN ('pending','sending') AND coalesce(next_try,0)<=?1)"
+     " OR (?3 AND delivery IN ('pending','failed'))) ORDER BY id LIMIT 1)"
+     " RETURNING id,event,(SELECT list FROM recipients WHERE id=to_id),text,state,queued_at,sent_at,delivery,"
+     "attempts,next_try,delivered_at,error,message_id"),
+    ("UPDATE outbox SET delivery='delivered', delivered_at=?2, message_id=?3, error=NULL, next_try=NULL"
+     " WHERE id=?1 AND delivery='sending'"),
+    "UPDATE outbox SET delivery=?2, next_try=?3, error=?4, message_id=?5 WHERE id=?1 AND delivery='sending'",
 };
 
 static const char *schema =
@@ -58,7 +72,10 @@ static const char *schema =
     "CREATE TABLE IF NOT EXISTS snapshots(event INTEGER PRIMARY KEY, body TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS recipients(id INTEGER PRIMARY KEY, list TEXT NOT NULL UNIQUE);"
     "CREATE TABLE IF NOT EXISTS outbox(id INTEGER PRIMARY KEY, event INTEGER NOT NULL, to_id INTEGER NOT NULL"
-    " REFERENCES recipients(id), text TEXT NOT NULL, state TEXT NOT NULL, queued_at INTEGER, sent_at INTEGER);"
+    " REFERENCES recipients(id), text TEXT NOT NULL, state TEXT NOT NULL, queued_at INTEGER, sent_at INTEGER,"
+    " delivery TEXT, attempts INTEGER NOT NULL DEFAULT 0, next_try INTEGER, delivered_at INTEGER, error TEXT,"
+    " message_id TEXT);"
+    "CREATE INDEX IF NOT EXISTS outbox_undelivered ON outbox(delivery) WHERE delivery IN ('pending','sending','failed');"
     "CREATE TABLE IF NOT EXISTS config(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS tokens(address TEXT PRIMARY KEY, hash TEXT NOT NULL, issued_at INTEGER NOT NULL);";
 
@@ -68,6 +85,9 @@ struct Store {
     char err[512];
     char *last_rcpt;   /* one-entry cache: most messages go to the same list */
     long last_rcpt_id;
+    int lockfd;        /* the database file, for flock: the writer's lock */
+    int locks;         /* store_lock nesting */
+    int64_t data_version;
 };
 
 static bool fail(Store *s)
@@ -113,6 +133,25 @@ static bool step_done(Store *s, sqlite3_stmt *st)
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? true : fail(s);
 }
 
+/* Format 2 had no delivery columns: every message it sent stays in the
+ * outbox ('kept'). */
+static bool upgrade_from_2(Store *s)
+{
+    return exec(s, "BEGIN IMMEDIATE;"
+                   "ALTER TABLE outbox ADD COLUMN delivery TEXT;"
+                   "ALTER TABLE outbox ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;"
+                   "ALTER TABLE outbox ADD COLUMN next_try INTEGER;"
+                   "ALTER TABLE outbox ADD COLUMN delivered_at INTEGER;"
+                   "ALTER TABLE outbox ADD COLUMN error TEXT;"
+                   "ALTER TABLE outbox ADD COLUMN message_id TEXT;"
+                   "UPDATE outbox SET delivery='kept' WHERE state='sent';"
+                   "CREATE INDEX outbox_undelivered ON outbox(delivery)"
+                   " WHERE delivery IN ('pending','sending','failed');"
+                   "UPDATE meta SET value='3' WHERE key='format';"
+                   "COMMIT;") ||
+           (exec(s, "ROLLBACK"), false);
+}
+
 Store *store_open(const char *path, bool create, bool force, Buf *err)
 {
     struct stat sb;
@@ -134,6 +173,7 @@ Store *store_open(const char *path, bool create, bool force, Buf *err)
         unlink(side);
     }
     Store *s = xcalloc(1, sizeof *s);
+    s->lockfd = -1;
     int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
         buf_printf(err, "%s: %s", path, sqlite3_errmsg(s->db));
@@ -151,6 +191,10 @@ Store *store_open(const char *path, bool create, bool force, Buf *err)
         store_meta_set(s, "format", STORE_FORMAT);
     } else {
         char *f = store_meta_get(s, "format");
+        if (f && strcmp(f, "2") == 0 && upgrade_from_2(s)) {
+            free(f);
+            f = xstrdup(STORE_FORMAT);
+        }
         bool ok = f && strcmp(f, STORE_FORMAT) == 0;
         free(f);
         if (!ok) {
@@ -159,6 +203,11 @@ Store *store_open(const char *path, bool create, bool force, Buf *err)
             return NULL;
         }
     }
+    /* A second descriptor of the file, for flock alone.  It stays open
+     * until after sqlite3_close: closing a descriptor of the file would
+     * drop SQLite's own (fcntl) locks. */
+    s->lockfd = open(path, O_RDONLY | O_CLOEXEC);
+    store_changed_elsewhere(s);
     return s;
 }
 
@@ -167,8 +216,43 @@ void store_close(Store *s)
     if (!s) return;
     for (int i = 0; i < Q_COUNT; i++) sqlite3_finalize(s->q[i]);
     sqlite3_close(s->db);
+    if (s->lockfd >= 0) close(s->lockfd);
     free(s->last_rcpt);
     free(s);
+}
+
+bool store_lock(Store *s, int wait_ms)
+{
+    if (s->locks) {
+        s->locks++;
+        return true;
+    }
+    for (int waited = 0;; waited += 10) {
+        if (flock(s->lockfd, LOCK_EX | LOCK_NB) == 0) break;
+        if (errno != EWOULDBLOCK || waited >= wait_ms) {
+            snprintf(s->err, sizeof s->err, "the game is busy: another program holds its lock");
+            return false;
+        }
+        usleep(10000);
+    }
+    s->locks = 1;
+    return true;
+}
+
+void store_unlock(Store *s)
+{
+    if (s->locks && --s->locks == 0) flock(s->lockfd, LOCK_UN);
+}
+
+bool store_changed_elsewhere(Store *s)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "PRAGMA data_version", -1, &st, NULL) != SQLITE_OK) return true;
+    int64_t v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    sqlite3_finalize(st);
+    bool changed = v != s->data_version;
+    s->data_version = v;
+    return changed;
 }
 
 bool store_begin(Store *s) { return exec(s, "BEGIN IMMEDIATE"); }
@@ -504,7 +588,8 @@ static long recipients_id(Store *s, const char *to)
     return id;
 }
 
-long store_outbox_add(Store *s, long event, const char *to, const char *text, const char *state, int64_t when)
+long store_outbox_add(Store *s, long event, const char *to, const char *text, const char *state,
+                      const char *delivery, int64_t when)
 {
     long rid = recipients_id(s, to);
     sqlite3_stmt *st = rid < 0 ? NULL : stmt(s, Q_OUT_ADD);
@@ -516,42 +601,107 @@ long store_outbox_add(Store *s, long event, const char *to, const char *text, co
     sqlite3_bind_int64(st, 5, when);
     if (strcmp(state, "queued") == 0) sqlite3_bind_null(st, 6);
     else sqlite3_bind_int64(st, 6, when);
+    bind_text(st, 7, delivery);
     if (!step_done(s, st)) return -1;
     return (long)sqlite3_last_insert_rowid(s->db);
 }
 
 bool store_outbox_drop_queued(Store *s) { return exec(s, "DELETE FROM outbox WHERE state='queued'"); }
 
-bool store_outbox_mark(Store *s, long id, const char *state, int64_t when)
+#define OUT_COLUMNS                                                                                                  \
+    "o.id,o.event,r.list,o.text,o.state,o.queued_at,o.sent_at,o.delivery,o.attempts,o.next_try,o.delivered_at,"      \
+    "o.error,o.message_id"
+
+static void out_row(sqlite3_stmt *st, OutRow *r)
 {
-    sqlite3_stmt *st = stmt(s, Q_OUT_MARK);
-    if (!st) return false;
-    sqlite3_bind_int64(st, 1, id);
-    bind_text(st, 2, state);
-    sqlite3_bind_int64(st, 3, when);
-    return step_done(s, st);
+    r->id = (long)sqlite3_column_int64(st, 0);
+    r->event = (long)sqlite3_column_int64(st, 1);
+    r->to = col_text(st, 2);
+    r->text = col_text(st, 3);
+    r->state = col_text(st, 4);
+    r->queued_at = sqlite3_column_int64(st, 5);
+    r->sent_at = sqlite3_column_int64(st, 6);
+    r->delivery = col_text(st, 7);
+    r->attempts = sqlite3_column_int(st, 8);
+    r->next_try = sqlite3_column_int64(st, 9);
+    r->delivered_at = sqlite3_column_int64(st, 10);
+    r->error = col_text(st, 11);
+    r->message_id = col_text(st, 12);
+}
+
+void out_row_free(OutRow *r)
+{
+    free(r->to);
+    free(r->text);
+    free(r->state);
+    free(r->delivery);
+    free(r->error);
+    free(r->message_id);
+    memset(r, 0, sizeof *r);
 }
 
 bool store_each_outbox(Store *s, bool (*fn)(void *ud, const OutRow *r), void *ud)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(s->db,
-                           "SELECT o.id,o.event,r.list,o.text,o.state,o.queued_at,o.sent_at FROM outbox o"
-                           " JOIN recipients r ON r.id=o.to_id ORDER BY o.id",
-                           -1, &st, NULL) != SQLITE_OK)
+                           "SELECT " OUT_COLUMNS " FROM outbox o JOIN recipients r ON r.id=o.to_id ORDER BY o.id", -1,
+                           &st, NULL) != SQLITE_OK)
         return fail(s);
     bool ok = true;
     while (ok && sqlite3_step(st) == SQLITE_ROW) {
-        OutRow r = {(long)sqlite3_column_int64(st, 0), (long)sqlite3_column_int64(st, 1), col_text(st, 2),
-                    col_text(st, 3), col_text(st, 4), sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 6)};
+        OutRow r;
+        out_row(st, &r);
         ok = fn(ud, &r);
-        free(r.to);
-        free(r.text);
-        free(r.state);
+        out_row_free(&r);
     }
     sqlite3_finalize(st);
     return ok;
 }
+
+int store_outbox_claim(Store *s, long after, int64_t now, int64_t lease_until, bool all, OutRow *r)
+{
+    sqlite3_stmt *st = stmt(s, Q_OUT_CLAIM);
+    if (!st) return -1;
+    sqlite3_bind_int64(st, 4, after);
+    sqlite3_bind_int64(st, 1, now);
+    sqlite3_bind_int64(st, 2, lease_until);
+    sqlite3_bind_int(st, 3, all);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        out_row(st, r);
+        /* RETURNING gives the row as updated; the update itself was done
+         * by the first step */
+        sqlite3_reset(st);
+        return 1;
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? 0 : (fail(s), -1);
+}
+
+bool store_outbox_delivered(Store *s, long id, const char *message_id, int64_t when)
+{
+    sqlite3_stmt *st = stmt(s, Q_OUT_DONE);
+    if (!st) return false;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, when);
+    bind_text(st, 3, message_id);
+    return step_done(s, st);
+}
+
+bool store_outbox_failed(Store *s, long id, const char *message_id, const char *error, int64_t next_try)
+{
+    sqlite3_stmt *st = stmt(s, Q_OUT_RETRY);
+    if (!st) return false;
+    sqlite3_bind_int64(st, 1, id);
+    bind_text(st, 2, next_try ? "pending" : "failed");
+    if (next_try) sqlite3_bind_int64(st, 3, next_try);
+    else sqlite3_bind_null(st, 3);
+    bind_text(st, 4, error);
+    bind_text(st, 5, message_id);
+    return step_done(s, st);
+}
+
+char *store_token_owner(Store *s, const char *hash) { return lookup(s, Q_TOKEN_OWNER, hash); }
 
 char *store_all_senders(Store *s)
 {

@@ -95,20 +95,49 @@ bool store_put_snapshot(Store *s, long event, const char *text);
 /* The pool after event n, rebuilt into p (empty on entry). */
 bool store_state_at(Store *s, long n, Pool *p, Buf *err);
 
-/* The outbox. */
+/* The outbox.  A message is 'queued' until the rules' sendNow() hands it
+ * over ('sent'); its delivery is then 'pending' until the transport takes
+ * it ('delivered'), 'sending' while a process holds it, 'failed' when the
+ * retries gave up, or 'kept' when the transport is the outbox itself. */
 typedef struct OutRow {
     long id;
     long event;
     char *to;
     char *text;
-    char *state;    /* queued, sent, failed */
+    char *state;        /* queued, sent */
     int64_t queued_at;
     int64_t sent_at;
+    char *delivery;     /* NULL (queued), pending, sending, delivered, failed, kept */
+    int attempts;
+    int64_t next_try;   /* pending: not before; sending: the lease's end */
+    int64_t delivered_at;
+    char *error;        /* the transport's last complaint */
+    char *message_id;
 } OutRow;
-long store_outbox_add(Store *s, long event, const char *to, const char *text, const char *state, int64_t when);
+void out_row_free(OutRow *r);
+long store_outbox_add(Store *s, long event, const char *to, const char *text, const char *state,
+                      const char *delivery, int64_t when);
 bool store_outbox_drop_queued(Store *s); /* before re-writing the queue */
-bool store_outbox_mark(Store *s, long id, const char *state, int64_t when);
 bool store_each_outbox(Store *s, bool (*fn)(void *ud, const OutRow *r), void *ud);
+/* Takes the oldest message after id `after` due for delivery at `now`
+ * (all: also those waiting out a backoff, and those given up) and leases
+ * it to this process until `lease_until`, counting the attempt.  1: *r is
+ * filled; 0: none. */
+int store_outbox_claim(Store *s, long after, int64_t now, int64_t lease_until, bool all, OutRow *r);
+bool store_outbox_delivered(Store *s, long id, const char *message_id, int64_t when);
+/* A failed attempt: try again at next_try, or give up (next_try 0). */
+bool store_outbox_failed(Store *s, long id, const char *message_id, const char *error, int64_t next_try);
+/* The address whose token hashes to `hash`, or NULL. */
+char *store_token_owner(Store *s, const char *hash);
+
+/* The writer's lock: one event at a time over every process that opens
+ * the game (the server, nomic deliver from the MTA, nomic move).  Waits
+ * up to wait_ms; nests. */
+bool store_lock(Store *s, int wait_ms);
+void store_unlock(Store *s);
+/* Has another connection committed since the last call? */
+bool store_changed_elsewhere(Store *s);
+
 /* Every distinct sender in the journal (for the loop meta-rule's notice). */
 char *store_all_senders(Store *s);
 

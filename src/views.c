@@ -1,0 +1,88 @@
+/*
+ * views.c - JSON views of events and messages (views.h).
+ */
+#include "views.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval.h"
+#include "objfmt.h"
+
+static void field(Buf *b, const char *name, const char *v)
+{
+    buf_printf(b, ",\"%s\":", name);
+    if (v) json_string(b, v, strlen(v));
+    else buf_puts(b, "null");
+}
+
+static void time_field(Buf *b, const char *name, int64_t t, bool present)
+{
+    if (present) buf_printf(b, ",\"%s\":%lld", name, (long long)t);
+    else buf_printf(b, ",\"%s\":null", name);
+}
+
+char *view_moves(const char *input, const char *sender, const View *v)
+{
+    if (v->keeper || v->private_attrs == SYM_EMPTY || (v->address && sender && strcmp(v->address, sender) == 0))
+        return xstrdup(input);
+    FmtDoc doc = {0};
+    Buf err = {0}, out = {0};
+    Ctx cx = {.private_attrs = v->private_attrs};
+    if (fmt_read(input, strlen(input), "move", &doc, &err)) {
+        for (int i = 0; i < doc.n; i++) {
+            if (i) buf_puts(&out, "\n---\n");
+            int shown = 0;
+            for (int k = 0; k < doc.objs[i].n; k++) {
+                const FmtAttr *a = &doc.objs[i].attrs[k];
+                if (attr_is_private(&cx, a->name)) continue;
+                if (shown++) buf_putc(&out, '\n');
+                buf_printf(&out, "%s: ", sym_text(a->name));
+                fmt_print_value(&out, a->value);
+            }
+        }
+    } else {
+        /* journaled input always parses; if it ever does not, show nothing
+         * rather than what might be private */
+        buf_puts(&out, "(not shown)");
+    }
+    fmt_doc_free(&doc);
+    buf_free(&err);
+    return buf_take(&out);
+}
+
+void view_event_json(Buf *b, const EventRow *r, const View *v)
+{
+    buf_printf(b, "{\"event\":%ld", r->n);
+    field(b, "kind", r->kind);
+    buf_printf(b, ",\"time\":%lld", (long long)r->time);
+    field(b, "sender", r->sender);
+    char *input = r->input ? view_moves(r->input, r->sender, v) : NULL;
+    field(b, "input", input);
+    free(input);
+    field(b, "status", r->status);
+    field(b, "message", r->message);
+    field(b, "hash", r->hash);
+    buf_printf(b, ",\"trace\":%s}", r->trace_json && *r->trace_json ? r->trace_json : "[]");
+}
+
+void view_message_json(Buf *b, const OutRow *r)
+{
+    buf_printf(b, "{\"id\":%ld,\"event\":%ld", r->id, r->event);
+    field(b, "to", r->to);
+    field(b, "state", r->state);
+    buf_printf(b, ",\"queuedAt\":%lld", (long long)r->queued_at);
+    bool sent = strcmp(r->state, "queued") != 0;
+    time_field(b, "sentAt", r->sent_at, sent);
+    field(b, "delivery", r->delivery);
+    buf_printf(b, ",\"attempts\":%d", r->attempts);
+    bool pending = r->delivery && strcmp(r->delivery, "pending") == 0 && r->attempts;
+    time_field(b, "nextTry", r->next_try, pending);
+    bool done = r->delivery && strcmp(r->delivery, "delivered") == 0;
+    time_field(b, "deliveredAt", r->delivered_at, done);
+    field(b, "error", r->error);
+    field(b, "messageId", r->message_id);
+    field(b, "text", r->text);
+    buf_putc(b, '}');
+}

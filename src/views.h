@@ -1,0 +1,32 @@
+/*
+ * views.h - the JSON views of events and messages that the command line
+ * (--json) and the server's API share, so both say the same thing the
+ * same way (docs/formats.md, docs/api.md).
+ *
+ * A View says who is looking: the game-keeper (the command line) sees
+ * everything; a player sees the private attributes of their own moves
+ * only; the public sees none.
+ */
+#ifndef NOMIC_VIEWS_H
+#define NOMIC_VIEWS_H
+
+#include <stdbool.h>
+
+#include "store.h"
+#include "value.h"
+
+typedef struct View {
+    bool keeper;          /* the game-keeper: nothing is hidden */
+    const char *address;  /* the player looking, or NULL: the public */
+    Sym private_attrs;    /* engineSettings.privateAttributes */
+} View;
+
+/* {"event":N,"kind":...,"trace":[...]}: one event of the journal. */
+void view_event_json(Buf *b, const EventRow *r, const View *v);
+/* {"id":N,"event":N,"to":...,"delivery":...}: one message of the outbox. */
+void view_message_json(Buf *b, const OutRow *r);
+/* The moves of a message as `v` may see them: private attributes left
+ * out unless v is the keeper or the sender.  malloc'd. */
+char *view_moves(const char *input, const char *sender, const View *v);
+
+#endif
