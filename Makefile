@@ -15,7 +15,9 @@ SRC_CMD := src/nomic.c
 RULESETS := $(sort $(wildcard rulesets/*.nomic)) $(BUILD)/favor-draft.nomic
 SUGARS  := $(wildcard rulesets/*.sugar) $(BUILD)/favor-draft.sugar
 
-OBJ_LIB := $(SRC_LIB:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/rulesets_gen.o
+WEB     := $(sort $(wildcard web/*.html web/*.css web/*.js))
+
+OBJ_LIB := $(SRC_LIB:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/rulesets_gen.o $(BUILD)/obj/web_gen.o
 OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/obj/%.o)
 
 .PHONY: all demo test unit scenarios fuzz-smoke sanitize bench docs clean
@@ -26,6 +28,13 @@ $(BUILD)/obj/%.o: src/%.c src/*.h | $(BUILD)/obj
 
 $(BUILD)/obj/rulesets_gen.o: $(BUILD)/rulesets_gen.c | $(BUILD)/obj
 	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -c $< -o $@
+
+$(BUILD)/obj/web_gen.o: $(BUILD)/web_gen.c src/server.h | $(BUILD)/obj
+	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -c $< -o $@
+
+# The web page is compiled in too: `nomic serve` needs no files beside it.
+$(BUILD)/web_gen.c: $(WEB) tools/embed-web.sh | $(BUILD)/obj
+	sh tools/embed-web.sh $(WEB) > $@
 
 # The shipped initial sets are compiled in, so `--ruleset favor` works from
 # any directory.  Generated from rulesets/*.nomic, never edited by hand.

@@ -59,6 +59,7 @@ int cmd_token(int argc, char **argv);
 int cmd_sugar(int argc, char **argv);
 int cmd_deliver(int argc, char **argv);
 int cmd_send(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 /* Opens GAME or prints why not (returns NULL). */
 Game *cli_open(const char *path);

@@ -734,12 +734,27 @@ bool game_move(Game *g, const char *sender, int64_t time, const char *body, bool
     return game_submit(g, &m, dry, fn, ud);
 }
 
+/* With no timer known (the rules of a new game have not run yet), a dry
+ * run at `time` finds the first one; if the rules would already change
+ * something, that is a timer due now. */
+static void probe_timer(Game *g, int64_t time)
+{
+    if (g->have_timer || g->halted) return;
+    Outcome o;
+    if (game_event_tick(g, time, true, &o) && o.ran && o.er.changing_firings > 0) {
+        g->have_timer = true;
+        g->next_timer = time;
+    }
+    outcome_free(&o);
+}
+
 bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud)
 {
     Buf err = {0};
     bool ok = game_lock(g, &err);
     buf_free(&err);
     if (!ok) return false;
+    probe_timer(g, time);
     ok = run_due_timers(g, time, dry, fn, ud);
     game_unlock(g);
     return ok;

@@ -28,6 +28,8 @@ const Command commands[] = {
     {"deliver", cmd_deliver, "nomic deliver GAME", "take one RFC 5322 mail on stdin, as an MTA's delivery program"},
     {"send", cmd_send, "nomic send GAME [--all]",
      "hand the messages sendNow() released to the transport; --all: retry even those waiting or given up"},
+    {"serve", cmd_serve, "nomic serve GAME [--listen HOST:PORT]",
+     "serve the game over HTTP: the web page, the JSON API, the clock and the mail out"},
     {"help", cmd_help, "nomic help [--markdown]", "this summary and the rule language's verbs and functions"},
     {NULL, NULL, NULL, NULL},
 };
