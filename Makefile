@@ -71,6 +71,7 @@ scenarios: $(BUILD)/nomic
 	NOMIC=$(abspath $(BUILD)/nomic) python3 tests/run_scenarios.py tests/scenarios
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/cli.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/mechanics.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/serve.sh
 
 fuzz-smoke:
 	sh tests/fuzz.sh smoke

@@ -532,6 +532,35 @@ static bool hidden(const Engine *e, Sym name)
     return attr_is_private(&cx, name);
 }
 
+static void mark_vars(const Node *n, bool *mask)
+{
+    if (!n) return;
+    if (n->kind == N_VAR) mask[n->var] = true;
+    for (int i = 0; i < n->n; i++) mark_vars(n->kid[i], mask);
+}
+
+static bool reads_private(const Engine *e, const Node *n)
+{
+    if (!n) return false;
+    if (n->kind == N_ATTR && hidden(e, n->sym)) return true;
+    for (int i = 0; i < n->n; i++)
+        if (reads_private(e, n->kid[i])) return true;
+    return false;
+}
+
+/* The variables a comparison ties to a private attribute (`secret==%x`):
+ * their values are private too, and the trace does not show them. */
+static void private_vars(const Engine *e, const Node *n, bool *mask)
+{
+    if (!n) return;
+    if (n->kind == N_CMP && (reads_private(e, n->kid[0]) || reads_private(e, n->kid[1]))) {
+        mark_vars(n->kid[0], mask);
+        mark_vars(n->kid[1], mask);
+        return;
+    }
+    for (int i = 0; i < n->n; i++) private_vars(e, n->kid[i], mask);
+}
+
 static void trace_firing(Engine *e, EventResult *r, const RuleEntry *re, const Prog *p, size_t ufrom, size_t uto,
                          size_t sfrom, size_t qfrom, bool changed, const char *error)
 {
@@ -542,6 +571,11 @@ static void trace_firing(Engine *e, EventResult *r, const RuleEntry *re, const P
     buf_printf(j, "{\"rule\":%u,\"ruleOrder\":", re->id);
     json_string(j, sym_text(re->order), sym_len(re->order));
     buf_printf(j, ",\"changed\":%s,\"bindings\":{", changed ? "true" : "false");
+    bool *secret = xcalloc((size_t)p->nvars + 1, sizeof *secret);
+    if (e->private_attrs != SYM_EMPTY) {
+        private_vars(e, p->cond, secret);
+        private_vars(e, p->then, secret);
+    }
     for (int i = 0; i < p->nvars; i++) {
         Sym v = e->vars[i];
         buf_printf(t, " %%%s=", sym_text(p->varnames[i]));
@@ -551,11 +585,15 @@ static void trace_firing(Engine *e, EventResult *r, const RuleEntry *re, const P
         if (v == VAR_UNBOUND) {
             buf_puts(t, "(unbound)");
             buf_puts(j, "null");
+        } else if (secret[i]) {
+            buf_puts(t, "(private)");
+            buf_puts(j, "\"(private)\"");
         } else {
             trace_value(t, v);
             json_string(j, sym_text(v), sym_len(v));
         }
     }
+    free(secret);
     buf_puts(j, "},\"changes\":[");
     if (error) {
         buf_printf(t, " %s\n", error);
