@@ -9,6 +9,7 @@ PKGS    := glib-2.0 gmime-3.0 libcurl libmicrohttpd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 LIBS    := -lsqlite3 -lgmp -lm $(shell pkg-config --libs $(PKGS))
 BUILD   ?= build
+LISTEN  ?= 127.0.0.1:8080
 
 SRC_LIB := $(filter-out src/nomic.c,$(wildcard src/*.c))
 SRC_CMD := src/nomic.c
@@ -20,7 +21,7 @@ WEB     := $(sort $(wildcard web/*.html web/*.css web/*.js))
 OBJ_LIB := $(SRC_LIB:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/rulesets_gen.o $(BUILD)/obj/web_gen.o
 OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all demo test unit scenarios fuzz-smoke sanitize bench docs clean
+.PHONY: all serve demo test unit scenarios fuzz-smoke sanitize bench docs clean
 all: $(BUILD)/nomic
 
 $(BUILD)/obj/%.o: src/%.c src/*.h | $(BUILD)/obj
@@ -85,7 +86,11 @@ sanitize:
 test: all unit scenarios fuzz-smoke sanitize
 	@echo "all tests passed"
 
-# The main job for now: a new game on SQLite and a short scripted game.
+# The main job: a game served on SQLite, new the first time (tools/serve.sh).
+serve: $(BUILD)/nomic
+	NOMIC=$(BUILD)/nomic sh tools/serve.sh $(BUILD)/game.db $(LISTEN)
+
+# A short game played through the command line, printed as it goes.
 demo: $(BUILD)/nomic
 	NOMIC=$(BUILD)/nomic sh tools/demo.sh $(BUILD)/demo.db
 
