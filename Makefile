@@ -96,6 +96,7 @@ demo: $(BUILD)/nomic
 
 bench: $(BUILD)/engine-city $(BUILD)/nomic
 	sh bench/engine-city
+	sh bench/http
 
 docs: $(BUILD)/nomic
 	$(BUILD)/nomic help --markdown > docs/language.md
