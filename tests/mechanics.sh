@@ -134,4 +134,82 @@ expect_status 0 "the old token no longer counts" "$NOMIC" deliver m.db < good.em
 expect_in out "not this sender's" "a re-issued token voids the old one"
 expect_status 0 "replay with refused mails" "$NOMIC" replay m.db
 
+
+# --- the queue waits for sendNow across commands ------------------------
+cat >q.nomic <<'EOF'
+type: rule
+ruleOrder: 10
+if: exists(type=="move" & subtype=="later" & moveSender==%s & objectId==%m)
+then: send(%s, "queued by one command, sent by another") & delete(objectId==%m)
+
+type: rule
+ruleOrder: 20
+if: exists(type=="move" & subtype=="flush" & objectId==%m)
+then: sendNow() & delete(objectId==%m)
+EOF
+"$NOMIC" init q.db --ruleset q.nomic >/dev/null
+printf 'subtype: later\n' | "$NOMIC" move q.db --from a@q.org >/dev/null
+"$NOMIC" outbox q.db --json > out
+expect_in out '"state":"queued"' "the message waits for sendNow"
+printf 'subtype: flush\n' | "$NOMIC" move q.db --from b@q.org >/dev/null
+"$NOMIC" outbox q.db --json > out
+expect_in out '"state":"sent"' "a later command's sendNow hands it over"
+expect_in out 'queued by one command, sent by another' "the text survived between the commands"
+expect_status 0 "replay with the queue" "$NOMIC" replay q.db
+
+# --- mail out through sendmail: --------------------------------------
+cat >sendmail <<EOF
+#!/bin/sh
+# a sendmail stand-in: fails while $T/down exists, else keeps the mail
+[ -f "$T/down" ] && { echo "451 try later" >&2; exit 75; }
+n=\$(ls "$T/sent" | wc -l)
+{ echo "ARGS: \$*"; cat; } > "$T/sent/\$n.eml"
+EOF
+chmod +x sendmail
+mkdir sent
+expect_status 2 "a transport that is not one" "$NOMIC" config q.db transport "$T/sendmail"
+expect_status 0 "transport sendmail:" "$NOMIC" config q.db transport "sendmail:$T/sendmail"
+expect_status 0 "mailFrom" "$NOMIC" config q.db mailFrom game@q.org
+touch down
+printf 'subtype: later\n---\nsubtype: flush\n' | "$NOMIC" move q.db --from 'zoë@q.org' >out 2>err
+expect_in err "not sent" "a failed hand-over is reported"
+"$NOMIC" outbox q.db --json > out
+expect_in out '"delivery":"pending","attempts":1' "the failed message waits, one attempt counted"
+expect_in out '451 try later' "with the transport's complaint"
+id1=$(python3 -c 'import json; m=json.load(open("out"))["messages"][-1]; print(m["messageId"])')
+expect_status 0 "nothing is due during the backoff" "$NOMIC" send q.db
+expect_in out "nothing to send" "the backoff is kept"
+expect_status 1 "send --all while still down" "$NOMIC" send q.db --all
+rm down
+expect_status 0 "send --all once up" "$NOMIC" send q.db --all
+expect_in out "delivered <$id1>" "delivered with the Message-ID it was given at the first attempt"
+expect_status 0 "send again" "$NOMIC" send q.db
+expect_in out "nothing to send" "nothing goes twice"
+[ "$(ls sent | wc -l)" -eq 1 ] && ok || fail "one mail handed over, found $(ls sent | wc -l)"
+m=sent/0.eml
+expect_in $m "ARGS: -oi -f game@q.org -- zoë@q.org" "the program is given the envelope"
+expect_in $m "From: game@q.org" "From is mailFrom"
+expect_in $m "Message-Id: <$id1>" "the Message-ID"
+expect_in $m "Subject: q: queued by one command" "the subject: the game and the first line"
+expect_in $m "Content-Type: text/plain; charset=utf-8" "UTF-8 text"
+expect_in $m "Auto-Submitted: auto-generated" "marked automatic"
+grep -q '^Date: ' $m && ok || fail "a Date header"
+grep -q '^To: ' $m && ok || fail "a To header"
+"$NOMIC" outbox q.db --json > out
+expect_in out '"delivery":"delivered","attempts":3' "three attempts in all"
+
+# --- one writer at a time ---------------------------------------------
+"$NOMIC" init w.db --ruleset favor >/dev/null
+i=0
+while [ $i -lt 12 ]; do
+    echo "REGISTER p$i" | "$NOMIC" move w.db --from "p$i@w.org" >/dev/null 2>&1 &
+    i=$((i + 1))
+done
+wait
+"$NOMIC" log w.db --json > out
+python3 -c 'import json; e=json.load(open("out"))["events"]; assert [x["event"] for x in e] == list(range(1, 13)), e; assert all(x["status"] == "applied" for x in e)' \
+    && ok || fail "twelve moves at once: twelve events, numbered in order, all applied"
+[ "$("$NOMIC" show w.db --type player | grep -c '^nickname:')" -eq 12 ] && ok || fail "twelve players"
+expect_status 0 "replay after moves at once" "$NOMIC" replay w.db
+
 report mechanics
