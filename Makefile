@@ -16,12 +16,12 @@ SRC_CMD := src/nomic.c
 RULESETS := $(sort $(wildcard rulesets/*.nomic)) $(BUILD)/favor-draft.nomic
 SUGARS  := $(wildcard rulesets/*.sugar) $(BUILD)/favor-draft.sugar
 
-WEB     := $(sort $(wildcard web/*.html web/*.css web/*.js))
+WEB     := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
 
 OBJ_LIB := $(SRC_LIB:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/rulesets_gen.o $(BUILD)/obj/web_gen.o
 OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all serve demo test unit scenarios fuzz-smoke sanitize bench docs clean
+.PHONY: all serve demo test unit scenarios mail browser fuzz-smoke sanitize bench docs clean
 all: $(BUILD)/nomic
 
 $(BUILD)/obj/%.o: src/%.c src/*.h | $(BUILD)/obj
@@ -74,6 +74,14 @@ scenarios: $(BUILD)/nomic
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/mechanics.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/serve.sh
 
+# Mail through a real MTA (OpenSMTPD, swaks, an aiosmtpd receiver), and the
+# page in a real browser (Chromium driven by playwright-core).
+mail: $(BUILD)/nomic
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/mail.sh
+
+browser: $(BUILD)/nomic
+	sh tests/browser/run.sh $(abspath $(BUILD)/nomic)
+
 fuzz-smoke:
 	sh tests/fuzz.sh smoke
 
@@ -83,7 +91,7 @@ sanitize:
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  unit scenarios
 
-test: all unit scenarios fuzz-smoke sanitize
+test: all unit scenarios mail browser fuzz-smoke sanitize
 	@echo "all tests passed"
 
 # The main job: a game served on SQLite, new the first time (tools/serve.sh).

@@ -16,7 +16,7 @@ static int print_objects(const Pool *p, const Engine *e, Sym type, long id, bool
     int count = 0;
     Buf b = {0};
     bool first = true;
-    if (json) buf_puts(&b, "{\"version\":1,\"objects\":[");
+    if (json) printf("{\"version\":1,\"objects\":[");
     const IdSet *s = type != SYM_EMPTY ? pool_lookup(p, SYM_type, type) : &p->all;
     for (uint32_t i = s ? idset_seek(s, 0, 1) : 0; s && i < s->len; i = idset_seek(s, i + 1, 0)) {
         const Obj *o = pool_get(p, s->ids[i]);

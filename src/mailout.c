@@ -25,7 +25,8 @@
 
 /* ---- the message ---- */
 
-/* The recipient addresses of a list: its words, commas allowed. */
+/* The recipient addresses of a list: its words, commas allowed, each
+ * once (a player list may name an address once per nickname). */
 static char **split_recipients(const char *to, int *n)
 {
     char **out = NULL;
@@ -34,9 +35,12 @@ static char **split_recipients(const char *to, int *n)
         while (*s == ' ' || *s == ',' || *s == '\t') s++;
         const char *w = s;
         while (*s && *s != ' ' && *s != ',' && *s != '\t') s++;
-        if (s > w) {
+        size_t n = (size_t)(s - w);
+        bool seen = n == 0;
+        for (size_t i = 0; i < len && !seen; i++) seen = strlen(out[i]) == n && memcmp(out[i], w, n) == 0;
+        if (!seen) {
             GROW(out, len, cap);
-            out[len++] = xstrndup(w, (size_t)(s - w));
+            out[len++] = xstrndup(w, n);
         }
     }
     *n = (int)len;
@@ -222,7 +226,7 @@ static size_t read_upload(char *out, size_t size, size_t nitems, void *ud)
     return n;
 }
 
-static bool via_smtp(const char *url, const char *from, const char *to, const char *mail, Buf *why)
+static bool via_smtp(const char *url, const char *from, const char *to, const char *mail, Buf *why, bool *permanent)
 {
     CURL *c = curl_easy_init();
     if (!c) {
@@ -254,7 +258,14 @@ static bool via_smtp(const char *url, const char *from, const char *to, const ch
     curl_easy_setopt(c, CURLOPT_TIMEOUT, (long)SEND_TIMEOUT);
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
     CURLcode rc = curl_easy_perform(c);
-    if (rc != CURLE_OK) buf_printf(why, "%s: %s", url, *errbuf ? errbuf : curl_easy_strerror(rc));
+    if (rc != CURLE_OK) {
+        long code = 0;
+        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+        buf_printf(why, "%s: %s", url, *errbuf ? errbuf : curl_easy_strerror(rc));
+        if (code) buf_printf(why, " (the server answered %ld)", code);
+        /* 5xx: the server will not take this message, ever */
+        *permanent = code >= 500 && code < 600;
+    }
     curl_slist_free_all(rcpts);
     buf_free(&addr);
     curl_easy_cleanup(c);
@@ -278,8 +289,8 @@ static bool attempt(Store *st, const char *transport, const char *from, const ch
     bool smtp = strncmp(transport, "smtp://", 7) == 0;
     char *mail = mail_format(from, r->to, subject, r->message_id, now, r->text, smtp);
     Buf why = {0};
-    bool sent;
-    if (smtp) sent = via_smtp(transport, from, r->to, mail, &why);
+    bool sent, permanent = false;
+    if (smtp) sent = via_smtp(transport, from, r->to, mail, &why, &permanent);
     else if (strncmp(transport, "sendmail:", 9) == 0) sent = via_sendmail(transport + 9, from, r->to, mail, &why);
     else {
         buf_printf(&why, "transport %s cannot send", transport);
@@ -296,7 +307,7 @@ static bool attempt(Store *st, const char *transport, const char *from, const ch
         r->delivered_at = now;
         ok = store_outbox_delivered(st, r->id, r->message_id, now);
     } else {
-        bool give_up = now - r->sent_at >= GIVE_UP_AFTER;
+        bool give_up = permanent || now - r->sent_at >= GIVE_UP_AFTER;
         r->next_try = give_up ? 0 : now + backoff(r->attempts);
         r->delivery = xstrdup(give_up ? "failed" : "pending");
         r->error = buf_take(&why);

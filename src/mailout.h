@@ -12,8 +12,8 @@
  * Never lost, never sent twice: a message is claimed (leased) in the store
  * before the attempt, so two programs never send it at once; it is marked
  * delivered as soon as the transport takes it; a failed attempt is retried
- * with a doubling backoff (1 minute up to 1 hour) for three days, then
- * kept as failed (nomic send --all tries it again).  A crash between the
+ * with a doubling backoff (1 minute up to 1 hour) for three days (an SMTP
+ * server's 5xx ends it at once), then kept as failed (nomic send --all tries it again).  A crash between the
  * transport taking a message and the store noting it sends it again after
  * the lease, with the same Message-ID, so the receiver can tell.
  */

@@ -99,4 +99,10 @@ cleanup: T" > /dev/null 2>&1
     fi
 done
 
+# --json is valid JSON even when nothing matches
+for args in "show g.db --type nothing --json" "show g.db --json" "log g.db --json" "outbox g.db --json"; do
+    # shellcheck disable=SC2086
+    "$NOMIC" $args > out && python3 -c 'import json; json.load(open("out"))' && ok || fail "nomic $args: not JSON"
+done
+
 report cli

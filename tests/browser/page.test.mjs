@@ -1,0 +1,366 @@
+// The page of `nomic serve`, played in a real browser (Debian's Chromium,
+// driven by playwright-core).  Usage: node page.test.mjs path/to/nomic
+//
+// It makes a favor game in a temporary directory, serves it on a free port
+// of 127.0.0.1, and plays through the page only (typing into the move form
+// and clicking Send): two players register, alice proposes a new rule, both
+// vote FOR, and the page must show the players, the proposal, the scores,
+// the new rule and the history with its traces.
+//
+// Time: favor closes a vote only when its expiryTime (proposal time + 10
+// days) has passed (rules 15, 18), and the server's clock is the wall clock,
+// so no flow of moves alone can get a proposal adopted within a test.  The
+// votes themselves are scored at once (rule 17: one point per vote), which
+// the test checks first.  Then the ten days pass the way a game-keeper makes
+// them pass: `nomic tick GAME --time NOW+11d` from the command line, beside
+// the running server (docs/api.md: the server reloads the game when the
+// journal grows behind its back).  The page, polling every 3 s, must then
+// show the tally's outcome: alice 1+5 = 6 (rule 23), bob 1, the proposal
+// passed and the new rule (rule 27) in the rules list.  Last, alice sends a
+// move that only the new rule answers, through the page again.
+//
+// Each check prints "ok N - ...".  Any failure prints "not ok", the server's
+// output, a screenshot path, and exits 1.  The server is stopped and the
+// temporary directory removed in every case.
+//
+// NOMIC_BROWSER_SCREENSHOT=FILE saves a full-page screenshot at the end.
+
+import { chromium } from 'playwright-core';
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import net from 'node:net';
+import path from 'node:path';
+
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const nomic = process.argv[2] ? path.resolve(process.argv[2]) : '';
+if (!nomic || !existsSync(nomic)) {
+  console.error('usage: node page.test.mjs path/to/nomic   (no such file: ' + (process.argv[2] || '(none)') + ')');
+  process.exit(2);
+}
+if (!existsSync(CHROMIUM)) {
+  console.error(`${CHROMIUM} is missing: run tests/browser/setup.sh as root`);
+  process.exit(2);
+}
+
+let passed = 0;
+let failed = 0;
+let server = null;
+let serverOut = '';
+let browser = null;
+let page = null;
+const pageErrors = [];
+const dir = mkdtempSync(path.join(tmpdir(), 'nomic-browser-'));
+const db = path.join(dir, 'g.db');
+
+class CheckFailed extends Error {}
+
+function ok(desc) {
+  passed++;
+  console.log(`ok ${passed} - ${desc}`);
+}
+function fail(desc, detail) {
+  failed++;
+  console.log(`not ok ${passed + failed} - ${desc}`);
+  if (detail) console.log('  ' + String(detail).split('\n').join('\n  '));
+  throw new CheckFailed(desc);
+}
+function check(cond, desc, detail) {
+  if (cond) ok(desc);
+  else fail(desc, detail);
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Wait until probe() returns a truthy value (the page polls every 3 s).
+async function eventually(desc, probe, timeoutMs = 20000) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    try {
+      last = await probe();
+      if (last && last.ok !== false) {
+        ok(desc);
+        return last;
+      }
+    } catch (e) {
+      last = 'error: ' + e.message;
+    }
+    if (Date.now() > end) fail(desc, 'still not so after ' + timeoutMs / 1000 + ' s; last seen: ' + JSON.stringify(last));
+    await sleep(250);
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function startServer(listen) {
+  return new Promise((resolve, reject) => {
+    server = spawn(nomic, ['serve', db, '--listen', listen], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const want = `http://${listen}/`;
+    const timer = setTimeout(() => reject(new Error(`no "${want}" on the server's stdout within 10 s`)), 10000);
+    let line = '';
+    server.stdout.on('data', (d) => {
+      serverOut += d;
+      line += d;
+      if (line.includes(want)) {
+        clearTimeout(timer);
+        resolve(want);
+      }
+    });
+    server.stderr.on('data', (d) => { serverOut += d; });
+    server.on('error', (e) => { clearTimeout(timer); reject(e); });
+    server.on('exit', (code, sig) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited (${code ?? sig}) before printing ${want}`));
+    });
+  });
+}
+
+async function stopServer() {
+  if (!server || server.exitCode !== null || server.signalCode !== null) return;
+  const gone = new Promise((r) => server.once('exit', r));
+  server.kill('SIGTERM');
+  const t = setTimeout(() => server.kill('SIGKILL'), 5000);
+  await gone;
+  clearTimeout(t);
+}
+
+// ---- page helpers ------------------------------------------------------------
+
+const text = (sel) => page.locator(sel).first().textContent({ timeout: 2000 });
+
+async function score(nick) {
+  const row = page.locator(`#players tr[data-nickname="${nick}"] td.score`);
+  if ((await row.count()) === 0) return null;
+  return (await row.first().textContent()).trim();
+}
+
+// Type a move into the form as FROM and click Send; returns the result panel.
+async function sendMove(from, body, { useChip } = {}) {
+  await page.fill('#move-from', from);
+  if (useChip) {
+    // click the sugar hint, which writes the form and selects its first
+    // placeholder, then type over the selection
+    await page.fill('#move-body', '');
+    const chip = page.locator('#sugar-list button', { hasText: useChip.form }).first();
+    await chip.click();
+    await page.keyboard.type(useChip.type);
+  } else {
+    await page.fill('#move-body', body);
+  }
+  const sent = await page.inputValue('#move-body');
+  await page.click('#move-send');
+  await page.waitForFunction(() => {
+    const r = document.querySelector('#move-result');
+    return r && r.dataset.status && !document.querySelector('#move-send').disabled;
+  }, null, { timeout: 15000 });
+  const status = await page.getAttribute('#move-result', 'data-status');
+  const result = (await text('#move-result')).replace(/\s+/g, ' ');
+  return { status, result, sent };
+}
+
+async function expectApplied(from, body, want, opts) {
+  const r = await sendMove(from, body, opts);
+  check(r.status === 'applied', `${from} sends ${JSON.stringify(r.sent)}: applied`, `#move-result says: ${r.result}`);
+  if (want) check(r.result.includes(want), `the answer shows the reply "${want}"`, `#move-result says: ${r.result}`);
+  return r;
+}
+
+// ---- the play ------------------------------------------------------------------
+
+const NEW_IF = 'exists(type=="move" & subtype=="greet" & processed!=T & moveSender==%s & objectId==%o)';
+const NEW_THEN = 'set(objectId==%o)(processed==T & cleanup==T) & send(%s,"Hello from rule 40000")';
+
+async function main() {
+  execFileSync(nomic, ['init', db, '--ruleset', 'favor', '--time', '2026-01-01T00:00:00Z'], { stdio: 'pipe' });
+  ok('nomic init ' + db + ' --ruleset favor');
+
+  const listen = `127.0.0.1:${await freePort()}`;
+  const base = await startServer(listen);
+  ok(`nomic serve listens on ${base}`);
+
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], headless: true });
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  // console errors too (a Content-Security-Policy violation, a missing file)
+  page.on('console', (m) => {
+    if (m.type() === 'error') {
+      pageErrors.push(`console: ${m.text()} (${m.location().url || 'no url'})`);
+    }
+  });
+  await page.goto(base);
+
+  // the header
+  await eventually('the header shows event 0 and a running game', async () =>
+    (await text('#game-event')).trim() === '0' && /running/.test(await text('#game-state')));
+  check(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/.test((await text('#game-clock')).trim()),
+    'the header shows the clock in UTC', await text('#game-clock'));
+  check((await text('#game-timer')).trim() === 'none', 'no timer is pending in a fresh game', await text('#game-timer'));
+  await eventually('the sugar forms are offered as hints', async () =>
+    (await page.locator('#sugar-list button').count()) >= 5);
+  await eventually('the proposals section says there are none yet', async () => /No proposals/.test(await text('#proposals')));
+  await eventually('the rules are listed in run order (31 rules, first rule 9 at 10010)', async () => {
+    const orders = await page.$$eval('#rules article.rule', (els) => els.map((e) => [e.dataset.ruleId, e.dataset.ruleOrder]));
+    const nums = orders.map((o) => Number(o[1]));
+    return orders.length === 31 && orders[0][0] === '9' && nums.every((n, i) => i === 0 || nums[i - 1] <= n) ? orders.length : null;
+  });
+  check((await page.locator('#rules .error-badge').count()) === 0, 'no rule of favor shows an error badge');
+  check((await text('#rule-3 .comment')).includes("if someone's registering"), "rule 3's comment is shown");
+
+  // two players register: alice types the line, bob uses the hint
+  await expectApplied('alice@example.org', 'REGISTER alice', 'Welcome to Engine City, alice !');
+  await expectApplied('bob@example.org', null, 'Welcome to Engine City, bob !',
+    { useChip: { form: /^REGISTER /, type: 'bob' } });
+  await eventually('the players table shows alice and bob with score 0', async () =>
+    (await score('alice')) === '0' && (await score('bob')) === '0');
+  check((await text('#players tr[data-nickname="alice"]')).includes('alice@example.org'),
+    "alice's row shows her address");
+
+  // alice proposes a new rule (favor's sugar CREATE ORDER IF ... THEN ...)
+  const prop = await expectApplied('alice@example.org', `CREATE 40000 IF ${NEW_IF} THEN ${NEW_THEN}`,
+    'Proposed rule-change (proposal');
+  const m = /Proposed rule-change \(proposal (\d+)/.exec(prop.result);
+  check(!!m, 'the announcement names the proposal id', prop.result);
+  const pid = m[1];
+  const card = `#proposals [data-prop-id="${pid}"]`;
+  await eventually(`proposal ${pid} is shown as voting, by alice, with its new rule`, async () => {
+    if ((await page.locator(card).count()) === 0) return null;
+    const t = await text(card);
+    return (await page.getAttribute(card, 'data-status')) === 'voteInProgress' &&
+      t.includes('by alice') && t.includes('order 40000') && t.includes('Hello from rule 40000') && t.includes('No votes yet');
+  });
+  await eventually('the header shows the vote\'s closing time as the next timer', async () =>
+    /UTC \(in (9 d 23 h|10 d 0 h)\)/.test(await text('#game-timer')) ? true : { ok: false, v: await text('#game-timer') });
+
+  // both vote FOR
+  await expectApplied('alice@example.org', `VOTE ${pid} FOR`);
+  await expectApplied('bob@example.org', `VOTE ${pid} FOR`);
+  await eventually('each vote scores one point at once: alice 1, bob 1', async () =>
+    (await score('alice')) === '1' && (await score('bob')) === '1' ? true : { ok: false, alice: await score('alice'), bob: await score('bob') });
+  await eventually(`proposal ${pid} shows both votes FOR`, async () => {
+    const t = await text(card);
+    return t.includes('FOR 2') && t.includes('AGAINST 0') && t.includes('alice FOR') && t.includes('bob FOR') ? true : { ok: false, t };
+  });
+
+  // ten days pass: the game-keeper runs the timers from the command line
+  const later = Math.floor(Date.now() / 1000) + 11 * 24 * 3600;
+  const tick = execFileSync(nomic, ['tick', db, '--time', String(later)], { encoding: 'utf8' });
+  ok('nomic tick --time NOW+11d: ' + tick.trim().split('\n')[0]);
+  await eventually('after the tally alice has 1+5 = 6 points and bob 1, alice first', async () => {
+    const a = await score('alice'), b = await score('bob');
+    const first = await page.getAttribute('#players tbody tr:first-child', 'data-nickname');
+    return a === '6' && b === '1' && first === 'alice' ? true : { ok: false, a, b, first };
+  });
+  await eventually(`proposal ${pid} is shown as passed`, async () =>
+    (await page.getAttribute(card, 'data-status')) === 'proposalPassed' && /passed/.test(await text(card)));
+  check(/No open proposals/.test(await text('#proposals')), 'no proposal is open any more');
+  await eventually('the new rule is in the rules list at order 40000, in run order', async () => {
+    const sel = '#rules article.rule[data-rule-order="40000"]';
+    if ((await page.locator(sel).count()) !== 1) return null;
+    const t = await text(sel);
+    const ids = await page.$$eval('#rules article.rule', (els) => els.map((e) => e.dataset.ruleOrder));
+    const at = ids.indexOf('40000');
+    return t.includes(NEW_IF) && t.includes(NEW_THEN) && Number(ids[at - 1]) <= 40000 && Number(ids[at + 1]) >= 40000 && ids.length === 32;
+  });
+  check((await text('#game-timer')).trim() === 'none', 'no timer is pending after the tally', await text('#game-timer'));
+
+  // the new rule is in force: alice's greet move is answered by it
+  await expectApplied('alice@example.org', 'subtype: greet', 'Hello from rule 40000');
+
+  // text from players is shown as text, never as HTML
+  const evil = '<img/src=x/onerror=window.pwned=1><b>carol</b>';
+  await expectApplied('carol@example.org', `REGISTER ${evil}`);
+  await eventually('a nickname with HTML in it is shown as text', async () => {
+    const row = page.locator('#players tbody tr').filter({ hasText: '<b>carol</b>' });
+    return (await row.count()) === 1 && (await score(evil)) === '0';
+  });
+  check((await page.locator('#players b, #players img, #history b, #history img').count()) === 0 &&
+    !(await page.evaluate(() => window.pwned)), 'no element was made from the nickname anywhere');
+
+  // the history: every event, newest first, with kind, time, sender, status, input and trace
+  const log = await page.evaluate(async () => (await fetch('api/log')).json());
+  await eventually(`the history lists all ${log.length} events, newest first`, async () => {
+    const evs = await page.$$eval('#history li.event', (els) => els.map((e) => Number(e.dataset.event)));
+    return evs.length === log.length && log.length === 8 && evs.every((n, i) => i === 0 || evs[i - 1] > n) ? true : { ok: false, evs };
+  });
+  check((await text('#game-event')).trim() === String(log[log.length - 1].event), 'the header shows the last event number');
+  const kinds = await page.$$eval('#history li.event', (els) => els.map((e) => e.dataset.kind + ':' + e.dataset.status).reverse());
+  check(JSON.stringify(kinds) === JSON.stringify(['move:applied', 'move:applied', 'move:applied', 'move:applied', 'move:applied',
+    'tick:applied', 'move:applied', 'move:applied']), 'events are 5 moves, the tick, 2 moves, all applied', kinds.join(' '));
+
+  const reg = log.find((e) => e.sender === 'alice@example.org' && /nickname: alice/.test(e.input || ''));
+  check(!!reg, "the log has alice's registration");
+  const ev = `#history li.event[data-event="${reg.event}"]`;
+  const head = await text(`${ev} .event-head`);
+  check(head.includes('#' + reg.event) && head.includes('move') && head.includes('applied') &&
+    head.includes('from alice@example.org') && /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/.test(head),
+  "the registration's heading shows number, kind, status, UTC time and sender", head);
+  check((await text(`${ev} pre.input`)).includes('subtype: register'), 'the registration shows its input');
+  check(!(await page.locator(`${ev} details.trace`).evaluate((d) => d.open)), 'its trace is folded');
+  await page.locator(`${ev} details.trace summary`).click();
+  const firing = page.locator(`${ev} li.firing[data-rule="3"]`);
+  await eventually('unfolded, the trace lists rule 3 (order 30010) with its bindings, changes and messages', async () => {
+    if (!(await firing.isVisible())) return null;
+    const t = await firing.textContent();
+    return t.includes('rule 3') && t.includes('order 30010') && t.includes('%n = alice') &&
+      /create #\d+/.test(t) && t.includes('set #') && t.includes('Welcome to Engine City, alice !') ? true : { ok: false, t };
+  });
+
+  const tickEv = `#history li.event[data-kind="tick"]`;
+  const tickText = await page.locator(tickEv).textContent();
+  check(tickText.includes('tick') && /the clock/.test(tickText), 'the tick is shown as the clock\'s event', tickText);
+  const tickRules = await page.$$eval(`${tickEv} li.firing`, (els) => els.map((e) => e.dataset.rule));
+  check(['18', '21', '23', '27'].every((r) => tickRules.includes(r)),
+    "the tick's trace has rules 18 (close), 21 (pass), 23 (5 points), 27 (create the rule)", tickRules.join(','));
+  check((await page.locator(`${tickEv} li.firing[data-rule="23"]`).textContent()).includes('alice receives 5 points'),
+    "rule 23's firing shows its message to the players");
+
+  // the objects panel
+  await page.fill('#browse-type', 'player');
+  await page.click('#browse-go');
+  await eventually('the objects panel lists the 3 players as a table', async () =>
+    (await page.locator('#browse-result table[data-type="player"] tbody tr').count()) === 3);
+
+  check(pageErrors.length === 0, 'the page raised no JavaScript or console error', pageErrors.join('\n'));
+
+  if (process.env.NOMIC_BROWSER_SCREENSHOT) {
+    await page.screenshot({ path: process.env.NOMIC_BROWSER_SCREENSHOT, fullPage: true });
+    console.log('# screenshot: ' + process.env.NOMIC_BROWSER_SCREENSHOT);
+  }
+}
+
+let code = 0;
+try {
+  await main();
+} catch (e) {
+  code = 1;
+  if (!(e instanceof CheckFailed)) {
+    failed++;
+    console.log(`not ok ${passed + failed} - ${e.message}`);
+    if (e.stack) console.log('  ' + e.stack.split('\n').slice(1, 4).join('\n  '));
+  }
+  if (page) {
+    const shot = path.join(tmpdir(), 'nomic-browser-failure.png');
+    try {
+      await page.screenshot({ path: shot, fullPage: true });
+      console.log('# screenshot of the page: ' + shot);
+    } catch { /* the page may be gone */ }
+  }
+  if (pageErrors.length) console.log('# page errors:\n#   ' + pageErrors.join('\n#   '));
+  console.log('# server output:\n#   ' + (serverOut.trim() || '(none)').split('\n').slice(-30).join('\n#   '));
+} finally {
+  if (browser) await browser.close().catch(() => {});
+  await stopServer().catch(() => {});
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(code || (failed ? 1 : 0));

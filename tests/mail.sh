@@ -1,0 +1,417 @@
+#!/bin/sh
+# mail.sh - the Mechanics' mail through real servers, on loopback only.
+# OpenSMTPD (smtpd -d, the test's own config, a free high port) hands each
+# mail for game@nomic.test to `nomic deliver GAME` through an `mda` action,
+# exactly as in production; swaks sends the players' mails (plain,
+# multipart/alternative with quoted-printable, base64, a reply with quotes
+# and a signature, an attachment); the journal and the state are checked
+# after each.  Then the policy (`mailPolicy tokens`) against forged senders,
+# and mail out: `nomic send` hands the rules' messages to an SMTP transport,
+# here python3's aiosmtpd writing a maildir.
+#
+# Run as root on Debian: `sh tests/mail.sh` from the repository (NOMIC gives
+# the binary, default build/nomic).  Missing packages are installed by
+# tests/mail/setup.sh.  A part that cannot run yet says SKIP and why, and
+# the script then fails unless MAIL_ALLOW_SKIP=1.  Everything the test
+# starts is stopped, and its scratch directory removed (kept with
+# MAIL_KEEP=1, to look at the logs), on any exit.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+HELP=$ROOT/tests/mail
+NOMIC=${NOMIC:-$ROOT/build/nomic}
+case $NOMIC in /*) ;; *) NOMIC=$(pwd)/$NOMIC ;; esac
+export PYTHONIOENCODING=utf-8
+PY=/usr/bin/python3
+. "$ROOT/tests/lib.sh"
+chmod 711 "$T"   # the delivery user must reach its game below
+SKIPS=0
+SKIPPED=""
+MAILUSER=nomicmail
+MADEUSER=
+BGPIDS=
+
+# --- helpers -----------------------------------------------------------
+note() { echo "note: $1"; sed -n 's/^/  | /; 1,3p' out; }   # what a command said, where the test asserts nothing
+skip() { SKIPS=$((SKIPS + 1)); SKIPPED="$SKIPPED; $1"; echo "SKIP: $1"; }
+finish() {
+    report mail
+    st=$?
+    if [ "$SKIPS" -gt 0 ]; then
+        if [ "${MAIL_ALLOW_SKIP:-}" = 1 ]; then
+            echo "mail: $SKIPS part(s) skipped, accepted since MAIL_ALLOW_SKIP=1"
+        else
+            echo "mail: FAIL: $SKIPS part(s) skipped (${SKIPPED#; }); MAIL_ALLOW_SKIP=1 accepts that"
+            st=1
+        fi
+    fi
+    exit "$st"
+}
+abort() { fail "$*"; echo "mail: stopping here, the rest cannot run"; finish; }
+alive() { # PID: running (not gone, not a zombie)?
+    [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" 2> /dev/null | cut -c1)" != Z ]
+}
+start_group() { # NAME CMD...: runs CMD in a session of its own (its pid in NAME.pid, output in NAME.log)
+    name=$1
+    shift
+    rm -f "$T/$name.pid"
+    setsid sh -c 'echo $$ > "$0"; exec "$@"' "$T/$name.pid" "$@" > "$T/$name.log" 2>&1 &
+    BGPIDS="$BGPIDS $!"
+}
+stop_group() { # NAME: ends the process group NAME started (TERM, then KILL after 5 s)
+    [ -s "$T/$1.pid" ] || return 0
+    g=$(cat "$T/$1.pid")
+    kill -TERM "-$g" 2> /dev/null
+    i=0
+    while alive "$g" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    kill -KILL "-$g" 2> /dev/null
+    rm -f "$T/$1.pid"
+}
+cleanup() {
+    st=$?
+    trap - EXIT HUP INT TERM
+    trap '' PIPE   # the reader may be gone: clean up all the same
+    cd /
+    stop_group smtpd
+    stop_group aiosmtpd
+    for p in $BGPIDS; do alive "$p" || wait "$p" 2> /dev/null; done
+    [ -n "$MADEUSER" ] && userdel "$MAILUSER" > /dev/null 2>&1
+    if [ -n "${MAIL_KEEP:-}" ]; then echo "mail: kept $T"; else rm -rf "$T"; fi
+    exit "$st"
+}
+trap cleanup EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 141' PIPE
+free_port() {
+    $PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+port_open() { # PORT
+    $PY -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1).close()' "$1" 2> /dev/null
+}
+wait_port() { # PORT NAME: wait up to 15 s for NAME (started by start_group) to listen on PORT
+    i=0
+    while [ $i -lt 150 ]; do
+        port_open "$1" && return 0
+        if [ -s "$T/$2.pid" ] && ! alive "$(cat "$T/$2.pid")"; then
+            echo "$2 exited before listening on 127.0.0.1:$1; its log:"
+            tail -n 20 "$T/$2.log"
+            return 1
+        fi
+        sleep 0.1
+        i=$((i + 1))
+    done
+    echo "$2 does not listen on 127.0.0.1:$1 after 15 s; its log:"
+    tail -n 20 "$T/$2.log"
+    return 1
+}
+nm() { runuser -u "$MAILUSER" -- "$NOMIC_RUN" "$@"; }   # nomic as the delivery user (the game is in WAL mode: one owner)
+jq_() { # EXPR: evaluates EXPR on the JSON document d read from stdin (prints what went wrong instead)
+    $PY -c 'import json, sys
+try:
+    d = json.load(sys.stdin)
+    r = eval(sys.argv[1])
+except Exception as e:
+    print("(%s: %s)" % (type(e).__name__, e))
+    sys.exit(1)
+print(json.dumps(r, ensure_ascii=False) if isinstance(r, (list, dict)) else r)' "$1"
+}
+nevents() { nm log "$DB" --json | jq_ 'len(d["events"])'; }
+last_event() { nm log "$DB" --json | jq_ "$1"; }   # EXPR on e, the last event
+players() { nm show "$DB" --type player --json | jq_ '" ".join(o["nickname"] + ":" + o.get("score", "") for o in d["objects"])'; }
+expect_players() { # WANT DESCRIPTION
+    got=$(players)
+    if [ "$got" = "$1" ]; then ok; else fail "$2: players (nickname:score) are '$got', expected '$1'"; fi
+}
+expect_ok() { # DESCRIPTION CMD...: CMD prints its problems and fails if it finds any
+    what=$1
+    shift
+    if "$@" > check.out 2>&1; then ok; else fail "$what: expected no problem, found:"; cat check.out; fi
+}
+expect_eq() { # GOT WANT DESCRIPTION
+    if [ "$1" = "$2" ]; then ok; else fail "$3: got '$1', expected '$2'"; fi
+}
+wait_event() { # N DESCRIPTION LOGLINES: wait up to 20 s until the journal holds N events
+    # (LOGLINES: smtpd.log's length before the mail; a failed delivery after it ends the wait)
+    i=0
+    while :; do
+        got=$(nevents 2> /dev/null)
+        case $got in '' | *[!0-9]*) n=0 ;; *) n=$got ;; esac
+        if [ "$n" -ge "$1" ]; then ok; return 0; fi
+        if tail -n "+$(($3 + 1))" "$T/smtpd.log" | grep -q 'mda delivery.*result=\(PermFail\|TempFail\)'; then
+            fail "$2: OpenSMTPD could not hand the mail to nomic deliver (the journal has '$got' events, expected $1); smtpd's log:"
+            tail -n "+$(($3 + 1))" "$T/smtpd.log" | grep -v '^debug' | head -n 15
+            return 1
+        fi
+        [ $i -ge 100 ] && break
+        sleep 0.2
+        i=$((i + 1))
+    done
+    fail "$2: after 20 s the journal has '$got' events, expected $1 (the mail did not reach nomic deliver); smtpd's log:"
+    tail -n 15 "$T/smtpd.log"
+    return 1
+}
+mail_in() { # FROM DESCRIPTION SWAKS-ARGS...: one mail to the game through OpenSMTPD, then wait for its event
+    from=$1 what=$2
+    shift 2
+    before=$(nevents)
+    loglines=$(wc -l < "$T/smtpd.log")
+    swaks --server "127.0.0.1:$PORT" --to game@nomic.test --from "$from" --timeout 15 "$@" > swaks.out 2>&1
+    got=$?
+    if [ "$got" -ne 0 ]; then
+        fail "$what: swaks exit $got, expected 0 (OpenSMTPD takes the mail)"
+        tail -n 8 swaks.out
+        return 1
+    fi
+    ok
+    case $before in '' | *[!0-9]*) fail "$what: the journal cannot be read before the mail: $before"; return 1 ;; esac
+    wait_event $((before + 1)) "$what" "$loglines" || return 1
+    status=$(last_event 'd["events"][-1]["status"]')
+}
+
+# --- what the test needs -------------------------------------------------
+[ "$(id -u)" -eq 0 ] || abort "tests/mail.sh runs as root (it starts OpenSMTPD, adds a delivery user): running as uid $(id -u)"
+[ -x "$NOMIC" ] || abort "no nomic binary at $NOMIC (run make, or set NOMIC)"
+case "$NOMIC$T" in *[[:space:]%\"]*) abort "the paths '$NOMIC' and '$T' must hold no blanks, quotes or %: they go into smtpd.conf" ;; esac
+have() { [ "$(dpkg-query -W -f='${Status}' "$1" 2> /dev/null)" = "install ok installed" ]; }
+if ! have opensmtpd || ! have swaks || ! have python3-aiosmtpd; then
+    echo "mail: installing opensmtpd, swaks, python3-aiosmtpd (tests/mail/setup.sh)"
+    sh "$HELP/setup.sh" || abort "tests/mail/setup.sh could not install what the test needs"
+fi
+[ -x /usr/sbin/smtpd ] || abort "no /usr/sbin/smtpd after setup (package opensmtpd)"
+command -v swaks > /dev/null || abort "no swaks after setup (package swaks)"
+$PY -c 'import aiosmtpd.handlers' 2> /dev/null || abort "python3 cannot import aiosmtpd (package python3-aiosmtpd)"
+
+if ! getent passwd "$MAILUSER" > /dev/null; then
+    useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$MAILUSER" ||
+        abort "cannot add the delivery user $MAILUSER"
+    MADEUSER=1
+fi
+# The binary the whole run uses: a copy of $NOMIC, so that a rebuild during
+# the run changes nothing, and that $MAILUSER (who runs the mda) may run it
+# wherever the repository is.
+NOMIC_RUN=$T/bin/nomic
+mkdir "$T/bin" && cp "$NOMIC" "$NOMIC_RUN" && chmod 755 "$T/bin" "$NOMIC_RUN" ||
+    abort "cannot copy $NOMIC to $NOMIC_RUN"
+runuser -u "$MAILUSER" -- "$NOMIC_RUN" help > /dev/null 2>&1 || abort "$MAILUSER cannot run $NOMIC_RUN"
+mkdir game spool run maildir maildir/cur maildir/new maildir/tmp
+chown "$MAILUSER:" game
+chmod 700 game
+DB=$T/game/g.db
+expect_status 0 "init a favor game" nm init "$DB" --ruleset favor
+PORT=$(free_port)
+PORT2=$(free_port)
+while [ "$PORT2" = "$PORT" ]; do PORT2=$(free_port); done
+
+# --- 1. OpenSMTPD hands mail to nomic deliver -----------------------------
+# The recipient is mapped (virtual) to the delivery user, who runs the mda.
+cat > smtpd.conf << EOF
+# written by tests/mail.sh: the game's MTA, on loopback only
+table game { "game@nomic.test" = "$MAILUSER" }
+listen on 127.0.0.1 port $PORT hostname mx.nomic.test
+action "nomic" mda "$NOMIC_RUN deliver $DB" virtual <game> user $MAILUSER
+match from any for rcpt-to "game@nomic.test" action "nomic"
+EOF
+/usr/sbin/smtpd -n -f smtpd.conf > out 2>&1 || { cat out; abort "smtpd -n refuses the test's smtpd.conf"; }
+start_group smtpd sh "$HELP/run-smtpd.sh" "$T"
+wait_port "$PORT" smtpd || abort "OpenSMTPD did not start on 127.0.0.1:$PORT"
+ok
+
+# --- 2. moves by mail, as players write them ------------------------------
+# A plain mail.
+mail_in alice@example.org "plain REGISTER alice" --h-Subject 'join' --body 'REGISTER alice' &&
+    expect_eq "$status" applied "plain REGISTER alice: the event"
+expect_players "alice:0" "after the plain mail"
+expect_eq "$(last_event 'd["events"][-1]["sender"]')" alice@example.org "the sender is the From address"
+
+# multipart/alternative: quoted-printable UTF-8 text (a soft line break in
+# the nickname) beside an HTML part that must be left alone.
+cat > alt.eml << 'EOF'
+Date: %DATE%
+From: =?utf-8?q?Bj=C3=B6rn?= <bjorn@example.net>
+To: %TO_ADDRESS%
+Subject: =?utf-8?q?Anmeldung_f=C3=BCr_das_Spiel?=
+Message-Id: <%MESSAGEID%>
+MIME-Version: 1.0
+Content-Type: multipart/alternative; boundary="alt-b0und"
+
+This is a multi-part message in MIME format.
+
+--alt-b0und
+Content-Type: text/plain; charset=utf-8
+Content-Transfer-Encoding: quoted-printable
+
+REGISTER Bj=
+=C3=B6rn
+--alt-b0und
+Content-Type: text/html; charset=utf-8
+Content-Transfer-Encoding: quoted-printable
+
+<html><body><p>REGISTER Mallory</p></body></html>
+--alt-b0und--
+EOF
+mail_in bjorn@example.net "multipart/alternative, quoted-printable" --data @alt.eml &&
+    expect_eq "$status" applied "multipart/alternative mail: the event"
+expect_players "alice:0 Björn:0" "after the quoted-printable mail (not the HTML part)"
+expect_eq "$(last_event 'd["events"][-1]["sender"]')" bjorn@example.net "the sender is the bare address, without the display name"
+
+# base64 text/plain, UTF-8.
+b64=$(printf 'REGISTER Zo\303\253\r\n' | base64)
+mail_in zoe@example.com "base64 text/plain" --add-header 'MIME-Version: 1.0' \
+    --add-header 'Content-Type: text/plain; charset=utf-8' \
+    --add-header 'Content-Transfer-Encoding: base64' --body "$b64" &&
+    expect_eq "$status" applied "base64 mail: the event"
+expect_players "alice:0 Björn:0 Zoë:0" "after the base64 mail"
+
+# A reply: Björn proposes; the quote, the "wrote:" line and the signature
+# hold moves that must not count.
+mail_in bjorn@example.net "a reply with quotes and a signature" --h-Subject 'Re: join' \
+    --add-header 'In-Reply-To: <welcome@nomic.test>' --body 'REPEAL 19
+
+On Mon, 23 Nov 2026 at 09:00, alice <alice@example.org> wrote:
+> REGISTER Mallory
+> VOTE 1 FOR
+
+-- 
+Bjorn
+REGISTER Sig' && expect_eq "$status" applied "the reply: the event"
+expect_players "alice:0 Björn:0 Zoë:0" "the quote and the signature register no one"
+nm show "$DB" --type voteInProgress --json > vip.json
+expect_eq "$(jq_ 'len(d["objects"])' < vip.json)" 1 "the reply's REPEAL opens one vote"
+PROP=$(jq_ 'd["objects"][0]["propId"] if d["objects"] else ""' < vip.json)
+expect_eq "$(jq_ 'd["objects"][0]["from"] if d["objects"] else ""' < vip.json)" "Björn" "the proposal is Björn's"
+nm outbox "$DB" > out
+expect_in out "Proposed rule-change (proposal $PROP" "the proposal is announced"
+
+# The vote, with an attachment whose moves must not count.
+printf 'VOTE %s AGAINST\n' "$PROP" > notes.txt
+mail_in alice@example.org "VOTE $PROP FOR, with an attachment" --body "VOTE $PROP FOR" \
+    --attach-type text/plain --attach-name notes.txt --attach @notes.txt &&
+    expect_eq "$status" applied "the vote: the event"
+nm show "$DB" --type vote --json > votes.json
+expect_eq "$(jq_ '" ".join(o.get("from", "") + ":" + o.get("vote", "") + ":" + o.get("propId", "") for o in d["objects"])' < votes.json)" \
+    "alice:FOR:$PROP" "one vote, alice's FOR (not the attachment's AGAINST)"
+expect_players "alice:1 Björn:0 Zoë:0" "a vote scores its point"
+
+# --- 3. answers and the token policy ---------------------------------------
+nm show "$DB" > state.before
+mail_in dave@example.com "a mail with no move" --body 'Hello, how do I play?' &&
+    expect_eq "$status" refused "a mail with no move: the event"
+nm show "$DB" > state.after
+cmp -s state.before state.after && ok || fail "a mail with no move changed the state: $(diff state.before state.after | head -5)"
+nm outbox "$DB" --json > outbox.json
+jq_ '"\n".join(m["text"] for m in d["messages"] if "dave@example.com" in str(m["to"]))' < outbox.json > dave.txt
+expect_in dave.txt "Your message was not applied" "the mail with no move is answered to its sender"
+
+expect_status 0 "mailPolicy tokens" nm config "$DB" mailPolicy tokens
+expect_status 0 "a token for alice" nm token "$DB" alice@example.org
+TOKA=$(cat out)
+expect_status 0 "a token for zoe" nm token "$DB" zoe@example.com
+TOKZ=$(cat out)
+[ ${#TOKA} -eq 32 ] && [ ${#TOKZ} -eq 32 ] && ok || fail "tokens are 32 hex digits: got '$TOKA' and '$TOKZ'"
+nm show "$DB" > state.before
+mail_in alice@example.org "forged: no token" --body 'REGISTER Mallory' &&
+    expect_eq "$status" refused "a mail without its sender's token: the event"
+nm show "$DB" > state.after
+cmp -s state.before state.after && ok || fail "a mail without a token changed the state: $(diff state.before state.after | head -5)"
+mail_in alice@example.org "forged: another address's token" --body "token: $TOKZ
+REGISTER Mallory" && expect_eq "$status" refused "a mail with zoe's token from alice: the event"
+nm show "$DB" > state.after
+cmp -s state.before state.after && ok || fail "a mail with another address's token changed the state: $(diff state.before state.after | head -5)"
+expect_players "alice:1 Björn:0 Zoë:0" "no forged move counted"
+mail_in alice@example.org "with alice's token" --body "token: $TOKA
+REGISTER Alicia" && expect_eq "$status" applied "a mail with its sender's token: the event"
+expect_players "alice:1 Björn:0 Zoë:0 Alicia:0" "the move with its token is applied"
+nm log "$DB" > log.txt
+expect_not_in log.txt "$TOKA" "the token never appears in the journal"
+expect_status 0 "replay after the mail" nm replay "$DB"
+expect_status 0 "back to mailPolicy open" nm config "$DB" mailPolicy --unset
+
+# --- 4. mail out: nomic send to an SMTP server -----------------------------
+if "$NOMIC_RUN" send 2>&1 | grep -q 'unknown command'; then
+    skip "mail out: $NOMIC has no 'send' command yet (nomic send GAME [--all])"
+else
+    outbox() { nm outbox "$DB" --json > outbox.json; }
+    msg() { # ADDRESS TEXT FIELD: FIELD of the message to ADDRESS whose text holds TEXT ("" if none)
+        jq_ "[m.get('$3', '') for m in d['messages'] if '$1' in str(m['to']) and '$2' in m['text']][-1:] or ['']" < outbox.json |
+            $PY -c 'import json, sys; v = json.load(sys.stdin)[0]; print("" if v is None else v)'
+    }
+    in_maildir() { $PY "$HELP/maildir.py" "$T/maildir" count "$1"; }
+    outbox
+    expect_eq "$(jq_ '" ".join(sorted(set(str(m.get("delivery")) for m in d["messages"])))' < outbox.json)" kept \
+        "messages released under the outbox transport are kept"
+    start_group aiosmtpd $PY -m aiosmtpd -n -l "127.0.0.1:$PORT2" -c aiosmtpd.handlers.Mailbox "$T/maildir"
+    wait_port "$PORT2" aiosmtpd || abort "aiosmtpd did not start on 127.0.0.1:$PORT2"
+    expect_status 0 "transport smtp" nm config "$DB" transport "smtp://127.0.0.1:$PORT2"
+    expect_status 0 "mailFrom" nm config "$DB" mailFrom game@nomic.test
+
+    # A welcome, handed over and received as a proper mail.
+    mail_in erin@example.org "REGISTER Jürgen" --add-header 'MIME-Version: 1.0' \
+        --add-header 'Content-Type: text/plain; charset=utf-8' \
+        --add-header 'Content-Transfer-Encoding: 8bit' --body 'REGISTER Jürgen'
+    expect_players "alice:1 Björn:0 Zoë:0 Alicia:0 Jürgen:0" "Jürgen registered by mail"
+    expect_status 0 "nomic send" nm send "$DB"
+    outbox
+    WELCOME="Welcome to Engine City, Jürgen !"
+    expect_eq "$(msg erin@example.org "$WELCOME" delivery)" delivered "the welcome's delivery"
+    MID=$(msg erin@example.org "$WELCOME" messageId)
+    [ -n "$MID" ] && ok || fail "the delivered welcome has no messageId in the outbox"
+    [ -n "$(msg erin@example.org "$WELCOME" deliveredAt)" ] && ok || fail "the delivered welcome has no deliveredAt"
+    expect_eq "$(in_maildir "$MID")" 1 "copies of the welcome <$MID> in the maildir"
+    expect_ok "the welcome as received (RFC 5322, From mailFrom, UTF-8 text)" $PY "$HELP/maildir.py" "$T/maildir" check "$MID" game@nomic.test erin@example.org "$WELCOME"
+
+    # The broadcast to every player (one message, several recipients).
+    NEWP="New player Jürgen registered at"
+    BMID=$(msg bjorn@example.net "$NEWP" messageId)
+    expect_eq "$(msg bjorn@example.net "$NEWP" delivery)" delivered "the broadcast's delivery"
+    expect_ok "the broadcast <$BMID> as received" $PY "$HELP/maildir.py" "$T/maildir" check "$BMID" game@nomic.test bjorn@example.net "$NEWP"
+
+    # The receiver is down: a failed attempt, kept for later.
+    stop_group aiosmtpd
+    port_open "$PORT2" && fail "aiosmtpd still listens on $PORT2 after it was stopped"
+    mail_in frank@example.org "REGISTER Frank" --body 'REGISTER Frank'
+    expect_players "alice:1 Björn:0 Zoë:0 Alicia:0 Jürgen:0 Frank:0" "Frank registered while the receiver is down"
+    nm send "$DB" > out 2>&1
+    note "nomic send with the receiver down: exit $?"
+    outbox
+    FW="Welcome to Engine City, Frank !"
+    expect_eq "$(msg frank@example.org "$FW" delivery)" pending "with the receiver down, the delivery"
+    expect_eq "$(msg frank@example.org "$FW" attempts)" 1 "with the receiver down, the attempts"
+    [ -n "$(msg frank@example.org "$FW" error)" ] && ok || fail "the failed attempt records no error"
+    [ -z "$(msg frank@example.org "$FW" deliveredAt)" ] && ok || fail "an undelivered message has a deliveredAt"
+    NEXT=$(msg frank@example.org "$FW" nextTry)
+    [ "${NEXT:-0}" -gt "$(date +%s)" ] 2> /dev/null && ok ||
+        fail "after a failed attempt the next try is later: nextTry is '$NEXT', now is $(date +%s)"
+    # Its backoff has not passed: a plain send leaves it alone.
+    nm send "$DB" > out 2>&1
+    outbox
+    expect_eq "$(msg frank@example.org "$FW" attempts)" 1 "nomic send before the backoff has passed: the attempts"
+    # --all retries now, and fails again while the receiver is down.
+    nm send "$DB" --all > out 2>&1
+    note "nomic send --all with the receiver down: exit $?"
+    outbox
+    expect_eq "$(msg frank@example.org "$FW" attempts)" 2 "nomic send --all with the receiver down: the attempts"
+    expect_eq "$(msg frank@example.org "$FW" delivery)" pending "nomic send --all with the receiver down: the delivery"
+    expect_eq "$(in_maildir "$(msg frank@example.org "$FW" messageId)")" 0 "copies of Frank's welcome while the receiver is down"
+
+    # The receiver is back: --all delivers, once.
+    start_group aiosmtpd $PY -m aiosmtpd -n -l "127.0.0.1:$PORT2" -c aiosmtpd.handlers.Mailbox "$T/maildir"
+    wait_port "$PORT2" aiosmtpd || abort "aiosmtpd did not start again on 127.0.0.1:$PORT2"
+    expect_status 0 "nomic send --all" nm send "$DB" --all
+    outbox
+    expect_eq "$(msg frank@example.org "$FW" delivery)" delivered "after send --all, the delivery"
+    [ -n "$(msg frank@example.org "$FW" deliveredAt)" ] && ok || fail "Frank's delivered welcome has no deliveredAt"
+    FMID=$(msg frank@example.org "$FW" messageId)
+    expect_eq "$(in_maildir "$FMID")" 1 "copies of Frank's welcome <$FMID> in the maildir"
+    expect_ok "Frank's welcome as received" $PY "$HELP/maildir.py" "$T/maildir" check "$FMID" game@nomic.test frank@example.org "$FW"
+    expect_status 0 "nomic send again" nm send "$DB"
+    expect_status 0 "nomic send --all again" nm send "$DB" --all
+    outbox
+    expect_eq "$(in_maildir "$MID")" 1 "the welcome is still delivered once"
+    expect_eq "$(in_maildir "$FMID")" 1 "Frank's welcome is still delivered once"
+    expect_eq "$(jq_ 'len([m for m in d["messages"] if m.get("delivery") == "pending"])' < outbox.json)" 0 \
+        "messages still pending after send --all"
+    expect_ok "each delivered message reaches each of its recipients once, and nothing else arrives" $PY "$HELP/maildir.py" "$T/maildir" delivered outbox.json
+fi
+
+finish

@@ -1,0 +1,777 @@
+// The page of `nomic serve`: reads the JSON API (docs/api.md) and sends moves.
+// Plain JavaScript, no framework.  Every text from the game is inserted with
+// text nodes (textContent), never as HTML.
+'use strict';
+
+(function () {
+  const POLL_MS = 3000;
+  const LOG_LIMIT = 500;        // the API's maximum page
+  const HISTORY_FIRST = 100;    // events shown on first load; older ones on request
+  const DECIDED_SHOWN = 10;     // decided proposals listed before "and N older"
+
+  const $ = (id) => document.getElementById(id);
+
+  // ---- small helpers -------------------------------------------------------
+
+  // h('a', {href: '#x', class: 'y', dataset: {k: 'v'}}, 'text', node, [more])
+  function h(tag, props, ...children) {
+    const el = document.createElement(tag);
+    if (props) {
+      for (const [k, v] of Object.entries(props)) {
+        if (v === undefined || v === null || v === false) continue;
+        if (k === 'class') el.className = v;
+        else if (k === 'dataset') Object.assign(el.dataset, v);
+        else if (k === 'text') el.textContent = v;
+        else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+        else if (k in el && typeof v !== 'string') el[k] = v;
+        else el.setAttribute(k, v === true ? '' : String(v));
+      }
+    }
+    append(el, children);
+    return el;
+  }
+  function append(el, children) {
+    for (const c of children) {
+      if (c === undefined || c === null || c === false) continue;
+      if (Array.isArray(c)) append(el, c);
+      else if (c instanceof Node) el.appendChild(c);
+      else el.appendChild(document.createTextNode(String(c)));
+    }
+  }
+  function clear(el) { while (el.firstChild) el.removeChild(el.firstChild); return el; }
+  function badge(text, kind) { return h('span', {class: 'badge' + (kind ? ' ' + kind : '')}, text); }
+
+  function pad(n) { return String(n).padStart(2, '0'); }
+  // seconds since 1970 -> "2026-01-01 00:00:00 UTC"
+  function fmtTime(sec) {
+    const t = Number(sec);
+    if (!Number.isFinite(t)) return String(sec);
+    const d = new Date(t * 1000);
+    if (Number.isNaN(d.getTime())) return String(sec);
+    return d.getUTCFullYear() + '-' + pad(d.getUTCMonth() + 1) + '-' + pad(d.getUTCDate()) + ' ' +
+      pad(d.getUTCHours()) + ':' + pad(d.getUTCMinutes()) + ':' + pad(d.getUTCSeconds()) + ' UTC';
+  }
+  // a span of seconds -> "3 d 4 h", "5 min", "12 s"
+  function fmtSpan(s) {
+    s = Math.abs(Math.round(s));
+    if (s < 60) return s + ' s';
+    if (s < 3600) return Math.floor(s / 60) + ' min ' + (s % 60) + ' s';
+    if (s < 86400) return Math.floor(s / 3600) + ' h ' + Math.floor((s % 3600) / 60) + ' min';
+    return Math.floor(s / 86400) + ' d ' + Math.floor((s % 86400) / 3600) + ' h';
+  }
+  function fmtRel(sec, now) {
+    const d = Number(sec) - now;
+    if (!Number.isFinite(d)) return '';
+    if (Math.abs(d) < 1) return 'now';
+    return d > 0 ? 'in ' + fmtSpan(d) : fmtSpan(d) + ' ago';
+  }
+  // attribute values are text; numbers may be -12, 3.75 or 2/5
+  function num(v) {
+    if (typeof v !== 'string') return NaN;
+    const s = v.trim();
+    if (/^-?\d+(\.\d+)?$/.test(s)) return parseFloat(s);
+    const m = /^(-?\d+)\/(\d+)$/.exec(s);
+    if (m && Number(m[2]) !== 0) return Number(m[1]) / Number(m[2]);
+    return NaN;
+  }
+  function byId(a, b) { return (num(a.objectId) - num(b.objectId)) || 0; }
+
+  // ---- the API ---------------------------------------------------------------
+
+  const store = {
+    get(k) { try { return localStorage.getItem(k) || ''; } catch (e) { return ''; } },
+    set(k, v) { try { if (v) localStorage.setItem(k, v); else localStorage.removeItem(k); } catch (e) { /* private mode */ } },
+  };
+
+  const state = {
+    token: store.get('nomic.token'),
+    tokenBad: false,
+    game: null,
+    clockOffset: 0,         // server clock minus ours, in seconds
+    seenEvent: null,        // game.event when the panels were last drawn
+    newest: 0,              // newest event in the history list
+    oldest: null,           // oldest event in the history list
+    historyReady: false,
+    drawn: {},              // section -> JSON of what it shows, to redraw only on change
+    browseType: null,       // what the objects panel shows (null: nothing)
+    sugarKey: '',
+  };
+
+  class ApiError extends Error {
+    constructor(status, body) {
+      super(body && body.error ? body.error : 'HTTP ' + status);
+      this.status = status;
+      this.body = body;
+    }
+  }
+
+  async function api(path, opts) {
+    opts = opts || {};
+    const headers = Object.assign({}, opts.headers || {});
+    const useToken = state.token && (!state.tokenBad || opts.forceToken);
+    if (useToken) headers.Authorization = 'Bearer ' + state.token;
+    let res;
+    try {
+      res = await fetch(path, {method: opts.method || 'GET', body: opts.body, headers, cache: 'no-store'});
+    } catch (e) {
+      setConnection(false);
+      throw e;
+    }
+    setConnection(true);
+    let body = null;
+    const text = await res.text();
+    if (text) { try { body = JSON.parse(text); } catch (e) { body = {error: text}; } }
+    if (res.status === 401 && useToken) {
+      state.tokenBad = true;
+      showWhoami();
+      if ((opts.method || 'GET') === 'GET') return api(path, opts);   // go on as the public
+    }
+    if (!res.ok && !opts.allowError) throw new ApiError(res.status, body);
+    return {status: res.status, ok: res.ok, body};
+  }
+  async function getJSON(path) { return (await api(path)).body; }
+
+  let lastOk = null;
+  function setConnection(ok) {
+    const el = $('connection');
+    if (ok) {
+      lastOk = Date.now();
+      el.classList.remove('down');
+      el.textContent = '';
+    } else {
+      el.classList.add('down');
+      el.textContent = 'Cannot reach the game server' +
+        (lastOk ? ' (last answer ' + fmtSpan((Date.now() - lastOk) / 1000) + ' ago)' : '') + '; retrying.';
+    }
+  }
+
+  // ---- header: the game --------------------------------------------------------
+
+  async function loadGame() {
+    const g = await getJSON('api/game');
+    state.game = g;
+    state.clockOffset = Number(g.time) - Date.now() / 1000;
+    $('game-name').textContent = g.name || 'Nomic';
+    document.title = (g.name || 'Nomic') + ' \u2013 Nomic';
+    $('game-event').textContent = String(g.event);
+    const st = $('game-state');
+    st.textContent = g.halted ? 'halted: game over' : 'running';
+    st.className = 'badge ' + (g.halted ? 'bad' : 'good');
+    $('game-policy').textContent = g.mailPolicy === 'tokens' ? 'tokens only' : (g.mailPolicy || '?');
+    $('game-policy').title = g.mailPolicy === 'tokens' ? 'a move counts only with its sender\u2019s token' :
+      'any sender may move';
+    drawClock();
+    drawSugar(g.sugar || []);
+    showWhoami();
+    return g;
+  }
+
+  function serverNow() { return Date.now() / 1000 + state.clockOffset; }
+
+  function drawClock() {
+    const g = state.game;
+    if (!g) return;
+    const now = serverNow();
+    $('game-clock').textContent = fmtTime(Math.floor(now));
+    const t = $('game-timer');
+    clear(t);
+    if (g.nextTimer === null || g.nextTimer === undefined) {
+      t.textContent = 'none';
+    } else {
+      append(t, [fmtTime(g.nextTimer), ' ', h('span', {class: 'rel'}, '(' + fmtRel(g.nextTimer, now) + ')')]);
+    }
+  }
+
+  function drawSugar(forms) {
+    const key = JSON.stringify(forms);
+    if (key === state.sugarKey) return;
+    state.sugarKey = key;
+    const list = clear($('sugar-list'));
+    $('sugar').hidden = forms.length === 0;
+    for (const form of forms) {
+      list.appendChild(h('button', {
+        type: 'button', class: 'chip', title: 'Add this line to your move',
+        onclick: () => addSugarLine(form),
+      }, form));
+    }
+  }
+
+  function addSugarLine(form) {
+    const ta = $('move-body');
+    const before = ta.value.replace(/\s+$/, '');
+    const start = before ? before.length + 1 : 0;
+    ta.value = (before ? before + '\n' : '') + form;
+    ta.focus();
+    // select the first word after the keyword: the first thing to fill in
+    const m = /^(\S+\s+)(\S+)/.exec(form);
+    if (m) ta.setSelectionRange(start + m[1].length, start + m[1].length + m[2].length);
+    else ta.setSelectionRange(ta.value.length, ta.value.length);
+  }
+
+  function showWhoami() {
+    const el = $('whoami');
+    const g = state.game;
+    el.className = 'hint';
+    if (state.token && state.tokenBad) {
+      el.className = 'hint bad';
+      el.textContent = 'This token is not valid (the server answered 401): you are seen as the public.';
+    } else if (state.token && g && g.you) {
+      el.textContent = 'Your token is ' + g.you + '\u2019s: moves go under that address.';
+    } else if (g && g.mailPolicy === 'tokens') {
+      el.textContent = 'This game takes moves only with a token (ask the game-keeper for yours).';
+    } else {
+      el.textContent = 'Without a token, moves are sent under the address above.';
+    }
+    const mail = $('your-mail');
+    const you = !!(g && g.you && !state.tokenBad);
+    if (mail.hidden === you) mail.hidden = !you;
+  }
+
+  // ---- players -------------------------------------------------------------------
+
+  async function loadPlayers() {
+    const players = await getJSON('api/objects?type=player');
+    const key = JSON.stringify(players);
+    if (state.drawn.players === key) return;
+    const before = state.drawn.playersScores || {};
+    const scores = {};
+    state.drawn.players = key;
+    players.sort((a, b) => {
+      const x = num(a.score), y = num(b.score);
+      const xs = Number.isNaN(x) ? -Infinity : x, ys = Number.isNaN(y) ? -Infinity : y;
+      if (xs !== ys) return ys - xs;
+      return String(a.nickname || '').localeCompare(String(b.nickname || '')) || byId(a, b);
+    });
+    const tbody = clear($('players').tBodies[0]);
+    let rank = 0, last = null;
+    players.forEach((p, i) => {
+      const s = num(p.score);
+      if (i === 0 || s !== last) rank = i + 1;
+      last = s;
+      const id = p.objectId;
+      scores[id] = p.score;
+      const changed = before[id] !== undefined && before[id] !== p.score;
+      const nick = p.nickname !== undefined ? p.nickname : '(no nickname)';
+      const top = players.length > 1 && rank === 1 && !Number.isNaN(s) && s > 0;
+      tbody.appendChild(h('tr', {
+        class: [top ? 'leader' : '', changed ? 'flash' : ''].join(' ').trim() || null,
+        dataset: {nickname: nick, objectId: id},
+        title: 'object ' + id + (p.registeredAt ? ', registered ' + fmtTime(p.registeredAt) : ''),
+      },
+      h('td', {class: 'num rank'}, String(rank)),
+      h('td', {class: 'nick'}, nick),
+      h('td', {class: 'score'}, p.score !== undefined ? p.score : ''),
+      h('td', {class: 'email'}, p.defaultEmail || '')));
+    });
+    state.drawn.playersScores = scores;
+    $('players').hidden = players.length === 0;
+    $('players-empty').hidden = players.length !== 0;
+  }
+
+  // ---- proposals -----------------------------------------------------------------
+
+  // Status objects name a proposal by propId; changes by moveBatch; votes by propId.
+  const STATUS = {
+    voteInProgress: ['voting', 'info'],
+    voteCompleted: ['counting', 'warn'],
+    proposal: ['proposed', 'info'],
+    proposalPassed: ['passed', 'good'],
+    proposalFailed: ['failed', 'bad'],
+  };
+  const CHANGE_TYPES = ['changeBeingVotedOn', 'changePassed'];
+  const DECIDED = {proposalPassed: true, proposalFailed: true};
+
+  async function loadProposals() {
+    const statusTypes = Object.keys(STATUS);
+    const types = statusTypes.concat(CHANGE_TYPES, ['vote', 'move']);
+    const lists = await Promise.all(types.map((t) => getJSON('api/objects?type=' + encodeURIComponent(t))));
+    const byType = {};
+    types.forEach((t, i) => { byType[t] = lists[i]; });
+    const key = JSON.stringify(byType);
+    if (state.drawn.proposals === key) return;
+    state.drawn.proposals = key;
+
+    const groups = new Map();
+    const group = (id) => {
+      id = String(id);
+      if (!groups.has(id)) groups.set(id, {id, status: [], changes: [], votes: []});
+      return groups.get(id);
+    };
+    for (const t of statusTypes) {
+      for (const o of byType[t]) group(o.propId !== undefined ? o.propId : o.objectId).status.push(o);
+    }
+    for (const t of CHANGE_TYPES) {
+      for (const o of byType[t]) group(o.moveBatch !== undefined ? o.moveBatch : o.objectId).changes.push(o);
+    }
+    const votes = byType.vote.concat(byType.move.filter((m) => m.subtype === 'vote'));
+    for (const v of votes) if (v.propId !== undefined) group(v.propId).votes.push(v);
+
+    const open = [], decided = [];
+    for (const g of groups.values()) {
+      g.main = g.status[0] || null;
+      (g.main && DECIDED[g.main.type] ? decided : open).push(g);
+    }
+    const desc = (a, b) => (num(b.id) - num(a.id)) || (a.id < b.id ? 1 : -1);
+    open.sort(desc);
+    decided.sort(desc);
+
+    const root = clear($('proposals'));
+    if (open.length === 0) {
+      root.appendChild(h('p', {class: 'empty'}, decided.length ? 'No open proposals.' :
+        'No proposals: nothing is being voted on.'));
+    }
+    for (const g of open) root.appendChild(proposalCard(g));
+    if (decided.length) {
+      const det = h('details', {class: 'decided', open: true},
+        h('summary', null, 'Decided (' + decided.length + ')'));
+      for (const g of decided.slice(0, DECIDED_SHOWN)) det.appendChild(proposalCard(g));
+      if (decided.length > DECIDED_SHOWN) {
+        det.appendChild(h('p', {class: 'hint'}, 'and ' + (decided.length - DECIDED_SHOWN) +
+          ' older (see the objects panel).'));
+      }
+      root.appendChild(det);
+    }
+  }
+
+  function proposalCard(g) {
+    const main = g.main;
+    const [label, kind] = main ? STATUS[main.type] : ['pending', ''];
+    const from = (main && main.from) || (g.changes[0] && g.changes[0].from);
+    const card = h('article', {class: 'proposal', dataset: {propId: g.id, status: main ? main.type : 'pending'}},
+      h('div', {class: 'proposal-head'},
+        h('h3', null, 'Proposal ' + g.id),
+        badge(label, kind),
+        from ? h('span', {class: 'hint'}, 'by ' + from) : null));
+    if (main && main.expiryTime !== undefined) {
+      const now = serverNow();
+      const closed = num(main.expiryTime) <= now || main.type !== 'voteInProgress';
+      card.appendChild(h('p', {class: 'meta'},
+        (closed ? 'Voting closed ' : 'Voting closes ') + fmtTime(main.expiryTime) +
+        ' (' + fmtRel(main.expiryTime, now) + ')'));
+    }
+    for (const c of g.changes) card.appendChild(changeView(c));
+    const decided = main && DECIDED[main.type];
+    if (decided && !g.votes.length) {
+      card.appendChild(h('details', null, h('summary', null, 'Objects (' + g.status.concat(g.changes).length + ')'),
+        g.status.concat(g.changes).map((o) => kvList(o))));
+      return card;
+    }
+    const nFor = g.votes.filter((v) => String(v.vote).toUpperCase() === 'FOR').length;
+    const nAgainst = g.votes.filter((v) => String(v.vote).toUpperCase() === 'AGAINST').length;
+    card.appendChild(h('div', {class: 'tally'},
+      badge('FOR ' + nFor, 'good'), badge('AGAINST ' + nAgainst, 'bad'),
+      g.votes.length - nFor - nAgainst ? badge('other ' + (g.votes.length - nFor - nAgainst)) : null));
+    if (g.votes.length) {
+      card.appendChild(h('ul', {class: 'votes'}, g.votes.slice().sort(byId).map((v) => {
+        const val = String(v.vote || '?');
+        return h('li', {
+          class: val.toUpperCase() === 'FOR' ? 'for' : val.toUpperCase() === 'AGAINST' ? 'against' : null,
+          dataset: {voter: v.from || v.moveSender || ''},
+          title: 'object ' + v.objectId + (v.type === 'move' ? ' (not yet counted)' : ''),
+        }, (v.from || v.moveSender || '?') + ' ' + val);
+      })));
+    } else {
+      card.appendChild(h('p', {class: 'hint'}, 'No votes yet.'));
+    }
+    const all = g.status.concat(g.changes, g.votes);
+    card.appendChild(h('details', null, h('summary', null, 'Objects (' + all.length + ')'),
+      all.map((o) => kvList(o))));
+    return card;
+  }
+
+  function changeView(c) {
+    const kind = c.ruleChangeType || c.subtype || 'change';
+    const title = h('div', {class: 'change-title'});
+    if (c.target !== undefined) {
+      append(title, [kind + ' rule ', h('a', {href: '#rule-' + c.target}, c.target)]);
+      if (c.neworder !== undefined) append(title, [', new order ' + c.neworder]);
+    } else {
+      append(title, [kind + (c.neworder !== undefined ? ' a rule, order ' + c.neworder : '')]);
+    }
+    const parts = [title];
+    if (c.newif !== undefined) parts.push(clause('if', c.newif));
+    if (c.newthen !== undefined) parts.push(clause('then', c.newthen));
+    return h('div', {class: 'change', dataset: {objectId: c.objectId}}, parts);
+  }
+
+  function clause(kw, text) {
+    return h('div', {class: 'clause'}, h('span', {class: 'kw'}, kw), h('pre', {class: 'code'}, text));
+  }
+
+  function kvList(o) {
+    const dl = h('dl', {class: 'kv'});
+    for (const [k, v] of Object.entries(o)) dl.appendChild(h('div', {class: 'kv-row'}, h('dt', null, k), h('dd', null, v)));
+    return dl;
+  }
+
+  // ---- rules ---------------------------------------------------------------------
+
+  const RULE_SHOWN = {objectId: 1, type: 1, ruleOrder: 1, if: 1, then: 1, comment: 1, error: 1};
+
+  async function loadRules() {
+    const rules = await getJSON('api/rules');
+    const key = JSON.stringify(rules);
+    if (state.drawn.rules === key) return;
+    state.drawn.rules = key;
+    const root = clear($('rules'));
+    if (!rules.length) root.appendChild(h('p', {class: 'empty'}, 'This game has no rules (yet).'));
+    for (const r of rules) {
+      const err = r.error !== null && r.error !== undefined;
+      const extra = Object.keys(r).filter((k) => !RULE_SHOWN[k]);
+      const card = h('article', {
+        class: 'rule' + (err ? ' has-error' : ''), id: 'rule-' + r.objectId,
+        dataset: {ruleId: r.objectId, ruleOrder: r.ruleOrder !== undefined ? r.ruleOrder : ''},
+      },
+      h('div', {class: 'rule-head'},
+        h('span', {class: 'rule-id'}, 'Rule ' + r.objectId),
+        h('span', {class: 'rule-order', title: 'ruleOrder'}, 'order ' + (r.ruleOrder !== undefined ? r.ruleOrder : '(none)')),
+        err ? h('span', {class: 'badge bad error-badge', title: String(r.error)}, 'error') : null),
+      clause('if', r.if !== undefined ? r.if : ''),
+      clause('then', r.then !== undefined ? r.then : ''),
+      r.comment !== undefined ? h('p', {class: 'comment'}, r.comment) : null,
+      err ? h('p', {class: 'error-text'}, String(r.error)) : null,
+      extra.length ? h('dl', {class: 'kv extra'}, extra.map((k) =>
+        h('div', {class: 'kv-row'}, h('dt', null, k), h('dd', null, r[k])))) : null);
+      root.appendChild(card);
+    }
+    filterRules();
+  }
+
+  function filterRules() {
+    const q = $('rules-filter').value.trim().toLowerCase();
+    let shown = 0, total = 0;
+    for (const card of $('rules').querySelectorAll('article.rule')) {
+      total++;
+      const ok = !q || card.textContent.toLowerCase().includes(q);
+      card.hidden = !ok;
+      if (ok) shown++;
+    }
+    $('rules-count').textContent = q ? shown + ' of ' + total + ' rules' : total + ' rules';
+  }
+
+  // ---- history -------------------------------------------------------------------
+
+  function eventView(ev, fresh) {
+    const st = String(ev.status || '');
+    const stKind = {applied: 'good', refused: 'bad', halted: 'warn', loop: 'warn', received: 'info'}[st] || '';
+    const li = h('li', {
+      class: 'event ' + st + (fresh ? ' fresh' : ''), id: 'event-' + ev.event,
+      dataset: {event: ev.event, kind: ev.kind || '', status: st},
+    },
+    h('div', {class: 'event-head'},
+      h('span', {class: 'event-no'}, '#' + ev.event),
+      badge(ev.kind || '?', ev.kind === 'tick' ? 'info' : ''),
+      badge(st || '?', stKind),
+      h('span', {class: 'when', title: String(ev.time)}, fmtTime(ev.time)),
+      ev.sender ? h('span', {class: 'sender'}, 'from ' + ev.sender) :
+        (ev.kind === 'tick' ? h('span', {class: 'hint'}, 'the clock') : null)));
+    if (ev.message !== null && ev.message !== undefined) li.appendChild(h('p', {class: 'message'}, ev.message));
+    if (ev.input !== null && ev.input !== undefined) {
+      li.appendChild(h('pre', {class: 'code input'}, ev.input.replace(/(\n---)?\s*$/, '')));
+    }
+    const trace = Array.isArray(ev.trace) ? ev.trace : [];
+    const sent = [];
+    for (const f of trace) for (const m of f.messages || []) sent.push(m);
+    if (sent.length) {
+      const shown = sent.slice(0, 4);
+      li.appendChild(h('ul', {class: 'outcome'}, shown.map((m) => {
+        const to = String(m.to || '').split(/\s+/).filter(Boolean);
+        const first = String(m.text === undefined ? '' : m.text).split('\n')[0];
+        return h('li', {title: String(m.text)},
+          h('span', {class: 'to', title: to.join(' ')}, to.length === 1 ? 'to ' + to[0] : 'to ' + to.length + ' addresses'),
+          ' ', first);
+      }), sent.length > shown.length ? h('li', {class: 'hint'}, 'and ' + (sent.length - shown.length) + ' more in the trace') : null));
+    }
+    const changed = trace.filter((f) => f.changed).length;
+    li.appendChild(h('details', {class: 'trace'},
+      h('summary', null, 'Trace: ' + (trace.length ? trace.length + (trace.length === 1 ? ' firing' : ' firings') +
+        ', ' + changed + ' with changes' : 'no firing')),
+      trace.length ? h('ol', {class: 'firings'}, trace.map(firingView)) : h('p', {class: 'hint'}, 'No rule fired.')));
+    return li;
+  }
+
+  function firingView(f) {
+    const bindings = Object.entries(f.bindings || {});
+    const changes = f.changes || [];
+    const messages = f.messages || [];
+    const quiet = !f.changed && !messages.length && !f.error;
+    return h('li', {class: 'firing' + (quiet ? ' quiet' : ''), dataset: {rule: f.rule, ruleOrder: f.ruleOrder}},
+      h('div', {class: 'firing-head'},
+        h('a', {href: '#rule-' + f.rule, class: 'rule-ref'}, 'rule ' + f.rule),
+        h('span', {class: 'order'}, 'order ' + f.ruleOrder),
+        f.changed ? null : badge('no change'),
+        f.error ? badge('error', 'bad') : null),
+      f.error ? h('div', {class: 'error-text'}, String(f.error)) : null,
+      bindings.length ? h('div', {class: 'bindings'}, bindings.map(([k, v]) => h('code', null, '%' + k + ' = ' + v))) : null,
+      changes.length ? h('ul', {class: 'changes'}, changes.map((c) => h('li', null, changeText(c)))) : null,
+      messages.length ? h('ul', {class: 'messages'}, messages.map((m) =>
+        h('li', null, 'to ' + (m.to || '?') + ': ' + (m.text !== undefined ? m.text : '')))) : null);
+  }
+
+  function changeText(c) {
+    const id = c.id !== undefined ? '#' + c.id : '';
+    if (c.op === 'set') return 'set ' + id + ' ' + c.attr + ' = ' + (c.value === null || c.value === undefined ? '(none)' : c.value);
+    if (c.op === 'create' || c.op === 'delete') return c.op + ' ' + id;
+    return Object.entries(c).map(([k, v]) => k + '=' + v).join(' ');
+  }
+
+  function placeEvent(ev, fresh) {
+    const list = $('history');
+    const node = eventView(ev, fresh);
+    const old = document.getElementById('event-' + ev.event);
+    if (old && old.parentNode === list) { list.replaceChild(node, old); return; }
+    // keep newest first, whatever order the events arrive in
+    let before = null;
+    for (const li of list.children) {
+      if (Number(li.dataset.event) < Number(ev.event)) { before = li; break; }
+    }
+    list.insertBefore(node, before);
+  }
+
+  async function loadNewEvents() {
+    let any = false;
+    if (!state.historyReady) {
+      const last = state.game ? Number(state.game.event) || 0 : 0;
+      state.newest = Math.max(0, last - HISTORY_FIRST);
+      state.oldest = state.newest + 1;
+    }
+    for (;;) {
+      const evs = await getJSON('api/log?since=' + state.newest + '&limit=' + LOG_LIMIT);
+      for (const ev of evs) {
+        placeEvent(ev, state.historyReady);
+        state.newest = Math.max(state.newest, Number(ev.event));
+        any = true;
+      }
+      if (evs.length < LOG_LIMIT) break;
+    }
+    const first = $('history').lastElementChild;
+    if (first) state.oldest = Number(first.dataset.event);
+    state.historyReady = true;
+    drawHistoryFoot();
+    return any;
+  }
+
+  async function loadOlderEvents() {
+    const btn = $('history-older');
+    btn.disabled = true;
+    try {
+      const upto = state.oldest;     // exclusive
+      const since = Math.max(0, upto - 1 - HISTORY_FIRST);
+      const evs = await getJSON('api/log?since=' + since + '&limit=' + LOG_LIMIT);
+      for (const ev of evs) if (Number(ev.event) < upto) placeEvent(ev, false);
+      state.oldest = since + 1;
+      const last = $('history').lastElementChild;
+      if (last) state.oldest = Math.min(state.oldest, Number(last.dataset.event));
+      if (since === 0) state.oldest = 1;
+    } finally {
+      btn.disabled = false;
+      drawHistoryFoot();
+    }
+  }
+
+  function drawHistoryFoot() {
+    const n = $('history').children.length;
+    $('history-empty').hidden = n !== 0;
+    $('history-older').hidden = !(state.oldest > 1);
+  }
+
+  // ---- your messages (with a token) ---------------------------------------------------
+
+  async function loadOutbox() {
+    if ($('your-mail').hidden) return;
+    let msgs;
+    try { msgs = await getJSON('api/outbox'); } catch (e) { return; }
+    const key = JSON.stringify(msgs);
+    if (state.drawn.outbox === key) return;
+    state.drawn.outbox = key;
+    const list = clear($('outbox'));
+    if (!msgs.length) { list.appendChild(h('li', {class: 'empty'}, 'No messages for you yet.')); return; }
+    for (const m of msgs.slice(-50).reverse()) {
+      list.appendChild(h('li', null,
+        h('div', {class: 'meta'}, 'event ' + m.event + ' \u00b7 ' + (m.state || '') + ' \u00b7 ' +
+          fmtTime(m.sentAt || m.queuedAt)),
+        h('p', {class: 'text'}, m.text)));
+    }
+  }
+
+  // ---- objects by type -------------------------------------------------------------
+
+  async function loadTypes() {
+    try {
+      const all = await getJSON('api/objects');
+      const types = [...new Set(all.map((o) => o.type).filter(Boolean))].sort();
+      const dl = clear($('browse-types'));
+      for (const t of types) dl.appendChild(h('option', {value: t}));
+    } catch (e) { /* the list is only a convenience */ }
+  }
+
+  async function loadBrowse() {
+    if (state.browseType === null) return;
+    const t = state.browseType;
+    const objs = await getJSON(t ? 'api/objects?type=' + encodeURIComponent(t) : 'api/objects');
+    const key = t + '\n' + JSON.stringify(objs);
+    if (state.drawn.browse === key) return;
+    state.drawn.browse = key;
+    const root = clear($('browse-result'));
+    if (!objs.length) {
+      root.appendChild(h('p', {class: 'empty'}, t ? 'No object of type \u201c' + t + '\u201d.' : 'No objects.'));
+      return;
+    }
+    const byType = new Map();
+    for (const o of objs) {
+      const k = o.type === undefined ? '(no type)' : o.type;
+      if (!byType.has(k)) byType.set(k, []);
+      byType.get(k).push(o);
+    }
+    for (const [type, list] of byType) {
+      const cols = ['objectId'];
+      for (const o of list) for (const k of Object.keys(o)) if (k !== 'type' && !cols.includes(k)) cols.push(k);
+      root.appendChild(h('div', {class: 'table-scroll'},
+        h('table', {class: 'grid objects', dataset: {type}},
+          h('caption', null, type + ' (' + list.length + ')'),
+          h('thead', null, h('tr', null, cols.map((c) => h('th', null, c)))),
+          h('tbody', null, list.map((o) => h('tr', {dataset: {objectId: o.objectId}},
+            cols.map((c) => h('td', null, o[c] !== undefined ? o[c] : ''))))))));
+    }
+  }
+
+  // ---- the move form -----------------------------------------------------------------
+
+  async function sendMove(ev) {
+    if (ev) ev.preventDefault();
+    const from = $('move-from').value.trim();
+    const token = $('move-token').value.trim();
+    const body = $('move-body').value;
+    const out = $('move-result');
+    setToken(token);
+    store.set('nomic.from', from);
+    if (!body.trim()) return showResultError('Write a move first: a sugar line such as REGISTER yourname, or objects.');
+    if (!token && !from) return showResultError('Give your address (or a token) so the game knows who moves.');
+    const btn = $('move-send');
+    btn.disabled = true;
+    clear(out).className = 'result';
+    delete out.dataset.status;
+    out.appendChild(h('p', {class: 'hint'}, 'Sending\u2026'));
+    try {
+      const url = 'api/move' + (token ? '' : '?from=' + encodeURIComponent(from));
+      const r = await exclusive(() => api(url, {
+        method: 'POST', body, allowError: true, forceToken: true,
+        headers: {'Content-Type': 'text/plain; charset=utf-8'},
+      }));
+      showResult(r);
+      if (r.body && r.body.status === 'applied') $('move-body').value = '';
+    } catch (e) {
+      showResultError('The move could not be sent: ' + (e.message || e));
+    } finally {
+      btn.disabled = false;
+    }
+    await exclusive(() => refreshAll(true)).catch(() => {});
+  }
+
+  function showResultError(text) {
+    const out = clear($('move-result'));
+    out.className = 'result error';
+    out.dataset.status = 'error';
+    out.appendChild(h('div', {class: 'head'}, badge('not sent', 'bad')));
+    out.appendChild(h('p', {class: 'message'}, text));
+  }
+
+  function showResult(r) {
+    const out = clear($('move-result'));
+    const b = r.body || {};
+    if (b.status === undefined) {
+      out.className = 'result error';
+      out.dataset.status = 'error';
+      out.appendChild(h('div', {class: 'head'}, badge('error ' + r.status, 'bad')));
+      out.appendChild(h('p', {class: 'message'}, b.error || 'The server answered ' + r.status + '.'));
+      return;
+    }
+    const st = String(b.status);
+    out.className = 'result ' + st;
+    out.dataset.status = st;
+    const kind = {applied: 'good', refused: 'bad', halted: 'warn', loop: 'warn'}[st] || '';
+    const trace = Array.isArray(b.trace) ? b.trace : [];
+    out.appendChild(h('div', {class: 'head'},
+      badge(st, kind),
+      b.event !== undefined && b.event !== null ? h('a', {href: '#event-' + b.event}, 'event ' + b.event) : null,
+      h('span', {class: 'hint'}, trace.length + (trace.length === 1 ? ' rule firing' : ' rule firings')),
+      r.status !== 200 ? h('span', {class: 'hint'}, '(HTTP ' + r.status + ')') : null));
+    if (b.message !== null && b.message !== undefined) out.appendChild(h('p', {class: 'message'}, b.message));
+    const replies = Array.isArray(b.replies) ? b.replies : [];
+    out.appendChild(h('h3', null, replies.length ? 'Replies to you' : 'No reply to you'));
+    if (replies.length) {
+      out.appendChild(h('ul', {class: 'replies'}, replies.map((m) => h('li', null,
+        h('div', {class: 'to'}, 'to ' + (m.to || '')),
+        h('p', {class: 'text'}, m.text !== undefined ? m.text : '')))));
+    }
+  }
+
+  function setToken(token) {
+    if (token === state.token) return;
+    state.token = token;
+    state.tokenBad = false;
+    state.drawn = {};            // private attributes may now show, or not
+    store.set('nomic.token', token);
+  }
+
+  // ---- refreshing ------------------------------------------------------------------
+
+  // One refresh at a time: the poll, a move and a token change take turns.
+  let chain = Promise.resolve();
+  function exclusive(fn) {
+    const p = chain.then(fn);
+    chain = p.catch(() => {});
+    return p;
+  }
+
+  async function refreshAll(force) {
+    const g = await loadGame();
+    const more = await loadNewEvents();
+    if (force || more || g.event !== state.seenEvent) {
+      await Promise.all([loadPlayers(), loadProposals(), loadRules(), loadOutbox(), loadBrowse()]);
+      state.seenEvent = g.event;
+    }
+  }
+
+  async function poll() {
+    try {
+      await exclusive(() => refreshAll(false));
+    } catch (e) {
+      if (!(e instanceof ApiError)) setConnection(false);
+    } finally {
+      setTimeout(poll, POLL_MS);
+    }
+  }
+
+  // ---- start -------------------------------------------------------------------
+
+  function start() {
+    $('move-from').value = store.get('nomic.from');
+    $('move-token').value = state.token;
+    $('move-form').addEventListener('submit', sendMove);
+    $('move-body').addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) sendMove(e);
+    });
+    $('move-from').addEventListener('change', () => store.set('nomic.from', $('move-from').value.trim()));
+    $('move-token').addEventListener('change', () => {
+      setToken($('move-token').value.trim());
+      exclusive(() => refreshAll(true)).catch(() => {});
+    });
+    $('rules-filter').addEventListener('input', filterRules);
+    $('history-older').addEventListener('click', () => exclusive(loadOlderEvents).catch(() => {}));
+    $('browse-type').addEventListener('focus', loadTypes, {once: true});
+    $('browse-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      state.browseType = $('browse-type').value.trim();
+      state.drawn.browse = null;
+      exclusive(loadBrowse).catch((err) => {
+        clear($('browse-result')).appendChild(h('p', {class: 'empty'}, 'Could not list objects: ' + err.message));
+      });
+    });
+    setInterval(drawClock, 1000);
+    poll();
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+})();
