@@ -268,6 +268,16 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
 
 static bool recover(Game *g);
 
+/* The last event whose outcome is committed: the state the objects are in
+ * (the journal may hold a later one, received and being processed). */
+static long settled_event(Store *st)
+{
+    char *v = store_meta_get(st, "settled");
+    long n = v ? strtol(v, NULL, 10) : 0;
+    free(v);
+    return n;
+}
+
 static bool queue_row(void *ud, const OutRow *r)
 {
     Game *g = ud;
@@ -279,15 +289,21 @@ static bool queue_row(void *ud, const OutRow *r)
  * as the store has them. */
 static bool load_game(Game *g, Buf *err)
 {
-    if (!store_load_objects(g->st, g->pool, err)) return false;
-    g->known_event = store_last_event(g->st);
-    load_meta(g);
-    engine_invalidate(g->eng);
-    if (!store_each_outbox(g->st, queue_row, g)) {
+    /* one read transaction: the objects, the meta and the queue as one
+     * committed event left them, whatever another program writes meanwhile */
+    if (!store_begin_read(g->st)) {
         buf_printf(err, "%s", store_error(g->st));
         return false;
     }
-    return true;
+    bool ok = store_load_objects(g->st, g->pool, err);
+    if (ok) {
+        g->known_event = settled_event(g->st);
+        load_meta(g);
+        engine_invalidate(g->eng);
+        if (!(ok = store_each_outbox(g->st, queue_row, g))) buf_printf(err, "%s", store_error(g->st));
+    }
+    store_commit(g->st);
+    return ok;
 }
 
 Game *game_open(const char *path, Buf *err)
@@ -335,7 +351,7 @@ static bool game_reload(Game *g, Buf *err)
  * when used, and the outbox's deliveries are no part of the game). */
 static bool game_refresh(Game *g, Buf *err)
 {
-    if (store_last_event(g->st) != g->known_event) return game_reload(g, err);
+    if (settled_event(g->st) != g->known_event) return game_reload(g, err);
     char *v = store_meta_get(g->st, "sugar");
     sugar_free(g->sugar);
     g->sugar = v && *v ? sugar_parse(v, "sugar", err) : NULL;
@@ -417,8 +433,14 @@ static bool commit_event(Game *g, Outcome *o, const char *status)
             free(snap);
         }
     }
+    if (ok && o->refused && g->answering) ok = game_answer_refusal(g, g->answering, o);
     if (ok) {
         save_meta(g);
+        char n[32];
+        snprintf(n, sizeof n, "%ld", o->event);
+        ok = store_meta_set(st, "settled", n);
+    }
+    if (ok) {
         const char *trace = o->ran ? buf_str(&o->er.trace) : NULL;
         const char *tj = o->ran ? buf_str(&o->er.trace_json) : NULL;
         ok = store_event_outcome(st, o->event, status, o->message, trace, tj, o->ran && o->er.status != EV_RUNAWAY ? o->hash : NULL);
@@ -679,8 +701,10 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     /* the journal keeps what was received when it differs from the moves */
     const char *raw = m->raw ? m->raw : !why && strcmp(text, m->body) == 0 ? NULL : m->body;
     Outcome o;
+    /* a refused mail is answered in the event's own transaction */
+    g->answering = m->via == VIA_MAIL && !m->automatic ? m : NULL;
     bool ok = event_message(g, m->sender, m->time, m->stamp ? m->stamp : m->time, why ? NULL : text, raw, why, dry, &o);
-    if (ok && !dry && o.refused && m->via == VIA_MAIL && !m->automatic) ok = game_answer_refusal(g, m, &o);
+    g->answering = NULL;
     if (fn) fn(ud, g, &o);
     outcome_free(&o);
     buf_free(&moves);

@@ -17,6 +17,8 @@
 #include "store.h"
 #include "sugar.h"
 
+typedef struct Incoming Incoming;
+
 typedef struct Game {
     Store *st;           /* NULL: in memory */
     Pool *pool;
@@ -30,6 +32,7 @@ typedef struct Game {
     size_t changes_since_snapshot;
     Sugar *sugar;        /* the game's sugar table, NULL: none */
     long known_event;    /* the journal's last event as this process knows it */
+    const struct Incoming *answering; /* a mail to answer if it is refused */
 } Game;
 
 /* How long an event waits for another program's event to finish. */
@@ -39,7 +42,7 @@ typedef struct Game {
 typedef enum { VIA_CLI, VIA_MAIL, VIA_HTTP } Via;
 
 /* A message as the Mechanics receive it. */
-typedef struct Incoming {
+struct Incoming {
     Via via;             /* VIA_CLI is the game-keeper: mailPolicy does not apply */
     const char *sender;  /* bare address */
     int64_t time;        /* when the Mechanics took it: the event's time */
@@ -48,7 +51,7 @@ typedef struct Incoming {
     const char *raw;     /* as received (a whole mail) for the journal; NULL: body */
     const char *token;   /* the token presented (mail `token:` line, HTTP bearer), or NULL */
     bool automatic;      /* an automatic mail (a bounce, an auto-reply): never answered */
-} Incoming;
+};
 
 typedef struct Outcome {
     long event;          /* journal number (0 in memory) */

@@ -256,6 +256,7 @@ bool store_changed_elsewhere(Store *s)
 }
 
 bool store_begin(Store *s) { return exec(s, "BEGIN IMMEDIATE"); }
+bool store_begin_read(Store *s) { return exec(s, "BEGIN"); }
 bool store_commit(Store *s) { return exec(s, "COMMIT"); }
 void store_rollback(Store *s) { exec(s, "ROLLBACK"); }
 

@@ -52,6 +52,7 @@ void store_close(Store *s);
 const char *store_error(Store *s);
 
 bool store_begin(Store *s);
+bool store_begin_read(Store *s); /* a consistent view for reading; ends with store_commit */
 bool store_commit(Store *s);
 void store_rollback(Store *s);
 
