@@ -86,6 +86,14 @@ Game *cli_open(const char *path)
     return g;
 }
 
+char *cli_game_name(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    return xstrndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
+}
+
 bool cli_hide_private(const Obj *o, Sym name, void *ud)
 {
     const Engine *e = ud;

@@ -11,14 +11,6 @@
 #include "mailout.h"
 #include "mechanics.h"
 
-char *cli_game_name(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    return xstrndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
-}
-
 static void say_sent(void *ud, const OutRow *r)
 {
     bool *quiet = ud;
