@@ -13,8 +13,9 @@ LISTEN  ?= 127.0.0.1:8080
 
 SRC_LIB := $(filter-out src/nomic.c,$(wildcard src/*.c))
 SRC_CMD := src/nomic.c
-RULESETS := $(sort $(wildcard rulesets/*.nomic)) $(BUILD)/favor-draft.nomic
-SUGARS  := $(wildcard rulesets/*.sugar) $(BUILD)/favor-draft.sugar
+RULESETS := $(sort $(wildcard rulesets/*.nomic)) $(BUILD)/favor-draft.nomic $(BUILD)/suber.nomic \
+            $(BUILD)/suber1982.nomic
+SUGARS  := $(wildcard rulesets/*.sugar) $(BUILD)/favor-draft.sugar $(BUILD)/suber.sugar $(BUILD)/suber1982.sugar
 
 WEB     := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
 
@@ -49,6 +50,17 @@ $(BUILD)/favor-draft.nomic: rulesets/favor.nomic tools/favor-draft.sed | $(BUILD
 
 $(BUILD)/favor-draft.sugar: rulesets/favor.sugar | $(BUILD)/obj
 	cp rulesets/favor.sugar $@
+
+# Suber's two sets share their formal core (rulesets/suber/): each is its
+# rule texts, the common formal rules and its variant's own.
+$(BUILD)/suber.nomic: rulesets/suber/texts.nomic rulesets/suber/formal.nomic rulesets/suber/formal-revised.nomic | $(BUILD)/obj
+	cat $^ > $@
+
+$(BUILD)/suber1982.nomic: rulesets/suber/texts-1982.nomic rulesets/suber/formal.nomic rulesets/suber/formal-1982.nomic | $(BUILD)/obj
+	cat $^ > $@
+
+$(BUILD)/suber.sugar $(BUILD)/suber1982.sugar: rulesets/suber/suber.sugar | $(BUILD)/obj
+	cp $< $@
 
 $(BUILD)/libnomic.a: $(OBJ_LIB)
 	rm -f $@ && ar rcs $@ $^

@@ -265,6 +265,36 @@ static Sym fn_member(Ctx *cx, const Node *call, const Obj *cand)
     return SYM_F;
 }
 
+static Sym fn_glue(Ctx *cx, const Node *call, const Obj *cand)
+{
+    Buf b = {0};
+    for (int i = 0; i < call->n && !cx->failed; i++) {
+        Sym v = arg(cx, call, i, cand);
+        buf_add(&b, sym_text(v), sym_len(v));
+    }
+    Sym r = sym_intern(buf_str(&b), b.len);
+    buf_free(&b);
+    return r;
+}
+
+static Sym fn_replaceWord(Ctx *cx, const Node *call, const Obj *cand)
+{
+    Sym list = arg(cx, call, 0, cand), old = arg(cx, call, 1, cand), new = arg(cx, call, 2, cand);
+    const char *p = sym_text(list), *w;
+    size_t n;
+    Buf b = {0};
+    while (next_word(&p, &w, &n, false)) {
+        Sym word = sym_intern(w, n);
+        Sym out = val_eq(word, old) ? new : word;
+        if (out == SYM_EMPTY) continue;
+        if (b.len) buf_putc(&b, ' ');
+        buf_add(&b, sym_text(out), sym_len(out));
+    }
+    Sym r = sym_intern(buf_str(&b), b.len);
+    buf_free(&b);
+    return r;
+}
+
 static Sym fn_parses(Ctx *cx, const Node *call, const Obj *cand)
 {
     Sym s = arg(cx, call, 0, cand);
@@ -468,6 +498,10 @@ const Builtin builtins[] = {
     FN("length", 1, 1, "e", fn_length, "length(text)", "the number of characters of text"),
     FN("words", 1, 1, "e", fn_words, "words(list)", "the number of whitespace-separated words of list"),
     FN("member", 2, 2, "ee", fn_member, "member(list, w)", "T if w is one of the words of list"),
+    FN("glue", 1, -1, "e", fn_glue, "glue(a, b, ...)",
+       "the texts joined with nothing between them (juxtaposition puts one space)"),
+    FN("replaceWord", 3, 3, "eee", fn_replaceWord, "replaceWord(list, w, v)",
+       "list with each word equal to w replaced by v (\"\" drops it); words joined by one space"),
     FN("parses", 1, 1, "e", fn_parses, "parses(text)", "T if text parses as a condition or a verb list"),
 };
 
