@@ -74,17 +74,22 @@ $(BUILD)/unit: tests/unit/*.c $(BUILD)/libnomic.a
 $(BUILD)/engine-city: bench/engine_city.c $(BUILD)/libnomic.a
 	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ bench/engine_city.c $(BUILD)/libnomic.a $(LIBS)
 
+$(BUILD)/suber-random: bench/suber_random.c $(BUILD)/libnomic.a
+	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ bench/suber_random.c $(BUILD)/libnomic.a $(LIBS)
+
 $(BUILD)/obj:
 	mkdir -p $@
 
 unit: $(BUILD)/unit
 	$(BUILD)/unit
 
-scenarios: $(BUILD)/nomic
+scenarios: $(BUILD)/nomic $(BUILD)/suber-random
 	NOMIC=$(abspath $(BUILD)/nomic) python3 tests/run_scenarios.py tests/scenarios
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/cli.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/mechanics.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/serve.sh
+	$(BUILD)/suber-random --variant suber --games 100 --quiet
+	$(BUILD)/suber-random --variant suber1982 --games 20 --quiet
 
 # Mail through a real MTA (OpenSMTPD, swaks, an aiosmtpd receiver), and the
 # page in a real browser (Chromium driven by playwright-core).
@@ -114,9 +119,10 @@ serve: $(BUILD)/nomic
 demo: $(BUILD)/nomic
 	NOMIC=$(BUILD)/nomic sh tools/demo.sh $(BUILD)/demo.db
 
-bench: $(BUILD)/engine-city $(BUILD)/nomic
+bench: $(BUILD)/engine-city $(BUILD)/nomic $(BUILD)/suber-random
 	sh bench/engine-city
 	sh bench/http
+	sh bench/suber
 
 docs: $(BUILD)/nomic
 	$(BUILD)/nomic help --markdown > docs/language.md
