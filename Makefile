@@ -88,6 +88,7 @@ scenarios: $(BUILD)/nomic $(BUILD)/suber-random
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/cli.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/mechanics.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/serve.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/suber.sh
 	$(BUILD)/suber-random --variant suber --games 100 --quiet
 	$(BUILD)/suber-random --variant suber1982 --games 20 --quiet
 
