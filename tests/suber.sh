@@ -13,17 +13,24 @@ mv() { # FROM LINES...: one message of moves
     printf '%s\n' "$@" | "$NOMIC" move G --from "$from" --time "$TIME" >out 2>&1
 }
 val() { # TYPE KEY VALUE ATTR: ATTR of the first TYPE object whose KEY is VALUE
-    "$NOMIC" show G --type "$1" --json | python3 -c "import json,sys
-o=[o for o in json.load(sys.stdin)['objects'] if o.get('$2')=='$3']
-print(o[0].get('$4','') if o else '(none)')"
+    "$NOMIC" show G --type "$1" | awk -v k="$2" -v v="$3" -v a="$4" '
+        BEGIN { RS = ""; FS = "\n" }
+        { delete o; for (i = 1; i <= NF; i++) { p = index($i, ": "); if (p) o[substr($i, 1, p - 1)] = substr($i, p + 2) }
+          if (o[k] == v) { print o[a]; found = 1; exit } }
+        END { if (!found) print "(none)" }'
 }
 score() { val player nickname "$1" score; }
-turn() { "$NOMIC" show G --type turn --json | python3 -c "import json,sys; print(json.load(sys.stdin)['objects'][0]['player'])"; }
+turn() { val turn type turn player; }
 expect_eq() { # GOT WANT WHAT
     if [ "$1" = "$2" ]; then ok; else fail "$3: got '$1', expected '$2'"; fi
 }
+scores() { # the scores of alice, bob and carol, in one look
+    "$NOMIC" show G --type player | awk '
+        /^nickname: / { n = $2 } /^score: / { s[n] = $2 }
+        END { print s["alice"], s["bob"], s["carol"] }'
+}
 expect_scores() { # alice bob carol WHAT
-    expect_eq "$(score alice) $(score bob) $(score carol)" "$1 $2 $3" "scores (alice bob carol) $4"
+    expect_eq "$(scores)" "$1 $2 $3" "scores (alice bob carol) $4"
 }
 all_vote() { # PROPOSAL VOTE-alice VOTE-bob VOTE-carol
     mv a@x "VOTE $1 $2"
