@@ -14,8 +14,9 @@ LISTEN  ?= 127.0.0.1:8080
 SRC_LIB := $(filter-out src/nomic.c,$(wildcard src/*.c))
 SRC_CMD := src/nomic.c
 RULESETS := $(sort $(wildcard rulesets/*.nomic)) $(BUILD)/favor-draft.nomic $(BUILD)/suber.nomic \
-            $(BUILD)/suber1982.nomic
-SUGARS  := $(wildcard rulesets/*.sugar) $(BUILD)/favor-draft.sugar $(BUILD)/suber.sugar $(BUILD)/suber1982.sugar
+            $(BUILD)/suber1982.nomic $(BUILD)/agora.nomic
+SUGARS  := $(wildcard rulesets/*.sugar) $(BUILD)/favor-draft.sugar $(BUILD)/suber.sugar $(BUILD)/suber1982.sugar \
+            $(BUILD)/agora.sugar
 
 WEB     := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
 
@@ -60,6 +61,13 @@ $(BUILD)/suber1982.nomic: rulesets/suber/texts-1982.nomic rulesets/suber/formal.
 	cat $^ > $@
 
 $(BUILD)/suber.sugar $(BUILD)/suber1982.sugar: rulesets/suber/suber.sugar | $(BUILD)/obj
+	cp $< $@
+
+# agora: the rules of the SLR as texts, and the formal procedures.
+$(BUILD)/agora.nomic: rulesets/agora/texts.nomic rulesets/agora/formal.nomic | $(BUILD)/obj
+	cat $^ > $@
+
+$(BUILD)/agora.sugar: rulesets/agora/agora.sugar | $(BUILD)/obj
 	cp $< $@
 
 $(BUILD)/libnomic.a: $(OBJ_LIB)
