@@ -39,7 +39,9 @@ typedef struct Builtin {
     char impure;         /* reads more than the pool: 'c' the clock (a
                             condition calling it is tested again when the
                             time changes), 'g' the generator (on every
-                            pass); 0 for neither.  See deps.h. */
+                            pass), 'p' objects and attributes named by
+                            values (on every pass); 0 for none.  See
+                            deps.h. */
 } Builtin;
 
 extern const Builtin builtins[];

@@ -73,7 +73,7 @@ static void walk(Deps *d, const Node *n, int r, int *cap)
         if (r >= 0) add_attr(&d->reads[r], n->sym);
         return;
     }
-    if (n->kind == N_CALL && builtins[n->bi].impure == 'g') d->always = true;
+    if (n->kind == N_CALL && (builtins[n->bi].impure == 'g' || builtins[n->bi].impure == 'p')) d->always = true;
     if (n->kind == N_CALL && builtins[n->bi].impure == 'c') d->timed = true;
     if (takes_match(n)) {
         const Node *m = NULL;

@@ -38,7 +38,8 @@
  * engine.c), which spares the many rules that wait for an object of a type
  * that is seldom there (a completed vote, a passed proposal).
  *
- * A condition that reads the generator is tested on every pass.  One that
+ * A condition that reads the generator, or an attribute named by a value
+ * (`attribute()`), is tested on every pass.  One that
  * reads the clock (`timed`) is tested again whenever the event's time
  * differs from its last test, and in full after any relevant change; the
  * timers a skipped test would have set are those of its last test, since it

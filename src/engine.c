@@ -123,6 +123,24 @@ static ObjId first_of_type(const Pool *p, Sym type)
     return i < s->len ? s->ids[i] : 0;
 }
 
+/* The private attributes of every engineSettings object: a set loaded on
+ * another (--ruleset favor --ruleset mathflag) brings its own settings
+ * object, and what either calls private stays private. */
+static Sym private_attributes(const Pool *p)
+{
+    const IdSet *s = pool_lookup(p, SYM_type, SYM_engineSettings);
+    Buf b = {0};
+    for (uint32_t i = s ? idset_seek(s, 0, 1) : 0; s && i < s->len; i = idset_seek(s, i + 1, 0)) {
+        Sym v = obj_get(pool_get(p, s->ids[i]), SYM_privateAttributes);
+        if (v == SYM_EMPTY) continue;
+        if (b.len) buf_putc(&b, ' ');
+        buf_add(&b, sym_text(v), sym_len(v));
+    }
+    Sym r = b.len ? sym_intern(buf_str(&b), b.len) : SYM_EMPTY;
+    buf_free(&b);
+    return r;
+}
+
 static void read_settings(Engine *e)
 {
     ObjId sid = first_of_type(e->pool, SYM_engineSettings);
@@ -131,7 +149,7 @@ static void read_settings(Engine *e)
     long ms;
     e->max_steps = s && sym_to_long(obj_get(s, SYM_maxSteps), &ms) && ms > 0 ? ms : 1000000;
     e->shadow = s && obj_get(s, SYM_evaluation) == SYM_shadow;
-    e->private_attrs = s ? obj_get(s, SYM_privateAttributes) : SYM_EMPTY;
+    e->private_attrs = private_attributes(e->pool);
 }
 
 static int cmp_rules(const void *x, const void *y)
@@ -818,7 +836,7 @@ void engine_run(Engine *e, int64_t now, EventResult *r)
     report_broken_rules(e, r);
     Seen seen = {0};
     seen_add(&seen, p->state_hash);
-    Ctx cx = {.pool = p, .now = now, .rng = e->rng, .queue = &e->queue, .sent = &r->sent};
+    Ctx cx = {.pool = p, .now = now, .created = e->created, .rng = e->rng, .queue = &e->queue, .sent = &r->sent};
     if (e->shadow) run_shadow(e, &cx, r, &seen);
     else run_immediate(e, &cx, r, &seen);
     r->halt = cx.halt;

@@ -42,6 +42,7 @@ typedef struct Engine {
     int nby_attr, nby_type, nuntyped;
     bool have_now;         /* the time of the last run, for timed rules */
     int64_t now;
+    int64_t created;       /* when the game was made (nomic init): timeCreated() */
     Sym run_type;
     long max_steps;
     bool shadow;           /* evaluation: shadow requested (see engine.c) */

@@ -43,6 +43,7 @@ typedef struct Ctx {
     int *trail;           /* slots bound since, for backtracking */
     size_t trail_len, trail_cap;
     int64_t now;          /* time of the event (seconds since the epoch) */
+    int64_t created;      /* time the game was made */
     bool have_timer;      /* a timeGE(t) was false during this pass ... */
     int64_t next_timer;   /* ... and this is the lowest such t */
     uint64_t *rng;        /* the game's generator state (4 words) */

@@ -166,6 +166,10 @@ static void load_meta(Game *g)
         g->seed = strtoull(v, NULL, 10);
         free(v);
     }
+    if ((v = store_meta_get(g->st, "created"))) {
+        g->eng->created = strtoll(v, NULL, 10);
+        free(v);
+    }
     if ((v = store_meta_get(g->st, "sugar"))) {
         Buf err = {0};
         g->sugar = *v ? sugar_parse(v, "sugar", &err) : NULL; /* checked when it was set */
@@ -248,6 +252,7 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
     char v[32];
     snprintf(v, sizeof v, "%" PRIu64, g->seed);
     ok = ok && store_meta_set(g->st, "seed", v);
+    g->eng->created = time;
     snprintf(v, sizeof v, "%" PRId64, time);
     ok = ok && store_meta_set(g->st, "created", v);
     ok = ok && store_meta_set(g->st, "sugar", buf_str(&sugar));
