@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "eval.h"
+#include "mathexpr.h"
 #include "objfmt.h"
 #include "util.h"
 
@@ -295,6 +296,15 @@ static Sym fn_replaceWord(Ctx *cx, const Node *call, const Obj *cand)
     return r;
 }
 
+/* MathFlag's arithmetic (mathexpr.c).  All three arguments are evaluated
+ * first, so a run-time error in any of them fails the rule as elsewhere. */
+static Sym fn_eval(Ctx *cx, const Node *call, const Obj *cand)
+{
+    Sym text = arg(cx, call, 0, cand), i = arg(cx, call, 1, cand), v = arg(cx, call, 2, cand);
+    if (cx->failed) return SYM_EMPTY;
+    return mathexpr_eval_sym(text, i, v);
+}
+
 static Sym fn_parses(Ctx *cx, const Node *call, const Obj *cand)
 {
     Sym s = arg(cx, call, 0, cand);
@@ -502,6 +512,9 @@ const Builtin builtins[] = {
        "the texts joined with nothing between them (juxtaposition puts one space)"),
     FN("replaceWord", 3, 3, "eee", fn_replaceWord, "replaceWord(list, w, v)",
        "list with each word equal to w replaced by v (\"\" drops it); words joined by one space"),
+    FN("eval", 3, 3, "eee", fn_eval, "eval(text, i, v)",
+       "MathFlag's arithmetic: the exact value of text (1 to 8 characters of 0-9 + - * / ( ) i v) with i and v; "
+       "\"\" when undefined (malformed, division by zero); an i or v of \"\" reads as 0, other non-numbers make it undefined"),
     FN("parses", 1, 1, "e", fn_parses, "parses(text)", "T if text parses as a condition or a verb list"),
 };
 

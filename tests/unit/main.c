@@ -41,5 +41,6 @@ int main(void)
     failed += run_eval_tests();
     failed += run_store_tests();
     failed += run_deps_tests();
+    failed += run_mathexpr_tests();
     return failed;
 }
