@@ -85,14 +85,19 @@ $(BUILD)/engine-city: bench/engine_city.c $(BUILD)/libnomic.a
 $(BUILD)/suber-random: bench/suber_random.c $(BUILD)/libnomic.a
 	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ bench/suber_random.c $(BUILD)/libnomic.a $(LIBS)
 
+# eval()'s test driver: lines "TEXT I V" in, values out (tests/eval_property.py).
+$(BUILD)/eval-check: tests/eval_check.c $(BUILD)/libnomic.a
+	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ tests/eval_check.c $(BUILD)/libnomic.a $(LIBS)
+
 $(BUILD)/obj:
 	mkdir -p $@
 
 unit: $(BUILD)/unit
 	$(BUILD)/unit
 
-scenarios: $(BUILD)/nomic $(BUILD)/suber-random
+scenarios: $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/eval-check
 	NOMIC=$(abspath $(BUILD)/nomic) python3 tests/run_scenarios.py tests/scenarios
+	python3 tests/eval_property.py --cases 20000 $(BUILD)/eval-check
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/cli.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/mechanics.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/serve.sh
