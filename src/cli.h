@@ -60,6 +60,7 @@ int cmd_sugar(int argc, char **argv);
 int cmd_deliver(int argc, char **argv);
 int cmd_send(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_reveal(int argc, char **argv);
 
 /* Opens GAME or prints why not (returns NULL). */
 Game *cli_open(const char *path);
@@ -76,6 +77,11 @@ typedef struct SendCount {
 } SendCount;
 bool cli_send_mail(Game *g, const char *path, bool all, bool quiet, SendCount *count);
 /* Hides private attributes from public views. */
-bool cli_hide_private(const Obj *o, Sym name, void *ud);
+/* Who looks: the public (who is "") or the owner of an address. */
+typedef struct Viewer {
+    const Engine *e;
+    Sym who;
+} Viewer;
+bool cli_hide_private(const Obj *o, Sym name, void *ud); /* ud: a Viewer */
 
 #endif

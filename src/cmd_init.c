@@ -38,6 +38,9 @@ int cmd_init(int argc, char **argv)
     printf("created %s: %zu objects from", pos[0], pool_size(g->pool));
     for (int i = 0; i < nsets; i++) printf(" %s", sets[i]);
     printf("\n");
+    char *commitment = store_meta_get(g->st, "seed_commitment");
+    if (commitment) printf("the generator's seed is committed: sha256 %s (nomic reveal, after the game)\n", commitment);
+    free(commitment);
     game_close(g);
     rc = 0;
 out:

@@ -12,7 +12,19 @@
 typedef struct LogState {
     bool json;
     bool first;
+    View view; /* who reads: private attributes of moves show only to their sender */
 } LogState;
+
+static void print_lines(const char *text, const char *prefix)
+{
+    for (const char *s = text; *s;) {
+        const char *e = strchr(s, '\n');
+        int n = e ? (int)(e - s) : (int)strlen(s);
+        printf("%s%.*s\n", prefix, n, s);
+        if (!e) break;
+        s = e + 1;
+    }
+}
 
 static bool print_event(void *ud, const EventRow *r)
 {
@@ -20,8 +32,7 @@ static bool print_event(void *ud, const EventRow *r)
     if (st->json) {
         Buf b = {0};
         buf_puts(&b, st->first ? "\n" : ",\n");
-        View keeper = {.keeper = true};
-        view_event_json(&b, r, &keeper);
+        view_event_json(&b, r, &st->view);
         fwrite(b.s, 1, b.len, stdout);
         buf_free(&b);
     } else {
@@ -32,23 +43,13 @@ static bool print_event(void *ud, const EventRow *r)
         if (r->message) printf("  %s\n", r->message);
         if (r->input && *r->input) {
             printf("  input:\n");
-            for (const char *s = r->input; *s;) {
-                const char *e = strchr(s, '\n');
-                int n = e ? (int)(e - s) : (int)strlen(s);
-                printf("    | %.*s\n", n, s);
-                if (!e) break;
-                s = e + 1;
-            }
+            char *shown = view_moves(r->input, r->sender, &st->view);
+            print_lines(shown, "    | ");
+            free(shown);
         }
         if (r->trace && *r->trace) {
             printf("  trace:\n");
-            for (const char *s = r->trace; *s;) {
-                const char *e = strchr(s, '\n');
-                int n = e ? (int)(e - s) : (int)strlen(s);
-                printf("    %.*s\n", n, s);
-                if (!e) break;
-                s = e + 1;
-            }
+            print_lines(r->trace, "    ");
         }
     }
     st->first = false;
@@ -57,11 +58,11 @@ static bool print_event(void *ud, const EventRow *r)
 
 int cmd_log(int argc, char **argv)
 {
-    Opt o[] = {{"--event", true}, {"--json", false}};
+    Opt o[] = {{"--event", true}, {"--json", false}, {"--as", true}};
     const char *pos[1];
     int npos, rc = EXIT_USAGE;
     Game *g = NULL;
-    if (!cli_parse(argc, argv, o, 2, pos, 1, 1, &npos, commands[5].usage)) goto out;
+    if (!cli_parse(argc, argv, o, 3, pos, 1, 1, &npos, commands[5].usage)) goto out;
     long from = 1, to = 0x7fffffffL;
     if (o[0].set) {
         from = to = strtol(o[0].value, NULL, 10);
@@ -76,14 +77,16 @@ int cmd_log(int argc, char **argv)
         rc = EXIT_REFUSED;
         goto out;
     }
-    LogState st = {o[1].set, true};
+    RuleInfo *ri;
+    free((engine_rules(g->eng, &ri), ri)); /* reads the private attributes */
+    LogState st = {o[1].set, true, {.private_attrs = g->eng->private_attrs, .address = o[2].set ? o[2].value : NULL}};
     if (st.json) printf("{\"version\":1,\"events\":[");
     store_each_event(g->st, from, to, print_event, &st);
     if (st.json) printf("\n]}\n");
     rc = 0;
 out:
     game_close(g);
-    cli_free_opts(o, 2);
+    cli_free_opts(o, 3);
     return rc;
 }
 

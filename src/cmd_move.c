@@ -37,6 +37,12 @@ static int move_or_try(int argc, char **argv, bool dry)
         fprintf(stderr, "nomic %s: --from ADDR is required\nusage: %s\n", argv[0], usage);
         goto out;
     }
+    if (dry && t > time_now_wall()) {
+        /* the rules would run at that time: a dry run would show what the
+         * timers due before then do, a Computation or a draw, in advance */
+        fprintf(stderr, "nomic try: --time is later than now: a dry run cannot look into the future\n");
+        goto out;
+    }
     const char *file = o[2].set ? o[2].value : "-";
     body = read_file(file, NULL);
     if (!body) {

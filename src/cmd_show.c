@@ -11,7 +11,7 @@
 
 /* Prints the objects of `type` (all when empty), or only `id`; returns how
  * many it printed. */
-static int print_objects(const Pool *p, const Engine *e, Sym type, long id, bool json)
+static int print_objects(const Pool *p, const Viewer *v, Sym type, long id, bool json)
 {
     int count = 0;
     Buf b = {0};
@@ -24,10 +24,10 @@ static int print_objects(const Pool *p, const Engine *e, Sym type, long id, bool
         if (json) {
             if (!first) buf_putc(&b, ',');
             buf_puts(&b, "\n");
-            fmt_json_obj(&b, o, cli_hide_private, (void *)e);
+            fmt_json_obj(&b, o, cli_hide_private, (void *)v);
         } else {
             if (!first) buf_putc(&b, '\n');
-            fmt_print_obj(&b, o, cli_hide_private, (void *)e);
+            fmt_print_obj(&b, o, cli_hide_private, (void *)v);
         }
         first = false;
         count++;
@@ -41,13 +41,13 @@ static int print_objects(const Pool *p, const Engine *e, Sym type, long id, bool
 
 int cmd_show(int argc, char **argv)
 {
-    Opt o[] = {{"--type", true}, {"--id", true}, {"--at", true}, {"--json", false}};
+    Opt o[] = {{"--type", true}, {"--id", true}, {"--at", true}, {"--json", false}, {"--as", true}};
     const char *pos[1];
     int npos, rc = EXIT_USAGE;
     Game *g = NULL;
     Pool *at = NULL;
     Engine *e = NULL;
-    if (!cli_parse(argc, argv, o, 4, pos, 1, 1, &npos, commands[4].usage)) goto out;
+    if (!cli_parse(argc, argv, o, 5, pos, 1, 1, &npos, commands[4].usage)) goto out;
     long id = 0, event = 0;
     if (o[1].set && (!(id = strtol(o[1].value, NULL, 10)) || id < 0)) {
         fprintf(stderr, "nomic show: --id %s: expected an objectId\n", o[1].value);
@@ -82,7 +82,8 @@ int cmd_show(int argc, char **argv)
         free((engine_rules(e, &ri), ri));
     }
     Sym type = o[0].set ? sym_cstr(o[0].value) : SYM_EMPTY;
-    int n = print_objects(p, e, type, id, o[3].set);
+    Viewer v = {e, o[4].set ? sym_cstr(o[4].value) : SYM_EMPTY};
+    int n = print_objects(p, &v, type, id, o[3].set);
     rc = 0;
     if (id && !n) {
         /* a question about one object that has no answer is an error */
@@ -96,7 +97,7 @@ out:
         pool_free(at);
     }
     game_close(g);
-    cli_free_opts(o, 4);
+    cli_free_opts(o, 5);
     return rc;
 }
 
@@ -110,7 +111,8 @@ int cmd_export(int argc, char **argv)
     RuleInfo *ri;
     free((engine_rules(g->eng, &ri), ri));
     printf("# exported from %s: %zu objects; the next objectId is %u\n\n", pos[0], pool_size(g->pool), g->pool->next_id);
-    print_objects(g->pool, g->eng, SYM_EMPTY, 0, false);
+    Viewer public = {g->eng, SYM_EMPTY};
+    print_objects(g->pool, &public, SYM_EMPTY, 0, false);
     game_close(g);
     return 0;
 }

@@ -550,33 +550,53 @@ static bool hidden(const Engine *e, Sym name)
     return attr_is_private(&cx, name);
 }
 
-static void mark_vars(const Node *n, bool *mask)
+/* Marks the variables of n; returns whether one was not marked before. */
+static bool mark_vars(const Node *n, bool *mask)
 {
-    if (!n) return;
-    if (n->kind == N_VAR) mask[n->var] = true;
-    for (int i = 0; i < n->n; i++) mark_vars(n->kid[i], mask);
+    if (!n) return false;
+    bool grew = false;
+    if (n->kind == N_VAR && !mask[n->var]) grew = mask[n->var] = true;
+    for (int i = 0; i < n->n; i++) grew |= mark_vars(n->kid[i], mask);
+    return grew;
 }
 
-static bool reads_private(const Engine *e, const Node *n)
+/* Does n read a private attribute, or a variable known to hold a private
+ * value? */
+static bool reads_private(const Engine *e, const Node *n, const bool *secret)
 {
     if (!n) return false;
     if (n->kind == N_ATTR && hidden(e, n->sym)) return true;
+    if (n->kind == N_VAR && secret[n->var]) return true;
     for (int i = 0; i < n->n; i++)
-        if (reads_private(e, n->kid[i])) return true;
+        if (reads_private(e, n->kid[i], secret)) return true;
     return false;
 }
 
-/* The variables a comparison ties to a private attribute (`secret==%x`):
- * their values are private too, and the trace does not show them. */
-static void private_vars(const Engine *e, const Node *n, bool *mask)
+/* Marks the variables a comparison ties to a private value (`secret==%x`,
+ * then `%r==eval(%x, 1, 0)`): their values are private too.  Returns
+ * whether it marked a new one; the caller repeats until none is. */
+static bool private_vars(const Engine *e, const Node *n, bool *secret)
 {
-    if (!n) return;
-    if (n->kind == N_CMP && (reads_private(e, n->kid[0]) || reads_private(e, n->kid[1]))) {
-        mark_vars(n->kid[0], mask);
-        mark_vars(n->kid[1], mask);
-        return;
+    if (!n) return false;
+    if (n->kind == N_CMP && (reads_private(e, n->kid[0], secret) || reads_private(e, n->kid[1], secret))) {
+        bool grew = mark_vars(n->kid[0], secret);
+        return mark_vars(n->kid[1], secret) || grew;
     }
-    for (int i = 0; i < n->n; i++) private_vars(e, n->kid[i], mask);
+    bool grew = false;
+    for (int i = 0; i < n->n; i++) grew |= private_vars(e, n->kid[i], secret);
+    return grew;
+}
+
+/* Would a message the then sends show a private value?  A send whose
+ * text or recipients read one is shown in the trace as "(private)". */
+static bool sends_private(const Engine *e, const Node *n, const bool *secret)
+{
+    if (!n) return false;
+    if (n->kind == N_CALL && (strcmp(builtins[n->bi].name, "send") == 0 || strcmp(builtins[n->bi].name, "sendObject") == 0))
+        return reads_private(e, n, secret);
+    for (int i = 0; i < n->n; i++)
+        if (sends_private(e, n->kid[i], secret)) return true;
+    return false;
 }
 
 static void trace_firing(Engine *e, EventResult *r, const RuleEntry *re, const Prog *p, size_t ufrom, size_t uto,
@@ -590,9 +610,13 @@ static void trace_firing(Engine *e, EventResult *r, const RuleEntry *re, const P
     json_string(j, sym_text(re->order), sym_len(re->order));
     buf_printf(j, ",\"changed\":%s,\"bindings\":{", changed ? "true" : "false");
     bool *secret = xcalloc((size_t)p->nvars + 1, sizeof *secret);
+    bool secret_text = false;
     if (e->private_attrs != SYM_EMPTY) {
-        private_vars(e, p->cond, secret);
-        private_vars(e, p->then, secret);
+        for (bool grew = true; grew;) {
+            grew = private_vars(e, p->cond, secret);
+            grew = private_vars(e, p->then, secret) || grew;
+        }
+        secret_text = sends_private(e, p->then, secret);
     }
     for (int i = 0; i < p->nvars; i++) {
         Sym v = e->vars[i];
@@ -652,13 +676,15 @@ static void trace_firing(Engine *e, EventResult *r, const RuleEntry *re, const P
     for (size_t i = 0; i < nq; i++) {
         const Message *m = &e->queue.m[qfrom + i];
         buf_printf(t, "  queue for %s: ", sym_text(m->to));
-        trace_value(t, m->text);
+        if (secret_text) buf_puts(t, "(private)");
+        else trace_value(t, m->text);
         buf_putc(t, '\n');
         if (i) buf_putc(j, ',');
         buf_puts(j, "{\"to\":");
         json_string(j, sym_text(m->to), sym_len(m->to));
         buf_puts(j, ",\"text\":");
-        json_string(j, sym_text(m->text), sym_len(m->text));
+        if (secret_text) buf_puts(j, "\"(private)\"");
+        else json_string(j, sym_text(m->text), sym_len(m->text));
         buf_putc(j, '}');
     }
     buf_puts(j, "]");

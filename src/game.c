@@ -5,6 +5,7 @@
 #include "mechanics.h"
 
 #include <fcntl.h>
+#include <glib.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,6 +189,19 @@ static char *export_pool(const Pool *p)
     return buf_take(&b);
 }
 
+/* The published commitment to the generator's seed: the SHA-256 of a text
+ * naming the seed and a random salt (so a small seed cannot be found by
+ * trying them all).  `nomic reveal` gives both; anyone can recompute it. */
+char *game_commitment(uint64_t seed, const char *salt)
+{
+    char text[96];
+    snprintf(text, sizeof text, "nomic seed %" PRIu64 " salt %s", seed, salt);
+    gchar *h = g_compute_checksum_for_string(G_CHECKSUM_SHA256, text, -1);
+    char *r = xstrdup(h);
+    g_free(h);
+    return r;
+}
+
 static uint64_t random_seed(void)
 {
     uint64_t s = 0;
@@ -252,6 +266,11 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
     char v[32];
     snprintf(v, sizeof v, "%" PRIu64, g->seed);
     ok = ok && store_meta_set(g->st, "seed", v);
+    char salt[33];
+    snprintf(salt, sizeof salt, "%016" PRIx64 "%016" PRIx64, random_seed(), random_seed());
+    char *commitment = game_commitment(g->seed, salt);
+    ok = ok && store_meta_set(g->st, "seed_salt", salt) && store_meta_set(g->st, "seed_commitment", commitment);
+    free(commitment);
     g->eng->created = time;
     snprintf(v, sizeof v, "%" PRId64, time);
     ok = ok && store_meta_set(g->st, "created", v);
@@ -506,6 +525,14 @@ static void save_state(Game *g, Saved *s)
     for (size_t i = 0; i < g->eng->queue.len; i++) msg_push(&s->queue, g->eng->queue.m[i].to, g->eng->queue.m[i].text);
 }
 
+/* A dry run draws from a throwaway generator: were it the game's, `try`
+ * would show the numbers the next real events will draw. */
+static void throwaway_rng(Game *g)
+{
+    uint64_t x = random_seed();
+    for (int i = 0; i < 4; i++) g->eng->rng[i] = splitmix(&x);
+}
+
 static void restore_state(Game *g, Saved *s)
 {
     pool_undo_to(g->pool, s->mark);
@@ -651,6 +678,7 @@ static bool event_message(Game *g, const char *sender, int64_t time, int64_t sta
     }
     Saved sv;
     save_state(g, &sv);
+    if (dry) throwaway_rng(g);
     const char *status = "refused";
     if (moves) {
         status = process_move(g, sender, time, stamp, moves, dry, o, &sv);
@@ -729,6 +757,7 @@ bool game_event_tick(Game *g, int64_t time, bool dry, Outcome *o)
     }
     Saved sv;
     save_state(g, &sv);
+    if (dry) throwaway_rng(g);
     const char *status;
     if (g->halted) {
         o->refused = true;

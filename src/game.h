@@ -74,6 +74,8 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
                 bool force, Buf *err);
 Game *game_open(const char *path, Buf *err);
 Game *game_memory(uint64_t seed);
+/* SHA-256 (hex) of "nomic seed SEED salt SALT": the commitment init publishes. */
+char *game_commitment(uint64_t seed, const char *salt);
 bool game_load_set(Game *g, const char *label, const char *text, Buf *err);
 void game_close(Game *g);
 /* Frees the interned texts no open game uses any more; every event starts

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,17 +85,23 @@ static char *caller(Server *s, struct MHD_Connection *c, bool *bad)
     return who;
 }
 
-typedef struct Hide {
-    const Engine *e;
-    Sym viewer; /* SYM_EMPTY: the public */
-} Hide;
-
-/* A private attribute shows only to the object's owner. */
-static bool hide_for(const Obj *o, Sym name, void *ud)
+/* The commitment to the generator's seed, and once `nomic reveal` has
+ * published it, the seed and salt to check it with. */
+static void seed_fields(Buf *b, Game *g)
 {
-    const Hide *h = ud;
-    if (!cli_hide_private(o, name, (void *)h->e)) return false;
-    return h->viewer == SYM_EMPTY || !(h->viewer == obj_get(o, SYM_moveSender) || h->viewer == obj_get(o, SYM_defaultEmail));
+    char *commitment = store_meta_get(g->st, "seed_commitment"), *revealed = store_meta_get(g->st, "seed_revealed");
+    buf_puts(b, ",\"seedCommitment\":");
+    if (commitment) json_string(b, commitment, strlen(commitment));
+    else buf_puts(b, "null");
+    char *salt = revealed ? store_meta_get(g->st, "seed_salt") : NULL;
+    if (revealed) buf_printf(b, ",\"seed\":\"%" PRIu64 "\"", g->seed);
+    if (salt) {
+        buf_puts(b, ",\"seedSalt\":");
+        json_string(b, salt, strlen(salt));
+    }
+    free(commitment);
+    free(revealed);
+    free(salt);
 }
 
 static void api_game(Server *s, const char *you, Answer *a)
@@ -115,6 +122,7 @@ static void api_game(Server *s, const char *you, Answer *a)
     buf_puts(b, ",\"you\":");
     if (you) json_string(b, you, strlen(you));
     else buf_puts(b, "null");
+    seed_fields(b, g);
     buf_puts(b, ",\"sugar\":[");
     if (g->sugar) {
         Buf forms = {0};
@@ -138,7 +146,7 @@ static void api_game(Server *s, const char *you, Answer *a)
 static void api_objects(Server *s, const char *type, const char *you, Answer *a)
 {
     Pool *p = s->g->pool;
-    Hide h = {s->g->eng, you ? sym_cstr(you) : SYM_EMPTY};
+    Viewer h = {s->g->eng, you ? sym_cstr(you) : SYM_EMPTY};
     answer_json(a, 200);
     Buf *b = &a->body;
     buf_putc(b, '[');
@@ -150,7 +158,7 @@ static void api_objects(Server *s, const char *type, const char *you, Answer *a)
         if (!first) buf_putc(b, ',');
         first = false;
         buf_putc(b, '\n');
-        fmt_json_obj(b, o, hide_for, &h);
+        fmt_json_obj(b, o, cli_hide_private, &h);
     }
     buf_puts(b, "\n]");
 }
@@ -164,16 +172,16 @@ static void api_object(Server *s, const char *id, const char *you, Answer *a)
         answer_error(a, 404, "no object %s", id);
         return;
     }
-    Hide h = {s->g->eng, you ? sym_cstr(you) : SYM_EMPTY};
+    Viewer h = {s->g->eng, you ? sym_cstr(you) : SYM_EMPTY};
     answer_json(a, 200);
-    fmt_json_obj(&a->body, o, hide_for, &h);
+    fmt_json_obj(&a->body, o, cli_hide_private, &h);
 }
 
 static void api_rules(Server *s, const char *you, Answer *a)
 {
     RuleInfo *rules;
     int n = engine_rules(s->g->eng, &rules);
-    Hide h = {s->g->eng, you ? sym_cstr(you) : SYM_EMPTY};
+    Viewer h = {s->g->eng, you ? sym_cstr(you) : SYM_EMPTY};
     answer_json(a, 200);
     Buf *b = &a->body;
     buf_putc(b, '[');
@@ -181,7 +189,7 @@ static void api_rules(Server *s, const char *you, Answer *a)
         const Obj *o = pool_get(s->g->pool, rules[i].id);
         if (!o) continue;
         Buf one = {0};
-        fmt_json_obj(&one, o, hide_for, &h);
+        fmt_json_obj(&one, o, cli_hide_private, &h);
         one.s[--one.len] = 0; /* the closing brace: the error goes in */
         buf_puts(&one, ",\"error\":");
         if (rules[i].error) json_string(&one, rules[i].error, strlen(rules[i].error));
@@ -229,7 +237,7 @@ static void api_log(Server *s, struct MHD_Connection *c, const char *you, Answer
     if (!number_param(c, "since", 0, 0, 0x7fffffffL, &since, a) || !number_param(c, "limit", 500, 1, 500, &limit, a))
         return;
     answer_json(a, 200);
-    LogWalk w = {&a->body, {false, you, s->g->eng->private_attrs}, true};
+    LogWalk w = {&a->body, {.address = you, .private_attrs = s->g->eng->private_attrs}, true};
     buf_putc(&a->body, '[');
     store_each_event(s->g->st, since + 1, since + limit, log_row, &w);
     buf_puts(&a->body, "\n]");

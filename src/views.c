@@ -25,7 +25,7 @@ static void time_field(Buf *b, const char *name, int64_t t, bool present)
 
 char *view_moves(const char *input, const char *sender, const View *v)
 {
-    if (v->keeper || v->private_attrs == SYM_EMPTY || (v->address && sender && strcmp(v->address, sender) == 0))
+    if (v->private_attrs == SYM_EMPTY || (v->address && sender && strcmp(v->address, sender) == 0))
         return xstrdup(input);
     FmtDoc doc = {0};
     Buf err = {0}, out = {0};

@@ -3,9 +3,9 @@
  * (--json) and the server's API share, so both say the same thing the
  * same way (docs/formats.md, docs/api.md).
  *
- * A View says who is looking: the game-keeper (the command line) sees
- * everything; a player sees the private attributes of their own moves
- * only; the public sees none.
+ * A View says who is looking: a player sees the private attributes of
+ * their own moves only; the public (the command line without --as, the
+ * server without a token) sees none.
  */
 #ifndef NOMIC_VIEWS_H
 #define NOMIC_VIEWS_H
@@ -16,7 +16,6 @@
 #include "value.h"
 
 typedef struct View {
-    bool keeper;          /* the game-keeper: nothing is hidden */
     const char *address;  /* the player looking, or NULL: the public */
     Sym private_attrs;    /* engineSettings.privateAttributes */
 } View;
@@ -26,7 +25,7 @@ void view_event_json(Buf *b, const EventRow *r, const View *v);
 /* {"id":N,"event":N,"to":...,"delivery":...}: one message of the outbox. */
 void view_message_json(Buf *b, const OutRow *r);
 /* The moves of a message as `v` may see them: private attributes left
- * out unless v is the keeper or the sender.  malloc'd. */
+ * out unless v is the sender.  malloc'd. */
 char *view_moves(const char *input, const char *sender, const View *v);
 
 #endif

@@ -1,0 +1,47 @@
+/*
+ * cmd_reveal.c - nomic reveal: publishes the generator's seed and the salt
+ * of the commitment `init` printed, so that anyone can check the
+ * commitment and every draw (replaying the journal from the seed).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cmd_reveal(int argc, char **argv)
+{
+    const char *pos[1];
+    int npos;
+    if (!cli_parse(argc, argv, NULL, 0, pos, 1, 1, &npos, "nomic reveal GAME")) return EXIT_USAGE;
+    Game *g = cli_open(pos[0]);
+    if (!g) return EXIT_USAGE;
+    char *salt = store_meta_get(g->st, "seed_salt"), *published = store_meta_get(g->st, "seed_commitment");
+    int rc = 0;
+    if (!salt || !published) {
+        printf("seed: %" PRIu64 "\n(this game was made before seeds were committed: there is nothing to check it against)\n",
+               g->seed);
+    } else {
+        char *again = game_commitment(g->seed, salt);
+        printf("seed: %" PRIu64 "\nsalt: %s\ncommitment: sha256 %s\n", g->seed, salt, published);
+        printf("check: sha256 of \"nomic seed %" PRIu64 " salt %s\" is %s: %s\n", g->seed, salt, again,
+               strcmp(again, published) == 0 ? "it matches" : "IT DOES NOT MATCH");
+        if (strcmp(again, published) != 0) rc = EXIT_REFUSED;
+        free(again);
+    }
+    if (!g->halted)
+        fprintf(stderr, "nomic reveal: the game has not ended: from now on anyone can predict its draws\n");
+    /* from now on the server's /api/game shows the seed and salt too */
+    char *revealed = store_meta_get(g->st, "seed_revealed");
+    if (!revealed) {
+        char when[32];
+        snprintf(when, sizeof when, "%lld", (long long)time_now_wall());
+        store_meta_set(g->st, "seed_revealed", when);
+    }
+    free(revealed);
+    free(salt);
+    free(published);
+    game_close(g);
+    return rc;
+}
