@@ -1,0 +1,206 @@
+#!/bin/sh
+# agora.sh - the formal rules of agora played through the command line:
+# registration and the 30-day bar (869); proposals made, pended, distributed
+# at the start of the Agoran week, voted on and resolved (2350, 2445, 1607,
+# 683, 208); adoption applying the changes in order, an enactment taking the
+# next unused number at revision 0, an amendment raising the revision, a
+# change to a rule of higher power than the proposal failing (105, 106,
+# 2140); quorum from the last decision and FAILED QUORUM (879, 955); and a
+# batch of decisions given directly as players, decisions and ballots, with
+# outcomes worked out by hand from rules 955, 2422 and 879.
+# Run from the project root.
+. "$(dirname "$0")/lib.sh"
+
+mv() { # FROM TIME LINES...: one message of moves
+    from=$1 time=$2
+    shift 2
+    printf '%s\n' "$@" | "$NOMIC" move G --from "$from" --time "$time" >out 2>&1
+}
+val() { # TYPE KEY VALUE ATTR: ATTR of the first TYPE object whose KEY is VALUE
+    "$NOMIC" show G --type "$1" | awk -v k="$2" -v v="$3" -v a="$4" '
+        BEGIN { RS = ""; FS = "\n" }
+        { delete o; for (i = 1; i <= NF; i++) { p = index($i, ": "); if (p) o[substr($i, 1, p - 1)] = substr($i, p + 2) }
+          if (o[k] == v) { print o[a]; found = 1; exit } }
+        END { if (!found) print "(none)" }'
+}
+expect_eq() { # GOT WANT WHAT
+    if [ "$1" = "$2" ]; then ok; else fail "$3: got '$1', expected '$2'"; fi
+}
+decision() { # NUMBER: outcome for against ballots of decision NUMBER
+    "$NOMIC" show G --type decision | awk -v n="$1" '
+        BEGIN { RS = ""; FS = "\n" }
+        { delete o; for (i = 1; i <= NF; i++) { p = index($i, ": "); if (p) o[substr($i, 1, p - 1)] = substr($i, p + 2) }
+          if (o["number"] == n) { print o["status"] "/" o["outcome"] "/" o["for"] "/" o["against"] "/" o["ballots"]; exit } }'
+}
+
+# ------------------------------------------------ registration (869)
+"$NOMIC" init G --ruleset agora --time 2026-01-01Z >out
+mv a@x 2026-01-01T01:00:00Z "REGISTER alice"
+expect_in out "alice (a@x) has registered" "alice registers"
+expect_eq "$(val player nickname alice email)" "a@x" "a player's email is the sender"
+mv a@x 2026-01-01T01:01:00Z "REGISTER alicia"
+expect_in out "You are a player already" "a player does not register twice"
+mv b@x 2026-01-01T01:02:00Z "REGISTER alice"
+expect_in out "The nickname alice is taken" "a nickname is one player's"
+printf 'subtype: register\n' | "$NOMIC" move G --from b@x --time 2026-01-01T01:03:00Z >out 2>&1
+expect_in out "give a nickname" "a registration names a nickname"
+mv b@x 2026-01-01T01:04:00Z "DEREGISTER"
+expect_in out "You are not a player" "a non-player cannot deregister"
+mv a@x 2026-01-02T00:00:00Z "DEREGISTER"
+expect_in out "You have deregistered, alice" "alice deregisters"
+expect_eq "$(val player nickname alice email)" "(none)" "alice is no longer a player"
+expect_eq "$(val formerPlayer nickname alice deregisteredAt)" "1767312000" "the deregistration is kept, with its time"
+mv a@x 2026-01-31T23:59:59Z "REGISTER alice"
+expect_in out "CANNOT register again for 30 days" "re-registering within 30 days is refused"
+expect_eq "$(val player nickname alice email)" "(none)" "alice is still not a player"
+mv a@x 2026-02-01T00:00:00Z "REGISTER alice"
+expect_in out "alice (a@x) has registered" "after 30 days alice registers again"
+expect_status 0 "registration replays" "$NOMIC" replay G
+
+# ------------------------------------------------ a proposal's life
+# Two rules of the test's own, numbered after every rule of the SLR: 9001
+# of power 3, 9002 of power 1.
+cat > rules.nomic <<'EOF'
+type: ruleText
+number: 9001
+revision: 4
+power: 3
+title: Heavy
+text: A rule of power 3.
+
+type: ruleText
+number: 9002
+revision: 0
+power: 1
+title: Light
+text: A rule of power 1.
+EOF
+"$NOMIC" init G --ruleset agora --ruleset rules.nomic --time 2026-01-01Z --force >out
+for p in alice:a bob:b carol:c dave:d; do
+    mv "${p#*:}@x" 2026-01-01T01:00:00Z "REGISTER ${p%:*}"
+done
+mv a@x 2026-01-01T02:00:00Z "PROPOSE AI 2 Hats" "ENACT TITLE Hats TEXT Every player wears a hat." \
+    "AMEND 9002 A rule of power 1, amended." "AMEND 9001 An attempt on a rule of power 3." \
+    "RETITLE 9002 Lighter" "POWER 9002 2"
+expect_in out "is in the Proposal Pool" "the proposal is in the pool"
+P1=$(val proposal title Hats objectId)
+expect_eq "$(val proposal title Hats status)/$(val proposal title Hats author)/$(val proposal title Hats ai)" "pool/alice/2" \
+    "status pool, author alice, AI 2"
+expect_eq "$("$NOMIC" show G --type change | grep -c '^change:')" "5" "five changes, one per line"
+mv a@x 2026-01-01T03:00:00Z "PROPOSE AI 10 Too much"
+expect_in out "multiple of 0.1 from 1.0 to 9.9" "an AI above 9.9 is refused"
+mv a@x 2026-01-01T03:00:00Z "PROPOSE AI 1.25 Too fine"
+expect_in out "not 1.25" "an AI that is no multiple of 0.1 is refused"
+mv a@x 2026-01-01T03:00:00Z "PROPOSE Lazy" "POWER 9002 5"
+expect_in out "Your proposal was not taken" "a power change above 4 is refused"
+mv a@x 2026-01-01T03:00:00Z "AMEND 9002 Orphan"
+expect_in out "in the same message as the proposal" "a change needs its proposal"
+mv z@x 2026-01-01T03:00:00Z "PROPOSE Mine"
+expect_in out "only players create proposals" "a non-player cannot propose"
+expect_eq "$("$NOMIC" show G --type proposal | grep -c '^status:')" "1" "none of those made a proposal"
+
+mv b@x 2026-01-02T00:00:00Z "PEND $P1"
+expect_in out "bob has made proposal $P1 (Hats) pending" "bob pends it (no cost)"
+expect_eq "$(val proposal title Hats status)" "pending" "the proposal is pending"
+mv b@x 2026-01-02T00:01:00Z "PEND $P1"
+expect_in out "pending already" "pending twice is refused"
+mv e@x 2026-01-03T00:00:00Z "REGISTER erin"
+"$NOMIC" tick G --time 2026-01-04T23:59:59Z >out
+expect_eq "$(val proposal title Hats status)" "pending" "not distributed before the Agoran week begins"
+"$NOMIC" tick G --time 2026-01-05T00:00:00Z >out
+expect_eq "$(val proposal title Hats status)/$(val proposal title Hats number)" "distributed/1" \
+    "distributed on Monday, ID number 1"
+expect_eq "$(decision 1)" "open////" "decision 1 is open"
+expect_eq "$(val decision number 1 quorum)/$(val decision number 1 votingEnds)" "2/1768176000" \
+    "quorum 2 (no decision before), voting ends 7 days later (2026-01-12)"
+"$NOMIC" outbox G > box
+expect_in box "The Promotor distributes proposal 1 \"Hats\" by alice" "the distribution is announced"
+
+mv f@x 2026-01-06T00:00:00Z "REGISTER frank"
+mv a@x 2026-01-06T01:00:00Z "VOTE 1 FOR"
+expect_in out "Your ballot FOR on decision 1 is counted" "alice votes FOR"
+mv b@x 2026-01-06T01:00:00Z "VOTE 1 FOR"
+mv c@x 2026-01-06T01:00:00Z "VOTE 1 AGAINST"
+mv c@x 2026-01-06T02:00:00Z "VOTE 1 FOR"
+expect_in out "is now FOR (it replaces AGAINST)" "carol changes her vote"
+mv d@x 2026-01-06T01:00:00Z "VOTE 1 PRESENT"
+mv e@x 2026-01-06T01:00:00Z "VOTE 1 AGAINST"
+mv f@x 2026-01-06T01:00:00Z "VOTE 1 FOR"
+expect_in out "You were not a player when decision 1 was initiated" "frank registered after the initiation"
+mv z@x 2026-01-06T01:00:00Z "VOTE 1 FOR"
+expect_in out "only players vote" "a non-player's ballot is refused"
+mv a@x 2026-01-06T01:00:00Z "VOTE 7 FOR"
+expect_in out "There is no Agoran decision 7" "a ballot on no decision is refused"
+printf 'subtype: ballot\ndecision: 1\nvote: MAYBE\n' | "$NOMIC" move G --from a@x --time 2026-01-06T03:00:00Z >out 2>&1
+expect_in out "A ballot is FOR, AGAINST or PRESENT" "an unknown vote is refused"
+expect_eq "$(val ballot voter alice vote)" "FOR" "and alice's ballot stands"
+mv e@x 2026-01-07T01:00:00Z "WITHDRAW 1"
+expect_in out "is withdrawn" "erin withdraws her ballot"
+mv e@x 2026-01-07T01:00:00Z "WITHDRAW 1"
+expect_in out "no ballot on decision 1" "nothing left to withdraw"
+mv e@x 2026-01-08T01:00:00Z "VOTE 1 PRESENT"
+"$NOMIC" tick G --time 2026-01-11T23:59:59Z >out
+expect_eq "$(decision 1)" "open////" "still open before the end of the voting period"
+"$NOMIC" tick G --time 2026-01-12T00:00:00Z >out
+expect_eq "$(decision 1)" "resolved/ADOPTED/3/0/5" "ADOPTED, 3 FOR, 0 AGAINST, 5 ballots (PRESENT counts)"
+"$NOMIC" outbox G > box
+expect_in box "The Assessor resolves Agoran decision 1 (the adoption of proposal 1): ADOPTED." "the tally is announced"
+expect_in box "FOR (3): alice, bob, carol" "the tally names the voters"
+expect_in box "PRESENT: dave, erin" "and those present"
+expect_eq "$(val proposal title Hats power)" "2" "the proposal's power is min(4, AI) = 2"
+expect_eq "$(val ruleText number 9003 revision)/$(val ruleText number 9003 power)/$(val ruleText number 9003 title)" \
+    "0/1/Hats" "the enactment is rule 9003, the next unused number, revision 0, power 1"
+expect_eq "$(val ruleText number 9003 text)" "Every player wears a hat." "with its text"
+expect_eq "$(val ruleText number 9002 revision)/$(val ruleText number 9002 text)" "1/A rule of power 1, amended." \
+    "the amendment raises the revision of 9002"
+expect_eq "$(val ruleText number 9002 title)/$(val ruleText number 9002 power)" "Lighter/2" \
+    "the later changes still apply after a failed one: retitled, power 2"
+expect_eq "$(val ruleText number 9001 revision)/$(val ruleText number 9001 text)" "4/A rule of power 3." \
+    "9001, of power 3, is untouched by a proposal of power 2"
+expect_eq "$(val change rule 9001 result)" "failed" "that change failed"
+expect_in box "amend rule 9001: failed (rule 9001 has power 3, greater than the proposal's 2 (rule 2140))" \
+    "and the players are told why"
+mv a@x 2026-01-12T00:00:01Z "VOTE 1 AGAINST"
+expect_in out "The voting period of decision 1 ended" "a ballot after the end is refused"
+expect_eq "$(decision 1)" "resolved/ADOPTED/3/0/5" "and changes nothing"
+
+# quorum from the last decision: 5 voted, so 3; two ballots FAIL QUORUM
+mv a@x 2026-01-12T01:00:00Z "PROPOSE AI 3.0 Heavier" "AMEND 9001 A rule of power 3, amended by power 3."
+P2=$(val proposal title Heavier objectId)
+mv a@x 2026-01-12T01:00:00Z "PEND $P2"
+"$NOMIC" tick G --time 2026-01-19T00:00:00Z >out
+expect_eq "$(val decision number 2 quorum)/$(val decision number 2 ai)" "3/3.0" "quorum 5 - 2 = 3, AI 3.0"
+mv a@x 2026-01-19T01:00:00Z "VOTE 2 FOR"
+mv b@x 2026-01-19T01:00:00Z "VOTE 2 FOR"
+"$NOMIC" tick G --time 2026-01-26T00:00:00Z >out
+expect_eq "$(decision 2)" "resolved/FAILED QUORUM/2/0/2" "FAILED QUORUM, with its counts"
+expect_eq "$(val ruleText number 9001 revision)" "4" "nothing of a failed proposal applies"
+expect_eq "$(val proposal title Heavier outcome)" "FAILED QUORUM" "the proposal records its outcome"
+
+# the same change again, with a repeal, an enactment above the proposal's
+# power and a reenactment; 2 voted last, so the quorum is 2
+mv a@x 2026-01-26T01:00:00Z "PROPOSE AI 3.0 Heavier again" "AMEND 9001 A rule of power 3, amended by power 3." \
+    "REPEAL 9003" "ENACT POWER 3.5 A rule that wanted power 3.5." "REENACT 9003" "POWER 9002 3.1"
+P3=$(val proposal title "Heavier again" objectId)
+mv c@x 2026-01-26T01:00:00Z "PEND $P3"
+"$NOMIC" tick G --time 2026-02-02T00:00:00Z >out
+expect_eq "$(val decision number 3 quorum)" "2" "quorum 2 - 2 is raised to 2"
+mv a@x 2026-02-02T01:00:00Z "VOTE 3 FOR"
+mv b@x 2026-02-02T01:00:00Z "VOTE 3 FOR"
+mv c@x 2026-02-02T01:00:00Z "VOTE 3 AGAINST"
+mv d@x 2026-02-02T01:00:00Z "VOTE 3 FOR"
+"$NOMIC" tick G --time 2026-02-09T00:00:00Z >out
+expect_eq "$(decision 3)" "resolved/ADOPTED/3/1/4" "F/A = 3/1, exactly the AI 3.0: ADOPTED"
+expect_eq "$(val proposal title "Heavier again" power)" "3.0" "power min(4, 3.0)"
+expect_eq "$(val ruleText number 9001 revision)/$(val ruleText number 9001 text)" \
+    "5/A rule of power 3, amended by power 3." "a proposal of power 3 amends a rule of power 3: revision 5"
+expect_eq "$(val ruleText number 9004 power)/$(val ruleText number 9004 revision)" "3.0/0" \
+    "the enactment after a repeal takes 9004 (9003 was used) and power min(3.5, 3.0)"
+expect_eq "$(val ruleText number 9003 revision)/$(val ruleText number 9003 power)/$(val ruleText number 9003 text)" \
+    "1/1/Every player wears a hat." "9003, repealed then reenacted: same text and power, revision 1"
+expect_eq "$(val ruleText number 9002 power)" "2" "power 3.1 is beyond a proposal of power 3.0: 9002 stays at 2"
+"$NOMIC" outbox G > box
+expect_in box "power rule 9002: failed (a proposal of power 3.0 cannot give a rule power 3.1 (rule 2140))" "and why"
+expect_in box "repeal rule 9003: applied" "the repeal is reported"
+expect_status 0 "the proposal game replays" "$NOMIC" replay G
+report agora
