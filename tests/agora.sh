@@ -203,4 +203,109 @@ expect_eq "$(val ruleText number 9002 power)" "2" "power 3.1 is beyond a proposa
 expect_in box "power rule 9002: failed (a proposal of power 3.0 cannot give a rule power 3.1 (rule 2140))" "and why"
 expect_in box "repeal rule 9003: applied" "the repeal is reported"
 expect_status 0 "the proposal game replays" "$NOMIC" replay G
+
+# ------------------------------------------------ a batch of decisions
+# Players and open decisions given directly, after agora, then ballots as
+# moves and the ends of the voting periods.  Strengths: ann none (1), ben 2,
+# cat 0, dan 5, eve 1, fay 3, gus 7 (held to 5), hal 1.5 (rounded up to 2),
+# ivy -1 (held to 0).  Decisions 101-115 end at 2026-03-02 (1772409600),
+# 116 and 117 a day later.  Each expected outcome is worked out in its
+# comment: F and A the strength totals, B the ballots.
+{
+    for p in ann:a: ben:b:2 cat:c:0 dan:d:5 eve:e:1 fay:f:3 gus:g:7 hal:h:1.5 ivy:i:-1; do
+        n=${p%%:*} r=${p#*:} e=${r%%:*} s=${r#*:}
+        printf 'type: player\nnickname: %s\nemail: %s@agora\n' "$n" "$e"
+        [ -n "$s" ] && printf 'votingStrength: %s\n' "$s"
+        echo
+    done
+    while read -r n ai q end; do
+        printf 'type: decision\nnumber: %s\nai: %s\nquorum: %s\nvotingEnds: %s\nstatus: open\n\n' "$n" "$ai" "$q" "$end"
+    done <<'END'
+101 1.0 2 1772409600
+102 1.0 2 1772409600
+103 1.5 2 1772409600
+104 2.5 2 1772409600
+105 3.0 3 1772409600
+106 1.7 2 1772409600
+107 1.7 2 1772409600
+108 9.9 2 1772409600
+109 1.0 2 1772409600
+110 1.0 3 1772409600
+111 1.0 2 1772409600
+112 1.0 2 1772409600
+113 1.0 3 1772409600
+114 1.0 2 1772409600
+115 2.0 4 1772409600
+116 1.0 5 1772496000
+117 2.0 2 1772496000
+END
+} > batch.nomic
+"$NOMIC" init G --ruleset agora --ruleset batch.nomic --time 2026-02-20Z --force >out
+vote() { # VOTER DECISION VOTE
+    mv "$1@agora" 2026-02-25T12:00:00Z "VOTE $2 $3"
+    expect_in out "decision $2 is" "$1's ballot $3 on $2 is taken"
+}
+vote a 101 FOR; vote b 101 AGAINST           # F 1, A 2: F/A < 1
+vote a 102 FOR; vote e 102 AGAINST           # F 1 = A 1: F/A = 1 is not > 1
+vote f 103 FOR; vote b 103 AGAINST           # 3/2 = AI 1.5 exactly
+vote d 104 FOR; vote b 104 AGAINST           # 5/2 = AI 2.5 exactly
+vote f 105 FOR; vote a 105 AGAINST; vote c 105 PRESENT  # 3/1 = AI 3.0; B 3 = quorum
+vote d 106 FOR; vote f 106 AGAINST           # 5/3 < AI 1.7
+vote h 107 FOR; vote a 107 AGAINST           # 2/1 >= 1.7 (hal's 1.5 rounded up; 1.5/1 would fail)
+vote a 108 FOR; vote c 108 PRESENT           # F 1, A 0: adopted whatever the AI (9.9)
+                                             # 109: no ballot, quorum 2
+vote a 110 PRESENT; vote b 110 PRESENT; vote e 110 PRESENT  # PRESENT only: F 0, A 0
+vote c 111 FOR; vote i 111 FOR               # strengths 0 and -1 (held to 0): F 0
+vote b 112 FOR; vote a 112 FOR; vote b 112 AGAINST  # ben changes: F 1, A 2
+vote b 113 AGAINST; vote a 113 FOR; vote e 113 FOR  # ben withdraws below: B 2 < 3
+mv b@agora 2026-02-26T00:00:00Z "WITHDRAW 113"
+expect_in out "withdrawn" "ben withdraws on 113"
+vote g 114 FOR; vote d 114 AGAINST           # gus's 7 held to 5: 5 = 5
+vote a 115 FOR; vote b 115 FOR; vote f 115 FOR; vote c 115 AGAINST  # F 6, A 0 (cat's 0), B 4 = quorum
+vote a 116 FOR; vote b 116 FOR; vote d 116 FOR; vote e 116 AGAINST  # B 4 < quorum 5
+vote a 117 FOR; vote b 117 FOR; vote d 117 FOR; vote e 117 FOR; vote f 117 AGAINST; vote h 117 PRESENT  # 9/3 >= 2
+mv z@agora 2026-02-25T12:00:00Z "VOTE 117 FOR"
+expect_in out "only players vote" "a non-player's ballot is refused"
+mv a@agora 2026-02-28T12:00:00Z "VOTE 199 FOR"
+expect_in out "There is no Agoran decision 199" "a ballot on no decision is refused"
+"$NOMIC" tick G --time 2026-03-02T00:00:00Z >out
+while read -r n want; do
+    expect_eq "$(decision "$n")" "$want" "decision $n"
+done <<'END'
+101 resolved/REJECTED/1/2/2
+102 resolved/REJECTED/1/1/2
+103 resolved/ADOPTED/3/2/2
+104 resolved/ADOPTED/5/2/2
+105 resolved/ADOPTED/3/1/3
+106 resolved/REJECTED/5/3/2
+107 resolved/ADOPTED/2/1/2
+108 resolved/ADOPTED/1/0/2
+109 resolved/FAILED QUORUM/0/0/0
+110 resolved/REJECTED/0/0/3
+111 resolved/REJECTED/0/0/2
+112 resolved/REJECTED/1/2/2
+113 resolved/FAILED QUORUM/2/0/2
+114 resolved/REJECTED/5/5/2
+115 resolved/ADOPTED/6/0/4
+116 open////
+117 open////
+END
+mv a@agora 2026-03-02T00:00:01Z "VOTE 101 AGAINST"
+expect_in out "The voting period of decision 101 ended" "a ballot after the end is refused"
+# no tick: the late ballot's own event first resolves 116 and 117, then refuses it
+mv e@agora 2026-03-03T01:00:00Z "VOTE 117 AGAINST"
+expect_in out "The voting period of decision 117 ended" "a ballot after the end, before any tick, is refused"
+expect_eq "$(decision 116)" "resolved/FAILED QUORUM/8/1/4" "decision 116"
+expect_eq "$(decision 117)" "resolved/ADOPTED/9/3/6" "decision 117"
+"$NOMIC" outbox G > box
+expect_in box "AI 1.5, quorum 2, 2 valid ballots." "the tally gives AI and quorum"
+expect_in box "FOR (2): hal (2)" "and the strength of a voter whose strength is not 1"
+# 117 was the last decision resolved and 6 players voted on it: quorum 4
+mv a@agora 2026-03-03T02:00:00Z "PROPOSE Next" "ENACT A new rule."
+mv a@agora 2026-03-03T02:00:00Z "PEND $(val proposal title Next objectId)"
+"$NOMIC" tick G --time 2026-03-09T00:00:00Z >out
+expect_eq "$(val decision number 118 quorum)/$(val decision number 118 ai)" "4/1.0" \
+    "the next proposal is 118, quorum 6 - 2 from decision 117, AI 1.0 by default"
+expect_status 0 "the batch replays" "$NOMIC" replay G
+
 report agora
