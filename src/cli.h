@@ -60,6 +60,7 @@ int cmd_sugar(int argc, char **argv);
 int cmd_deliver(int argc, char **argv);
 int cmd_send(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_slr(int argc, char **argv);
 int cmd_reveal(int argc, char **argv);
 
 /* Opens GAME or prints why not (returns NULL). */
