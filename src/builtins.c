@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "eval.h"
 #include "mathexpr.h"
@@ -245,6 +246,19 @@ static Sym fn_length(Ctx *cx, const Node *call, const Obj *cand)
     for (const char *p = sym_text(s); *p; p++)
         if (((unsigned char)*p & 0xc0) != 0x80) n++; /* count UTF-8 characters */
     return sym_from_long(n);
+}
+
+/* A time (seconds since 1970) as people read it: 2026-01-05T00:00:00Z. */
+static Sym fn_timeText(Ctx *cx, const Node *call, const Obj *cand)
+{
+    long t;
+    if (!sym_to_long(arg(cx, call, 0, cand), &t)) return SYM_EMPTY;
+    time_t tt = (time_t)t;
+    struct tm tm;
+    char buf[64];
+    if (!gmtime_r(&tt, &tm) || tm.tm_year < -1900 || tm.tm_year > 9999 - 1900) return SYM_EMPTY;
+    size_t n = strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return n ? sym_intern(buf, n) : SYM_EMPTY;
 }
 
 static Sym fn_words(Ctx *cx, const Node *call, const Obj *cand)
@@ -506,6 +520,8 @@ const Builtin builtins[] = {
     FN("ceil", 1, 1, "e", fn_ceil, "ceil(x)", "the smallest whole number >= x"),
     FN("abs", 1, 1, "e", fn_abs, "abs(x)", "the absolute value of x"),
     FN("length", 1, 1, "e", fn_length, "length(text)", "the number of characters of text"),
+    FN("timeText", 1, 1, "e", fn_timeText, "timeText(t)",
+       "the time t (whole seconds since 1970) as YYYY-MM-DDTHH:MM:SSZ, in UTC (\"\" if t is not one)"),
     FN("words", 1, 1, "e", fn_words, "words(list)", "the number of whitespace-separated words of list"),
     FN("member", 2, 2, "ee", fn_member, "member(list, w)", "T if w is one of the words of list"),
     FN("glue", 1, -1, "e", fn_glue, "glue(a, b, ...)",
