@@ -52,6 +52,7 @@ expect_eq "$(val player nickname alice email)" "(none)" "alice is no longer a pl
 expect_eq "$(val formerPlayer nickname alice deregisteredAt)" "1767312000" "the deregistration is kept, with its time"
 mv a@x 2026-01-31T23:59:59Z "REGISTER alice"
 expect_in out "CANNOT register again for 30 days" "re-registering within 30 days is refused"
+expect_in out "until 2026-02-01T00:00:00Z" "and told until when"
 expect_eq "$(val player nickname alice email)" "(none)" "alice is still not a player"
 mv a@x 2026-02-01T00:00:00Z "REGISTER alice"
 expect_in out "alice (a@x) has registered" "after 30 days alice registers again"
@@ -115,6 +116,7 @@ expect_eq "$(val decision number 1 quorum)/$(val decision number 1 votingEnds)" 
     "quorum 2 (no decision before), voting ends 7 days later (2026-01-12)"
 "$NOMIC" outbox G > box
 expect_in box "The Promotor distributes proposal 1 \"Hats\" by alice" "the distribution is announced"
+expect_in box "quorum 2, voting ends at 2026-01-12T00:00:00Z" "with the quorum and the end of the voting period"
 
 mv f@x 2026-01-06T00:00:00Z "REGISTER frank"
 mv a@x 2026-01-06T01:00:00Z "VOTE 1 FOR"
