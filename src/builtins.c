@@ -99,6 +99,11 @@ static Sym fn_timeNow(Ctx *cx, const Node *call, const Obj *cand)
     return sym_from_long((long)cx->now);
 }
 
+static Sym fn_timeCreated(Ctx *cx, const Node *call, const Obj *cand)
+{
+    return sym_from_long((long)cx->created);
+}
+
 /* timeNow() >= when; a false one is a timer the engine must keep. */
 static Sym time_reached(Ctx *cx, long when)
 {
@@ -310,6 +315,37 @@ static Sym fn_replaceWord(Ctx *cx, const Node *call, const Obj *cand)
     return r;
 }
 
+static Sym fn_charsIn(Ctx *cx, const Node *call, const Obj *cand)
+{
+    Sym text = arg(cx, call, 0, cand), set = arg(cx, call, 1, cand);
+    const char *allowed = sym_text(set);
+    for (const char *p = sym_text(text); *p; p++)
+        if (!memchr(allowed, *p, sym_len(set))) return SYM_F;
+    return SYM_T;
+}
+
+static Sym fn_word(Ctx *cx, const Node *call, const Obj *cand)
+{
+    const char *p = sym_text(arg(cx, call, 0, cand)), *w;
+    long k;
+    if (!sym_to_long(arg(cx, call, 1, cand), &k) || k < 1) return SYM_EMPTY;
+    size_t n;
+    while (next_word(&p, &w, &n, false))
+        if (--k == 0) return sym_intern(w, n);
+    return SYM_EMPTY;
+}
+
+/* The object and the attribute are values, not written in the rule, so a
+ * condition calling it may read anything: deps.c tests it on every pass. */
+static Sym fn_attribute(Ctx *cx, const Node *call, const Obj *cand)
+{
+    Sym id = arg(cx, call, 0, cand), name = arg(cx, call, 1, cand);
+    long k;
+    if (!sym_to_long(id, &k) || k < 1 || k > (long)UINT32_MAX / 2) return SYM_EMPTY;
+    const Obj *o = pool_get(cx->pool, (ObjId)k);
+    return o && name != SYM_EMPTY ? obj_get(o, name) : SYM_EMPTY;
+}
+
 /* MathFlag's arithmetic (mathexpr.c).  All three arguments are evaluated
  * first, so a run-time error in any of them fails the rule as elsewhere. */
 static Sym fn_eval(Ctx *cx, const Node *call, const Obj *cand)
@@ -445,17 +481,12 @@ static void do_send(Ctx *cx, const Node *call, const Obj *cand)
     if (!cx->failed && to != SYM_EMPTY) msg_push(cx->queue, to, text);
 }
 
-typedef struct HideFor {
-    const Ctx *cx;
-    Sym to;
-} HideFor;
-
-/* A private attribute is printed only when the sole recipient owns it. */
+/* A message is a publication: it is kept in the outbox, forwarded, quoted
+ * in replies.  So an object sent in one never shows a private attribute,
+ * not even to its owner (who reads it with show --as or a token). */
 static bool hide_private(const Obj *o, Sym name, void *ud)
 {
-    const HideFor *h = ud;
-    if (!attr_is_private(h->cx, name)) return false;
-    return !(h->to == obj_get(o, SYM_moveSender) || h->to == obj_get(o, SYM_defaultEmail));
+    return attr_is_private(ud, name);
 }
 
 static void do_sendObject(Ctx *cx, const Node *call, const Obj *cand)
@@ -467,8 +498,7 @@ static void do_sendObject(Ctx *cx, const Node *call, const Obj *cand)
     Buf b = {0};
     buf_add(&b, sym_text(header), sym_len(header));
     buf_putc(&b, '\n');
-    HideFor h = {cx, to};
-    if (id) fmt_print_obj(&b, pool_get(cx->pool, id), hide_private, &h);
+    if (id) fmt_print_obj(&b, pool_get(cx->pool, id), hide_private, cx);
     else buf_puts(&b, "(no such object)\n");
     msg_push(cx->queue, to, sym_intern(buf_str(&b), b.len));
     buf_free(&b);
@@ -500,7 +530,7 @@ const Builtin builtins[] = {
        "runs the verbs once per object matching M (ascending id, matches taken first), with M's bindings"),
     VB("send", 2, 2, "ee", do_send, "send(R, text)", "queues text for each address in R (words; commas allowed)"),
     VB("sendObject", 3, 3, "eme", do_sendObject, "sendObject(R)(M)(header)",
-       "queues the printed first object matching M, under header, for each address in R"),
+       "queues the printed first object matching M (without its private attributes), under header, for each address in R"),
     VB("sendNow", 0, 0, "", do_sendNow, "sendNow()", "hands every queued message to the transport"),
     VB("halt", 0, 0, "", do_halt, "halt()", "the game ends after this event; later moves are refused"),
     FN("exists", 1, 1, "m", fn_exists, "exists(M)", "T if an object matches M; in a condition, binds M's variables"),
@@ -509,6 +539,7 @@ const Builtin builtins[] = {
     FN("min", 2, 2, "me", fn_min, "min(M)(expr)", "the least non-empty expr over the objects matching M (\"\" if none)"),
     FN("max", 2, 2, "me", fn_max, "max(M)(expr)", "the greatest non-empty expr over the objects matching M (\"\" if none)"),
     FN_IMPURE("timeNow", 0, 0, "", fn_timeNow, "timeNow()", "the time of the event being processed, in seconds since 1970", 'c'),
+    FN("timeCreated", 0, 0, "", fn_timeCreated, "timeCreated()", "the time the game was made (nomic init), in seconds since 1970"),
     FN_IMPURE("timeGE", 1, 1, "e", fn_timeGE, "timeGE(t)", "timeNow() >= t; a false one sets the next timer", 'c'),
     FN_IMPURE("random", 2, 2, "ee", fn_random, "random(lo, hi)", "a uniform whole number in [lo, hi] from the game's seeded generator", 'g'),
     FN("if", 3, 3, "eee", fn_if, "if(cond, a, b)", "a when cond is T, else b (only the chosen one is evaluated)"),
@@ -528,6 +559,11 @@ const Builtin builtins[] = {
        "the texts joined with nothing between them (juxtaposition puts one space)"),
     FN("replaceWord", 3, 3, "eee", fn_replaceWord, "replaceWord(list, w, v)",
        "list with each word equal to w replaced by v (\"\" drops it); words joined by one space"),
+    FN("charsIn", 2, 2, "ee", fn_charsIn, "charsIn(text, chars)",
+       "T if every character (byte) of text is one of chars (T for the empty text)"),
+    FN("word", 2, 2, "ee", fn_word, "word(list, n)", "the n-th whitespace-separated word of list, from 1 (\"\" if none)"),
+    FN_IMPURE("attribute", 2, 2, "ee", fn_attribute, "attribute(id, name)",
+              "the value of the attribute called name of the object whose objectId is id (\"\" if none)", 'p'),
     FN("eval", 3, 3, "eee", fn_eval, "eval(text, i, v)",
        "MathFlag's arithmetic: the exact value of text (1 to 8 characters of 0-9 + - * / ( ) i v) with i and v; "
        "\"\" when undefined (malformed, division by zero); an i or v of \"\" reads as 0, other non-numbers make it undefined"),
