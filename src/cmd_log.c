@@ -40,7 +40,7 @@ static bool print_event(void *ud, const EventRow *r)
         time_format(r->time, when);
         printf("event %ld  %s  %s  %s%s%s\n", r->n, r->kind, when, r->status, r->sender ? "  from " : "",
                r->sender ? r->sender : "");
-        if (r->message) printf("  %s\n", r->message);
+        if (r->message) printf("  %s\n", view_refusal(r, &st->view));
         if (r->input && *r->input) {
             printf("  input:\n");
             char *shown = view_moves(r->input, r->sender, &st->view);

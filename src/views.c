@@ -23,10 +23,21 @@ static void time_field(Buf *b, const char *name, int64_t t, bool present)
     else buf_printf(b, ",\"%s\":null", name);
 }
 
+static bool sees_all(const View *v, const char *sender)
+{
+    return v->private_attrs == SYM_EMPTY || (v->address && sender && strcmp(v->address, sender) == 0);
+}
+
+const char *view_refusal(const EventRow *r, const View *v)
+{
+    if (!r->message || sees_all(v, r->sender)) return r->message;
+    /* the reason may quote the move, private values included */
+    return "(the reason went to the sender)";
+}
+
 char *view_moves(const char *input, const char *sender, const View *v)
 {
-    if (v->private_attrs == SYM_EMPTY || (v->address && sender && strcmp(v->address, sender) == 0))
-        return xstrdup(input);
+    if (sees_all(v, sender)) return xstrdup(input);
     FmtDoc doc = {0};
     Buf err = {0}, out = {0};
     Ctx cx = {.private_attrs = v->private_attrs};
@@ -62,7 +73,7 @@ void view_event_json(Buf *b, const EventRow *r, const View *v)
     field(b, "input", input);
     free(input);
     field(b, "status", r->status);
-    field(b, "message", r->message);
+    field(b, "message", view_refusal(r, v));
     field(b, "hash", r->hash);
     buf_printf(b, ",\"trace\":%s}", r->trace_json && *r->trace_json ? r->trace_json : "[]");
 }

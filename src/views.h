@@ -27,5 +27,9 @@ void view_message_json(Buf *b, const OutRow *r);
 /* The moves of a message as `v` may see them: private attributes left
  * out unless v is the sender.  malloc'd. */
 char *view_moves(const char *input, const char *sender, const View *v);
+/* The event's message (why it was refused) as `v` may see it: when the
+ * game has private attributes, only the sender reads the reason, which may
+ * quote the move. */
+const char *view_refusal(const EventRow *r, const View *v);
 
 #endif
