@@ -70,7 +70,7 @@ mv carol@x $((S + 100)) "MFSECRET 6/(i-3)"
 mv dave@x $((S + 100)) "MFSECRET 2*i+1"
 mv dave@x $((S + 200)) "subtype: mfSecret" "mfExpression: 2*i + 1"
 expect_in out "No Secret Expression" "a space is not in the range"
-mv dave@x $((S + 200)) "MFSECRET 123456789"
+mv dave@x $((S + 200)) "MFSECRET 999999999"
 expect_in out "No Secret Expression" "nine characters are too many"
 mv dave@x $((S + 200)) "MFVARIABLE $carol_id nickname"
 expect_in out "No Variable" "a Variable must be a number"
@@ -165,7 +165,7 @@ expect_eq "$(val mathFlag type mathFlag computations)" "5" "no Computation after
 "$NOMIC" outbox G >outbox.out
 "$NOMIC" outbox G --json >outbox.json
 for f in show.out show.json export.out log.out log.json outbox.out outbox.json; do
-    for secret in 'i*i/4' 'v*10+i' '6/(i-3)' '2*i+1' '2*i + 1' '123456789'; do
+    for secret in 'i*i/4' 'v*10+i' '6/(i-3)' '2*i+1' '2*i + 1' '99999999'; do
         if grep -qF "$secret" $f; then fail "$f shows the secret $secret"; else ok; fi
     done
     if grep -q "mfVarObject: $carol_id\|\"mfVarObject\":\"$carol_id\"" $f; then fail "$f shows bob's Variable"; else ok; fi
