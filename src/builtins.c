@@ -266,6 +266,12 @@ static Sym fn_timeText(Ctx *cx, const Node *call, const Obj *cand)
     return n ? sym_intern(buf, n) : SYM_EMPTY;
 }
 
+static Sym fn_timeValue(Ctx *cx, const Node *call, const Obj *cand)
+{
+    int64_t t;
+    return time_parse(sym_text(arg(cx, call, 0, cand)), &t) ? sym_from_long((long)t) : SYM_EMPTY;
+}
+
 static Sym fn_words(Ctx *cx, const Node *call, const Obj *cand)
 {
     const char *p = sym_text(arg(cx, call, 0, cand)), *w;
@@ -551,6 +557,8 @@ const Builtin builtins[] = {
     FN("ceil", 1, 1, "e", fn_ceil, "ceil(x)", "the smallest whole number >= x"),
     FN("abs", 1, 1, "e", fn_abs, "abs(x)", "the absolute value of x"),
     FN("length", 1, 1, "e", fn_length, "length(text)", "the number of characters of text"),
+    FN("timeValue", 1, 1, "e", fn_timeValue, "timeValue(text)",
+       "a time written as seconds or YYYY-MM-DD[THH:MM[:SS]][Z] (UTC), in seconds since 1970 (\"\" if neither)"),
     FN("timeText", 1, 1, "e", fn_timeText, "timeText(t)",
        "the time t (whole seconds since 1970) as YYYY-MM-DDTHH:MM:SSZ, in UTC (\"\" if t is not one)"),
     FN("words", 1, 1, "e", fn_words, "words(list)", "the number of whitespace-separated words of list"),
