@@ -102,6 +102,7 @@ scenarios: $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/eval-check
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/mechanics.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/serve.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/suber.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/slr.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/mathflag.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/agora.sh
 	$(BUILD)/suber-random --variant suber --games 100 --quiet

@@ -202,7 +202,7 @@ static void add_piece(Parser *p, const char *s, size_t a, size_t z, int line)
 static void split_line(Parser *p, const char *s, size_t n, int line)
 {
     size_t a = skip_blanks(s, n, 0), z = trim_end(s, n);
-    if (a == z || run_char(s + a, z - a)) {
+    if (a >= z || run_char(s + a, z - a)) {
         add_line(p, s, n, line, 1, false);
         return;
     }
@@ -441,6 +441,7 @@ static size_t parse_header(Parser *p, const Line *l, SlrRule *r)
         r->power = xstrndup(s + a, i - a);
         if (!slr_is_power(r->power)) want = "a power (3, 3.0, 1.7) after 'Power='";
         else if (!expect(s, n, &i, ")")) want = "')' after the power";
+        else if (i < n && !blank((unsigned char)s[i])) want = "a blank or the end of the line after ')'";
     }
     if (want) {
         size_t at = skip_blanks(s, n, i);

@@ -1,0 +1,258 @@
+#!/bin/sh
+# slr.sh - nomic slr parse and emit: the flattened seed (002) read into its
+# 141 rules with their IDs, revisions, powers, titles and sections (the two
+# Rule 2557s kept, with a warning on stderr while stdout stays JSON); a
+# multi-line SLR with sections, notes, Power=3.14 and titles on either
+# line; emit then parse giving back the rules, on the agora set and after
+# its ruleTexts change in play; malformed input refused with the line and
+# column.  Uses $NOMIC (default build/nomic) and python3 to read JSON.
+set -u
+SEED=${SEED:-$(cd "$(dirname "$0")/.." && pwd)/../shared/seeds/002_41a13bbd0dc058af.txt}
+. "$(dirname "$0")/lib.sh"
+expect_eq() { # GOT WANT WHAT
+    if [ "$1" = "$2" ]; then ok; else fail "$3: got '$1', expected '$2'"; fi
+}
+# rule FILE.json INDEX: "id/revision/power/title/section" of the INDEXth rule (from 0)
+rule() {
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[int(sys.argv[2])]
+print("/".join([r["id"], r["revision"], r["power"], r["title"], r["section"]]))' "$1" "$2"
+}
+# byid FILE.json ID [NTH]: the same for the NTHth rule with that ID (from 1)
+byid() {
+    python3 -c 'import json,sys; r=[x for x in json.load(open(sys.argv[1])) if x["id"]==sys.argv[2]]
+n=int(sys.argv[3]) if len(sys.argv)>3 else 1
+print("/".join([r[n-1]["id"], r[n-1]["revision"], r[n-1]["power"], r[n-1]["title"], r[n-1]["section"]]) if len(r)>=n else "(none)")' "$@"
+}
+field() { # FILE.json ID FIELD
+    python3 -c 'import json,sys; print([x for x in json.load(open(sys.argv[1])) if x["id"]==sys.argv[2]][0][sys.argv[3]])' "$@"
+}
+count() { python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$1"; }
+
+# --- the flattened seed -----------------------------------------------------
+expect_status 0 "the seed parses" "$NOMIC" slr parse "$SEED" --json
+mv out seed.json
+mv err seed.err
+expect_eq "$(count seed.json)" 141 "the seed's rules"
+expect_in seed.err "warning: rule 2557 appears twice" "the two 2557s are reported"
+expect_in seed.err "002_41a13bbd0dc058af.txt:1:82018:" "the warning names line and column"
+expect_eq "$(wc -l < seed.err)" 1 "one warning"
+expect_eq "$(rule seed.json 0)" "101/17/4.0/The Game of Agora/The Game of Agora" "the first rule"
+expect_eq "$(rule seed.json 140)" "2029/0/4.0/Town Fountain/Agoran Culture" "the last rule"
+expect_eq "$(byid seed.json 1698)" "1698/5/4.0/Agora Is A Nomic/The Game of Agora" "1698"
+expect_eq "$(byid seed.json 869)" "869/43/3.0/How to Join and Leave Agora/Players" "869"
+expect_eq "$(byid seed.json 478)" "478/34/3.0/Fora/Players" "478"
+expect_eq "$(byid seed.json 2532)" "2532/0/2.0/Zombies/Players" "2532"
+expect_eq "$(byid seed.json 1688)" "1688/9/3.0/Power/Rules & Regulations" "1688"
+expect_eq "$(byid seed.json 2140)" "2140/2/3.0/Power Controls Mutability/Rules & Regulations" "2140"
+expect_eq "$(byid seed.json 1030)" "1030/12/3.2/Precedence between Rules/Rules & Regulations" "1030"
+expect_eq "$(byid seed.json 105)" "105/19/3.0/Rule Changes/Rules & Regulations" "105"
+expect_eq "$(byid seed.json 2493)" "2493/2/3.1/Regulations/Rules & Regulations" "2493"
+expect_eq "$(byid seed.json 1681)" "1681/21/1.0/The Logical Rulesets/Rules & Regulations" "1681"
+expect_eq "$(byid seed.json 2152)" "2152/7/3.0/Mother, May I?/General Definitions" "2152"
+expect_eq "$(byid seed.json 2124)" "2124/22/2.0/Agoran Satisfaction/General Definitions" "2124"
+expect_eq "$(byid seed.json 2524)" "2524/0/2.4/Acting on Behalf via Contracts/General Definitions" "2524"
+expect_eq "$(byid seed.json 2445)" "2445/12/1.0/How to Pend a Proposal/Proposals" "2445"
+expect_eq "$(byid seed.json 1607)" "1607/43/3.0/Distribution/Proposals" "1607"
+expect_eq "$(byid seed.json 106)" "106/39/3.0/Adopting Proposals/Proposals" "106"
+expect_eq "$(byid seed.json 1650)" "1650/4/1.0/Silliness/Proposals" "1650"
+expect_eq "$(byid seed.json 955)" "955/25/3.0/Determining the Will of Agora/Voting" "955"
+expect_eq "$(byid seed.json 879)" "879/34/2.0/Quorum/Voting" "879"
+expect_eq "$(byid seed.json 2422)" "2422/2/3.0/Voting Strength/Voting" "2422"
+expect_eq "$(byid seed.json 2168)" "2168/7/1.0/Extending the voting period/Voting" "2168 (a decided title)"
+expect_eq "$(byid seed.json 2379)" "2379/0/1.0/No News Is Some News/Offices & Reporting" "2379"
+expect_eq "$(byid seed.json 2138)" "2138/24/1.0/The Associate Director of Personnel/Offices & Reporting" "2138"
+expect_eq "$(byid seed.json 2154)" "2154/52/2.0/Election Procedure/Offices & Reporting" "2154"
+expect_eq "$(byid seed.json 591)" "591/45/1.7/Delivering Judgements/Calls for Judgement" "591"
+expect_eq "$(byid seed.json 2556)" "2556/0/3.0/Penalties/Justice" "2556"
+expect_eq "$(byid seed.json 2486)" "2486/0/3.14/The Royal Parade/Justice" "2486: Power=3.14"
+expect_eq "$(byid seed.json 2557 1)" "2557/0/1.7/Removing Blots/Justice" "the first 2557"
+expect_eq "$(byid seed.json 2557 2)" "2557/0/1.7/Sentencing Guidelines/Justice" "the second 2557"
+expect_eq "$(byid seed.json 2452)" "2452/2/0.5/Trust Tokens/Winning" "2452"
+expect_eq "$(byid seed.json 2465)" "2465/0/0.3/Victory by Apathy/Winning" "2465"
+expect_eq "$(byid seed.json 2510)" "2510/3/1.0/Such is Karma/Winning" "2510"
+expect_eq "$(byid seed.json 2529)" "2529/3/1.0/Medals of Honour/Winning" "2529"
+expect_eq "$(byid seed.json 649)" "649/39/1.5/Patent Titles/Awards" "649"
+expect_eq "$(byid seed.json 2231)" "2231/6/3.0/Order of the Hero of Agora Nomic/Awards" "2231"
+expect_eq "$(byid seed.json 104)" "104/0/3.0/First Speaker/Figureheads" "104"
+expect_eq "$(byid seed.json 2423)" "2423/3/2.0/First Among Equals/Figureheads" "2423"
+expect_eq "$(byid seed.json 2525)" "2525/1/2.6/Interpreting Contracts/Contracts & Obligations" "2525"
+expect_eq "$(byid seed.json 2471)" "2471/1/1.0/No Faking/Contracts & Obligations" "2471"
+expect_eq "$(byid seed.json 2547)" "2547/0/1.0/The Auctioneer/Economics" "2547"
+expect_eq "$(byid seed.json 1998)" "1998/3/1.0/Land Topology/The Land of Arcadia" "1998"
+expect_eq "$(byid seed.json 2003)" "2003/12/1.0/Actions in Arcadia/The Land of Arcadia" "2003"
+expect_eq "$(byid seed.json 2004)" "2004/5/1.0/Land Auctions/The Land of Arcadia" "2004"
+expect_eq "$(byid seed.json 2565)" "2565/0/2.6/Preserved Land/The Land of Arcadia" "2565"
+expect_eq "$(byid seed.json 2327)" "2327/1/1.0/Read the Ruleset Week/Agoran Culture" "2327"
+expect_eq "$(byid seed.json 1727)" "1727/21/1.0/Happy Birthday/Agoran Culture" "1727"
+expect_eq "$(field seed.json 104 text)" "The Speaker for the first game shall be Michael Norrish." "104's text"
+expect_eq "$(field seed.json 2240 text)" "In a conflict between clauses of the same Rule, if exactly one claims precedence over the other, then it takes precedence; otherwise, the later clause takes precedence." "2240's text"
+expect_eq "$(field seed.json 2029 text | cut -c1-24)" '/\ /\ / \ / \ T his Powe' "2029's text starts with its fountain"
+# every rule has a title, and none ran into its text
+expect_eq "$(python3 -c 'import json,sys; print(sum(1 for r in json.load(open(sys.argv[1])) if not r["title"] or len(r["title"].split()) > 7))' seed.json)" 0 "titles"
+
+expect_status 0 "the seed as a summary" "$NOMIC" slr parse "$SEED"
+expect_in out "Rule 2486/0 (Power=3.14) The Royal Parade" "summary line"
+expect_in out "== The Land of Arcadia" "summary section"
+expect_in out "141 rules in 16 sections" "summary count"
+
+# --- a multi-line SLR --------------------------------------------------------
+cat > multi.txt <<'EOF'
+THE SHORT LOGICAL RULESET
+
+Date of this report: 2024-05-01
+
+======================================================================
+Foundations
+   The rules about rules.
+----------------------------------------------------------------------
+
+Rule 101/3 (Power=3.14)
+The First Rule
+
+      All players must obey the rules.
+
+      A second paragraph,
+      on two lines.
+
+----------------------------------------------------------------------
+
+Rule 2000/0 (Power=1.7) Title on the Header Line
+
+      Text of 2000:
+        1. an indented item;
+        2. another.
+
+----------------------------------------------------------------------
+
+======================================================================
+Players
+----------------------------------------------------------------------
+
+Rule 869/43 (Power=3)
+How to Join
+
+      Anyone may join.
+
+----------------------------------------------------------------------
+
+Rule 9/1 (Power=0.5)
+"Quoted" \ Title
+
+	Tabbed "text" \ with a backslash.
+
+----------------------------------------------------------------------
+======================================================================
+END OF THE SHORT LOGICAL RULESET
+EOF
+expect_status 0 "a multi-line SLR parses" "$NOMIC" slr parse multi.txt --json
+mv out multi.json
+expect_eq "$(cat err)" "" "no warnings"
+python3 - multi.json <<'EOF' > multi.check
+import json, sys
+got = json.load(open(sys.argv[1]))
+want = [
+ {"id": "101", "revision": "3", "power": "3.14", "title": "The First Rule",
+  "text": "All players must obey the rules.\n\nA second paragraph,\non two lines.", "section": "Foundations"},
+ {"id": "2000", "revision": "0", "power": "1.7", "title": "Title on the Header Line",
+  "text": "Text of 2000:\n  1. an indented item;\n  2. another.", "section": "Foundations"},
+ {"id": "869", "revision": "43", "power": "3", "title": "How to Join", "text": "Anyone may join.", "section": "Players"},
+ {"id": "9", "revision": "1", "power": "0.5", "title": "\"Quoted\" \\ Title",
+  "text": "Tabbed \"text\" \\ with a backslash.", "section": "Players"},
+]
+print("same" if got == want else "differ: %r" % got)
+EOF
+expect_eq "$(cat multi.check)" "same" "the multi-line SLR's rules"
+
+# its objects make a game whose SLR reads back the same
+"$NOMIC" slr parse multi.txt --objects > multi.nomic
+expect_status 0 "a game from the multi-line SLR" "$NOMIC" init M --ruleset ./multi.nomic --time 2026-01-01Z
+"$NOMIC" show M --type slrSection > sections.txt
+expect_in sections.txt "note: The rules about rules." "a section's note is kept"
+expect_status 0 "emit" "$NOMIC" slr emit M
+mv out multi.emitted
+expect_in multi.emitted "Rule 101/3 (Power=3.14)" "emit writes the power as written"
+expect_in multi.emitted "The rules about rules." "emit writes the note"
+expect_in multi.emitted "END OF THE SHORT LOGICAL RULESET" "emit writes the footer"
+expect_status 0 "the emitted SLR parses" "$NOMIC" slr parse multi.emitted --json
+if cmp -s out multi.json; then ok; else fail "emit then parse differs from the multi-line SLR"; diff out multi.json | head; fi
+
+# --- the agora set: emit then parse gives the seed's rules -------------------
+expect_status 0 "init agora" "$NOMIC" init G --ruleset agora --time 2026-01-01Z
+expect_status 0 "emit agora" "$NOMIC" slr emit G
+mv out agora.slr
+expect_in agora.slr "Rule 2486/0 (Power=3.14)" "the parade in the emitted SLR"
+expect_status 0 "the emitted SLR parses" "$NOMIC" slr parse agora.slr --json
+expect_in err "warning: rule 2557 appears twice" "the emitted SLR keeps both 2557s"
+if cmp -s out seed.json; then ok; else fail "emit then parse differs from the seed"; diff out seed.json | head -5; fi
+
+# --- after the rules change in play -------------------------------------------
+# A set of two test rules that change ruleTexts as a proposal would: one
+# amends (text, title, revision + 1), one enacts a rule into a section.
+cat > change.nomic <<'EOF'
+type: rule
+ruleOrder: 1
+if: exists(type=="move" & subtype=="slrAmend" & number==%n & title==%t & text==%x & objectId==%m)
+then: set(type=="ruleText" & number==%n)(text==%x & title==%t & revision==revision+1) & delete(%m)
+
+type: rule
+ruleOrder: 2
+if: exists(type=="move" & subtype=="slrEnact" & number==%n & title==%t & text==%x & section==%s & objectId==%m)
+then: create(type=="ruleText" & number==%n & revision==0 & power==1 & title==%t & text==%x & section==%s) & delete(%m)
+EOF
+expect_status 0 "init agora with the test rules" "$NOMIC" init C --ruleset agora --ruleset ./change.nomic --time 2026-01-01Z
+printf 'subtype: slrAmend\nnumber: 104\ntitle: The First Speaker\ntext: "The Speaker for the first game was Michael Norrish.\\n\\nThis rule is history."\n' |
+    "$NOMIC" move C --from k@x --time 2026-01-02Z > /dev/null
+printf 'subtype: slrEnact\nnumber: 2567\ntitle: A New Rule\ntext: Something new.\nsection: Players\n' |
+    "$NOMIC" move C --from k@x --time 2026-01-03Z > /dev/null
+expect_status 0 "emit after the changes" "$NOMIC" slr emit C
+mv out changed.slr
+expect_status 0 "the changed SLR parses" "$NOMIC" slr parse changed.slr --json
+mv out changed.json
+expect_eq "$(count changed.json)" 142 "the enacted rule is in the SLR"
+expect_eq "$(byid changed.json 104)" "104/1/3.0/The First Speaker/Figureheads" "the amended rule"
+expect_eq "$(field changed.json 104 text)" "The Speaker for the first game was Michael Norrish.
+
+This rule is history." "the amended text, with its paragraphs"
+expect_eq "$(byid changed.json 2567)" "2567/0/1/A New Rule/Players" "the enacted rule"
+expect_eq "$(rule changed.json 9)" "2567/0/1/A New Rule/Players" "an enacted rule comes last in its section"
+python3 - seed.json changed.json <<'EOF' > same.check
+import json, sys
+a = [r for r in json.load(open(sys.argv[1])) if r["id"] != "104"]
+b = [r for r in json.load(open(sys.argv[2])) if r["id"] not in ("104", "2567")]
+print("same" if a == b else "differ")
+EOF
+expect_eq "$(cat same.check)" "same" "the other rules are unchanged"
+
+# --- malformed input -----------------------------------------------------------
+printf 'Header\n\nRule 12/x (Power=3)\nA Title\n' > bad1.txt
+expect_status 1 "a bad revision" "$NOMIC" slr parse bad1.txt --json
+expect_in err "bad1.txt:3:9: error: rule 12: expected a revision number after '/'" "bad revision message"
+expect_eq "$(cat out)" "" "nothing on stdout after an error"
+printf 'Rule 1/0 (Power=1)\nT\n\n      text\n\n------------------------------\nthis is not a rule\n' > bad2.txt
+expect_status 1 "stray text between rules" "$NOMIC" slr parse bad2.txt
+expect_in err "bad2.txt:7:1: error: expected a rule ('Rule ID/REV (Power=P)') or a separator" "stray text message"
+printf 'Rule 5/2 (Power=high)\n' > bad3.txt
+expect_status 1 "a bad power" "$NOMIC" slr parse bad3.txt
+expect_in err "bad3.txt:1:17: error: rule 5: expected a power (3, 3.0, 1.7) after 'Power='" "bad power message"
+printf 'Rule 5/2 (Power=1\n' > bad4.txt
+expect_status 1 "an unclosed header" "$NOMIC" slr parse bad4.txt
+expect_in err "expected ')' after the power" "unclosed header message"
+printf 'Rule 5 (Power=1)\n' > bad5.txt
+expect_status 1 "no revision" "$NOMIC" slr parse bad5.txt
+expect_in err "bad5.txt:1:8: error: rule 5: expected '/' and the revision" "no revision message"
+printf 'just some text\n' > bad6.txt
+expect_status 1 "no rules" "$NOMIC" slr parse bad6.txt
+expect_in err "no rule found" "no rules message"
+printf 'Rule 1/0 (Power=1) Caf\351\n' > bad7.txt
+expect_status 1 "not UTF-8" "$NOMIC" slr parse bad7.txt --json
+expect_in err "bad7.txt:1:23: error: not UTF-8 text (byte 0xe9)" "not UTF-8 message"
+printf 'x ---------------------------------------- Rule 1/0 (Power=1) Foo Bar --------------------------------------- junk here ----------------------------------------\n' > bad8.txt
+expect_status 1 "stray text in a flattened SLR" "$NOMIC" slr parse bad8.txt
+expect_in err "bad8.txt:1:111: error: expected a rule" "flattened stray text names the column"
+expect_status 2 "a file that does not exist" "$NOMIC" slr parse nosuch.txt
+expect_status 2 "slr without a subcommand" "$NOMIC" slr
+expect_status 2 "slr parse without a file" "$NOMIC" slr parse
+expect_status 2 "slr parse with an unknown option" "$NOMIC" slr parse multi.txt --yaml
+expect_status 2 "slr emit on no game" "$NOMIC" slr emit nosuch.db
+
+report slr
