@@ -310,4 +310,29 @@ expect_eq "$(val decision number 118 quorum)/$(val decision number 118 ai)" "4/1
     "the next proposal is 118, quorum 6 - 2 from decision 117, AI 1.0 by default"
 expect_status 0 "the batch replays" "$NOMIC" replay G
 
+# a decision whose end is written as a date
+cat >dated.nomic <<'END'
+type: player
+nickname: ann
+email: ann@agora
+
+type: player
+nickname: bea
+email: bea@agora
+
+type: decision
+number: 7
+ai: 2
+quorum: 2
+votingEnds: 2026-01-08T00:00:00Z
+status: open
+END
+"$NOMIC" init G --ruleset agora --ruleset dated.nomic --time 2026-01-01 --force >/dev/null
+mv ann@agora 2026-01-02T00:00:00Z "VOTE 7 FOR"
+mv bea@agora 2026-01-07T23:59:59Z "VOTE 7 PRESENT"
+"$NOMIC" tick G --time 2026-01-07T23:59:59Z >out
+expect_eq "$(decision 7)" "open////" "not resolved before the date"
+"$NOMIC" tick G --time 2026-01-08T00:00:00Z >out
+expect_eq "$(decision 7)" "resolved/ADOPTED/1/0/2" "votingEnds written as a date: resolved at that date"
+
 report agora
