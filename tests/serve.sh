@@ -44,7 +44,7 @@ expect_json() { # EXPR WANT DESCRIPTION (on body)
 }
 
 # ---- a favor game over HTTP ----
-"$NOMIC" init g.db --ruleset favor >/dev/null
+"$NOMIC" init g.db --ruleset favor >init.out
 start_server g.db || exit 1
 
 expect_http 200 "the page" GET /
@@ -52,6 +52,8 @@ expect_in body "<html" "the page is HTML"
 expect_http 200 "the game" GET /api/game
 expect_json "j['name'], j['event'], j['halted']" "g 0 False" "a new game"
 expect_json "'REGISTER <nickname>' in j['sugar']" "True" "the sugar forms are listed"
+expect_in init.out "sha256 $(json body "j['seedCommitment']")" "the seed's commitment is the one init printed"
+expect_json "'seed' in j" "False" "the seed itself is not shown before reveal"
 
 expect_http 200 "register by HTTP" POST '/api/move?from=alice@example.org' --data-binary 'REGISTER alice'
 expect_json "j['event'], j['status']" "1 applied" "the move is event 1, applied"
