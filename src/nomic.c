@@ -33,7 +33,7 @@ const Command commands[] = {
     {"reveal", cmd_reveal, "nomic reveal GAME",
      "publish the generator's seed and check it against the commitment init printed"},
     {"slr", cmd_slr, "nomic slr parse FILE [--json|--objects] | nomic slr emit GAME",
-     "Agora's Short Logical Ruleset: read one (summary, JSON, or objects), or print a game's"},
+     "Agora's Short Logical Ruleset: read one (a summary, JSON or objects), or print a game's"},
     {"help", cmd_help, "nomic help [--markdown]", "this summary and the rule language's verbs and functions"},
     {NULL, NULL, NULL, NULL},
 };

@@ -224,31 +224,28 @@ EOF
 expect_eq "$(cat same.check)" "same" "the other rules are unchanged"
 
 # --- malformed input -----------------------------------------------------------
-printf 'Header\n\nRule 12/x (Power=3)\nA Title\n' > bad1.txt
-expect_status 1 "a bad revision" "$NOMIC" slr parse bad1.txt --json
-expect_in err "bad1.txt:3:9: error: rule 12: expected a revision number after '/'" "bad revision message"
-expect_eq "$(cat out)" "" "nothing on stdout after an error"
-printf 'Rule 1/0 (Power=1)\nT\n\n      text\n\n------------------------------\nthis is not a rule\n' > bad2.txt
-expect_status 1 "stray text between rules" "$NOMIC" slr parse bad2.txt
-expect_in err "bad2.txt:7:1: error: expected a rule ('Rule ID/REV (Power=P)') or a separator" "stray text message"
-printf 'Rule 5/2 (Power=high)\n' > bad3.txt
-expect_status 1 "a bad power" "$NOMIC" slr parse bad3.txt
-expect_in err "bad3.txt:1:17: error: rule 5: expected a power (3, 3.0, 1.7) after 'Power='" "bad power message"
-printf 'Rule 5/2 (Power=1\n' > bad4.txt
-expect_status 1 "an unclosed header" "$NOMIC" slr parse bad4.txt
-expect_in err "expected ')' after the power" "unclosed header message"
-printf 'Rule 5 (Power=1)\n' > bad5.txt
-expect_status 1 "no revision" "$NOMIC" slr parse bad5.txt
-expect_in err "bad5.txt:1:8: error: rule 5: expected '/' and the revision" "no revision message"
-printf 'just some text\n' > bad6.txt
-expect_status 1 "no rules" "$NOMIC" slr parse bad6.txt
-expect_in err "no rule found" "no rules message"
-printf 'Rule 1/0 (Power=1) Caf\351\n' > bad7.txt
-expect_status 1 "not UTF-8" "$NOMIC" slr parse bad7.txt --json
-expect_in err "bad7.txt:1:23: error: not UTF-8 text (byte 0xe9)" "not UTF-8 message"
-printf 'x ---------------------------------------- Rule 1/0 (Power=1) Foo Bar --------------------------------------- junk here ----------------------------------------\n' > bad8.txt
-expect_status 1 "stray text in a flattened SLR" "$NOMIC" slr parse bad8.txt
-expect_in err "bad8.txt:1:111: error: expected a rule" "flattened stray text names the column"
+# refused FILE CONTENT MESSAGE WHAT: an SLR of CONTENT (printf escapes) is
+# refused with exit 1, MESSAGE on stderr and nothing on stdout
+refused() {
+    printf "$2" > "$1"
+    expect_status 1 "$4" "$NOMIC" slr parse "$1" --json
+    expect_in err "$3" "$4: the message"
+    expect_eq "$(cat out)" "" "$4: nothing on stdout"
+}
+refused bad1.txt 'Header\n\nRule 12/x (Power=3)\nA Title\n' \
+    "bad1.txt:3:9: error: rule 12: expected a revision number after '/'" "a bad revision"
+refused bad2.txt 'Rule 1/0 (Power=1)\nT\n\n      text\n\n------------------------------\nthis is not a rule\n' \
+    "bad2.txt:7:1: error: expected a rule ('Rule ID/REV (Power=P)') or a separator" "stray text between rules"
+refused bad3.txt 'Rule 5/2 (Power=high)\n' \
+    "bad3.txt:1:17: error: rule 5: expected a power (3, 3.0, 1.7) after 'Power='" "a bad power"
+refused bad4.txt 'Rule 5/2 (Power=1\n' "bad4.txt:1:18: error: rule 5: expected ')' after the power" "an unclosed header"
+refused bad5.txt 'Rule 5 (Power=1)\n' "bad5.txt:1:8: error: rule 5: expected '/' and the revision" "no revision"
+refused bad6.txt 'just some text\n' "no rule found" "no rules"
+refused bad7.txt 'Rule 1/0 (Power=1) Caf\351\n' "bad7.txt:1:23: error: not UTF-8 text (byte 0xe9)" "not UTF-8"
+refused bad8.txt 'x ---------------------------------------- Rule 1/0 (Power=1) Foo Bar --------------------------------------- junk here ----------------------------------------\n' \
+    "bad8.txt:1:111: error: expected a rule" "stray text in a flattened SLR, by column"
+refused bad9.txt 'Rule 1/0 (Power=1)------------------------\n' \
+    "bad9.txt:1:19: error: rule 1: expected a blank or the end of the line after ')'" "a header glued to a separator"
 expect_status 2 "a file that does not exist" "$NOMIC" slr parse nosuch.txt
 expect_status 2 "slr without a subcommand" "$NOMIC" slr
 expect_status 2 "slr parse without a file" "$NOMIC" slr parse
