@@ -41,7 +41,7 @@ typedef struct Parser {
     Buf *err, *warn;
     int nerrors;
     int last_header; /* index of the last rule header line, -1: none */
-    int last_eq;     /* index of the last line of `=`, -1: none */
+    int last_text;   /* index of the last line that is not blank, -1: none */
     SlrDoc *doc;
 } Parser;
 
@@ -518,35 +518,38 @@ static int parse_rule(Parser *p, int i, int section)
     return end;
 }
 
-/* A block opened by a line of `=` at line i: a section (closed by a line
- * of `-`), or the footer (the last block, no rule after it).  Returns the
- * line after it and sets *section to the section now open. */
+/* A block opened by a line of `=` at line i: a section (a heading and an
+ * optional note, closed by a line of `-`, or framed by a second line of
+ * `=`), or the footer (no rule after it, and nothing after it but its
+ * closing line).  Returns the line after it and sets *section to the
+ * section now open. */
 static int parse_block(Parser *p, int i, int *section)
 {
     int end = skip_to_block_end(p, i + 1), from = i + 1;
     while (from < end && p->lines[from].kind == L_BLANK) from++;
+    bool closed = end < p->nlines && (p->lines[end].kind == L_DASH || p->lines[end].kind == L_EQ);
+    int next = closed ? end + 1 : end;
+    if (p->last_header < i && next > p->last_text) {
+        free(p->doc->footer);
+        p->doc->footer = lines_text(p, from, end);
+        return next;
+    }
     char *heading = from < end ? copy_trimmed(p->lines[from].s, p->lines[from].n) : xstrdup("");
     char *note = lines_text(p, from < end ? from + 1 : end, end);
-    bool closed = end < p->nlines && p->lines[end].kind == L_DASH;
-    if (!closed && p->last_header < i && p->last_eq == i) {
-        p->doc->footer = lines_text(p, from, end);
-        free(heading), free(note);
-        return end;
-    }
     SlrDoc *d = p->doc;
     GROW(d->sections, d->nsections, d->seccap);
     d->sections[d->nsections] = (SlrSection){heading, note};
     *section = d->nsections++;
-    return closed ? end + 1 : end;
+    return next;
 }
 
 static void parse_lines(Parser *p)
 {
     int i = 0, section = -1;
-    p->last_header = p->last_eq = -1;
+    p->last_header = p->last_text = -1;
     for (int k = 0; k < p->nlines; k++) {
         if (p->lines[k].kind == L_HEADER) p->last_header = k;
-        if (p->lines[k].kind == L_EQ) p->last_eq = k;
+        if (p->lines[k].kind != L_BLANK) p->last_text = k;
     }
     while (i < p->nlines && p->lines[i].kind != L_DASH && p->lines[i].kind != L_EQ && p->lines[i].kind != L_HEADER)
         i++;

@@ -176,6 +176,29 @@ expect_in multi.emitted "END OF THE SHORT LOGICAL RULESET" "emit writes the foot
 expect_status 0 "the emitted SLR parses" "$NOMIC" slr parse multi.emitted --json
 if cmp -s out multi.json; then ok; else fail "emit then parse differs from the multi-line SLR"; diff out multi.json | head; fi
 
+# headings framed by two lines of = read the same
+cat > framed.txt <<'EOF'
+THE SHORT LOGICAL RULESET
+======================================================================
+Players
+======================================================================
+
+Rule 869/43 (Power=3)
+How to Join
+
+      Anyone may join.
+
+----------------------------------------------------------------------
+======================================================================
+END OF THE SHORT LOGICAL RULESET
+======================================================================
+EOF
+expect_status 0 "framed headings" "$NOMIC" slr parse framed.txt --json
+expect_eq "$(rule out 0)" "869/43/3/How to Join/Players" "a rule under a framed heading"
+expect_status 0 "framed headings as objects" "$NOMIC" slr parse framed.txt --objects
+expect_in out "footer: END OF THE SHORT LOGICAL RULESET" "a framed footer"
+expect_eq "$(grep -c '^type: slrSection' out)" 1 "one section"
+
 # --- the agora set: emit then parse gives the seed's rules -------------------
 expect_status 0 "init agora" "$NOMIC" init G --ruleset agora --time 2026-01-01Z
 expect_status 0 "emit agora" "$NOMIC" slr emit G
