@@ -7,7 +7,7 @@
 # its ruleTexts change in play; malformed input refused with the line and
 # column.  Uses $NOMIC (default build/nomic) and python3 to read JSON.
 set -u
-SEED=${SEED:-$(cd "$(dirname "$0")/.." && pwd)/../shared/seeds/002_41a13bbd0dc058af.txt}
+SEED=${SEED:-$(cd "$(dirname "$0")" && pwd)/data/agora-slr-seed.txt}
 . "$(dirname "$0")/lib.sh"
 expect_eq() { # GOT WANT WHAT
     if [ "$1" = "$2" ]; then ok; else fail "$3: got '$1', expected '$2'"; fi
@@ -34,7 +34,7 @@ mv out seed.json
 mv err seed.err
 expect_eq "$(count seed.json)" 141 "the seed's rules"
 expect_in seed.err "warning: rule 2557 appears twice" "the two 2557s are reported"
-expect_in seed.err "002_41a13bbd0dc058af.txt:1:82018:" "the warning names line and column"
+expect_in seed.err "agora-slr-seed.txt:1:82018:" "the warning names line and column"
 expect_eq "$(wc -l < seed.err)" 1 "one warning"
 expect_eq "$(rule seed.json 0)" "101/17/4.0/The Game of Agora/The Game of Agora" "the first rule"
 expect_eq "$(rule seed.json 140)" "2029/0/4.0/Town Fountain/Agoran Culture" "the last rule"

@@ -7,7 +7,7 @@
 # parse` reads from the seed.  Run from the project root after `make`; the
 # output is kept in git.
 set -eu
-seed=${1:-../shared/seeds/002_41a13bbd0dc058af.txt}
+seed=${1:-tests/data/agora-slr-seed.txt}
 NOMIC=${NOMIC:-build/nomic}
 out=rulesets/agora/texts.nomic
 {
