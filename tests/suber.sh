@@ -3,6 +3,7 @@
 # would, to a win: suber (the revised set, its computer-game variant) and
 # suber1982 (the die), and an amendment of 208 that carries the change of
 # the formal rule implementing it.  Run from the project root.
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$(dirname "$0")/lib.sh"
 
 TIME=1767225600 # 2026-01-01
@@ -39,6 +40,26 @@ all_vote() { # PROPOSAL VOTE-alice VOTE-bob VOTE-carol
 }
 # the revised scoring: round((N - 291) x FOR / votes), half away from zero
 points() { python3 -c "import math; n,f,v=$1,$2,$3; x=(n-291)*f/v; print(int(math.floor(x+0.5)))"; }
+
+# ------------------------------------------------------- the texts of the seeds
+# the committed texts are what the generator reads from the seeds ...
+mkdir texts
+(cd "$ROOT" && python3 tools/suber-texts.py "$OLDPWD/texts")
+for f in texts.nomic texts-1982.nomic; do
+    if cmp -s "texts/$f" "$ROOT/rulesets/suber/$f"; then ok; else fail "rulesets/suber/$f is not what tools/suber-texts.py writes"; fi
+done
+# ... and every paragraph of every rule stands in its seed, word for word
+for set in suber:suber-revised-seed suber1982:suber-1982-seed; do
+    "$NOMIC" init T --ruleset "${set%%:*}" --force >/dev/null
+    "$NOMIC" show T --type ruleText --json | python3 -c "
+import json, re, sys
+seed = ' '.join(open('$ROOT/tests/data/${set#*:}.txt', encoding='utf-8').read().split())
+rules = json.load(sys.stdin)['objects']
+assert len(rules) == 29, len(rules)
+bad = [r['number'] for r in rules for p in r['text'].split('\n\n') if ' '.join(p.split()) not in seed]
+print(' '.join(bad))" >missing 2>&1
+    expect_eq "$(cat missing)" "" "${set%%:*}: every rule's text is in the seed"
+done
 
 # ---------------------------------------------------------------- suber
 "$NOMIC" init G --ruleset suber --time "$TIME" >out
