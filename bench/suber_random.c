@@ -17,6 +17,7 @@
  * Exit status 0 when every game agreed with the model; prints games per
  * second (the figure bench/suber reports).
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,7 +231,7 @@ static void move(Game *g, const Player *p, const char *fmt, ...)
     if (!game_move(g, p->email, now, body, false, print_trace, body)) fail("the move failed: %s", body);
 }
 
-static const char *surnames[] = {"Zed", "Young", "Adams", "Moss", "Brown", "Kline", "Ortiz", "Baker"};
+static const char *surnames[] = {"Zed", "Young", "adams", "Moss", "brown", "Kline", "Ortiz", "Baker"};
 static const char *nicks[] = {"ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal"};
 
 /* Plays one game to a win (or maxturns); false on a disagreement. */
@@ -256,6 +257,7 @@ static bool play(Game *g, Model *m, int maxturns)
         snprintf(p->surname, sizeof p->surname, "%s", surname);
         snprintf(p->email, sizeof p->email, "%s@suber.test", nick);
         snprintf(p->seat, sizeof p->seat, "%s %s", surname, nick);
+        for (char *c = p->seat; *c; c++) *c = (char)tolower((unsigned char)*c); /* the order ignores case */
         p->joined = m->np + 1;
         move(g, p, "subtype: join\nnickname: %s\nsurname: %s", p->nick, p->surname);
         m->np++;

@@ -272,6 +272,17 @@ static Sym fn_timeValue(Ctx *cx, const Node *call, const Obj *cand)
     return time_parse(sym_text(arg(cx, call, 0, cand)), &t) ? sym_from_long((long)t) : SYM_EMPTY;
 }
 
+static Sym fn_lower(Ctx *cx, const Node *call, const Obj *cand)
+{
+    Sym s = arg(cx, call, 0, cand);
+    char *t = xstrndup(sym_text(s), sym_len(s));
+    for (char *p = t; *p; p++)
+        if (*p >= 'A' && *p <= 'Z') *p = (char)(*p - 'A' + 'a');
+    Sym r = sym_intern(t, sym_len(s));
+    free(t);
+    return r;
+}
+
 static Sym fn_words(Ctx *cx, const Node *call, const Obj *cand)
 {
     const char *p = sym_text(arg(cx, call, 0, cand)), *w;
@@ -561,6 +572,8 @@ const Builtin builtins[] = {
        "a time written as seconds or YYYY-MM-DD[THH:MM[:SS]][Z] (UTC), in seconds since 1970 (\"\" if neither)"),
     FN("timeText", 1, 1, "e", fn_timeText, "timeText(t)",
        "the time t (whole seconds since 1970) as YYYY-MM-DDTHH:MM:SSZ, in UTC (\"\" if t is not one)"),
+    FN("lower", 1, 1, "e", fn_lower, "lower(text)",
+       "text with A-Z made a-z (other characters as they are): for orders that ignore case"),
     FN("words", 1, 1, "e", fn_words, "words(list)", "the number of whitespace-separated words of list"),
     FN("member", 2, 2, "ee", fn_member, "member(list, w)", "T if w is one of the words of list"),
     FN("glue", 1, -1, "e", fn_glue, "glue(a, b, ...)",
