@@ -529,7 +529,10 @@ static int parse_block(Parser *p, int i, int *section)
     while (from < end && p->lines[from].kind == L_BLANK) from++;
     bool closed = end < p->nlines && (p->lines[end].kind == L_DASH || p->lines[end].kind == L_EQ);
     int next = closed ? end + 1 : end;
-    if (p->last_header < i && next > p->last_text) {
+    /* a footer is not closed by a line of `-`: that closes a section,
+     * even an empty last one, which is how slr_emit writes it */
+    bool dash_closed = closed && p->lines[end].kind == L_DASH;
+    if (p->last_header < i && next > p->last_text && !dash_closed) {
         free(p->doc->footer);
         p->doc->footer = lines_text(p, from, end);
         return next;
