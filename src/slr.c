@@ -574,12 +574,47 @@ static void parse_lines(Parser *p)
     }
 }
 
+/* Would a line of s, written at the start of a line, read back as
+ * something else: a separator, or (unless `indented`) a rule's header? */
+static const char *misreads(const char *s, bool indented)
+{
+    while (*s) {
+        size_t n = strcspn(s, "\n");
+        LineKind k = classify(s, n);
+        if (k == L_DASH || k == L_EQ || (!indented && k == L_HEADER)) return s;
+        s += n + (s[n] == '\n');
+    }
+    return NULL;
+}
+
+/* What a parse keeps must be written back as it was read (slr_emit writes
+ * the header, footer, notes, headings and titles at the start of a line,
+ * texts indented); an SLR where it would not is refused. */
+static void check_writable(Parser *p)
+{
+    SlrDoc *d = p->doc;
+    const char *bad = NULL, *where = NULL;
+    int line = 1;
+    if ((bad = misreads(d->header ? d->header : "", false))) where = "the header";
+    else if ((bad = misreads(d->footer ? d->footer : "", false))) where = "the footer";
+    for (int i = 0; !bad && i < d->nsections; i++)
+        if ((bad = misreads(d->sections[i].heading, false)) || (bad = misreads(d->sections[i].note, false)))
+            where = "a section's heading or note";
+    for (int i = 0; !bad && i < d->nrules; i++)
+        if ((bad = misreads(d->rules[i].title, false)) || (bad = misreads(d->rules[i].text, true)))
+            where = "a rule's title or text", line = d->rules[i].line;
+    if (bad)
+        message(p, true, line, 1, "%s holds a line that would read as a rule header or a separator (\"%.30s\"): it "
+                "could not be written back", where, bad);
+}
+
 bool slr_parse(const char *text, size_t len, const char *fname, SlrDoc *doc, Buf *err, Buf *warn)
 {
     Parser p = {.fname = fname, .err = err, .warn = warn, .doc = doc};
     if (check_bytes(&p, text, len)) {
         split_lines(&p, text, len);
         parse_lines(&p);
+        if (!p.nerrors) check_writable(&p);
         if (!p.nerrors && doc->nrules == 0)
             message(&p, true, p.nlines ? p.lines[p.nlines - 1].line : 1, 1,
                     "no rule found (a rule begins 'Rule ID/REV (Power=P)')");
