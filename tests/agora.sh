@@ -11,50 +11,32 @@
 # Run from the project root.
 . "$(dirname "$0")/lib.sh"
 
-mv() { # FROM TIME LINES...: one message of moves
-    from=$1 time=$2
-    shift 2
-    printf '%s\n' "$@" | "$NOMIC" move G --from "$from" --time "$time" >out 2>&1
-}
-val() { # TYPE KEY VALUE ATTR: ATTR of the first TYPE object whose KEY is VALUE
-    "$NOMIC" show G --type "$1" | awk -v k="$2" -v v="$3" -v a="$4" '
-        BEGIN { RS = ""; FS = "\n" }
-        { delete o; for (i = 1; i <= NF; i++) { p = index($i, ": "); if (p) o[substr($i, 1, p - 1)] = substr($i, p + 2) }
-          if (o[k] == v) { print o[a]; found = 1; exit } }
-        END { if (!found) print "(none)" }'
-}
-expect_eq() { # GOT WANT WHAT
-    if [ "$1" = "$2" ]; then ok; else fail "$3: got '$1', expected '$2'"; fi
-}
-decision() { # NUMBER: outcome for against ballots of decision NUMBER
-    "$NOMIC" show G --type decision | awk -v n="$1" '
-        BEGIN { RS = ""; FS = "\n" }
-        { delete o; for (i = 1; i <= NF; i++) { p = index($i, ": "); if (p) o[substr($i, 1, p - 1)] = substr($i, p + 2) }
-          if (o["number"] == n) { print o["status"] "/" o["outcome"] "/" o["for"] "/" o["against"] "/" o["ballots"]; exit } }'
+decision() { # NUMBER: status/outcome/for/against/ballots of decision NUMBER
+    val decision number "$1" status/outcome/for/against/ballots
 }
 
 # ------------------------------------------------ registration (869)
 "$NOMIC" init G --ruleset agora --time 2026-01-01Z >out
-mv a@x 2026-01-01T01:00:00Z "REGISTER alice"
+move_at a@x 2026-01-01T01:00:00Z "REGISTER alice"
 expect_in out "alice (a@x) has registered" "alice registers"
 expect_eq "$(val player nickname alice email)" "a@x" "a player's email is the sender"
-mv a@x 2026-01-01T01:01:00Z "REGISTER alicia"
+move_at a@x 2026-01-01T01:01:00Z "REGISTER alicia"
 expect_in out "You are a player already" "a player does not register twice"
-mv b@x 2026-01-01T01:02:00Z "REGISTER alice"
+move_at b@x 2026-01-01T01:02:00Z "REGISTER alice"
 expect_in out "The nickname alice is taken" "a nickname is one player's"
 printf 'subtype: register\n' | "$NOMIC" move G --from b@x --time 2026-01-01T01:03:00Z >out 2>&1
 expect_in out "give a nickname" "a registration names a nickname"
-mv b@x 2026-01-01T01:04:00Z "DEREGISTER"
+move_at b@x 2026-01-01T01:04:00Z "DEREGISTER"
 expect_in out "You are not a player" "a non-player cannot deregister"
-mv a@x 2026-01-02T00:00:00Z "DEREGISTER"
+move_at a@x 2026-01-02T00:00:00Z "DEREGISTER"
 expect_in out "You have deregistered, alice" "alice deregisters"
 expect_eq "$(val player nickname alice email)" "(none)" "alice is no longer a player"
 expect_eq "$(val formerPlayer nickname alice deregisteredAt)" "1767312000" "the deregistration is kept, with its time"
-mv a@x 2026-01-31T23:59:59Z "REGISTER alice"
+move_at a@x 2026-01-31T23:59:59Z "REGISTER alice"
 expect_in out "CANNOT register again for 30 days" "re-registering within 30 days is refused"
 expect_in out "until 2026-02-01T00:00:00Z" "and told until when"
 expect_eq "$(val player nickname alice email)" "(none)" "alice is still not a player"
-mv a@x 2026-02-01T00:00:00Z "REGISTER alice"
+move_at a@x 2026-02-01T00:00:00Z "REGISTER alice"
 expect_in out "alice (a@x) has registered" "after 30 days alice registers again"
 expect_status 0 "registration replays" "$NOMIC" replay G
 
@@ -78,9 +60,9 @@ text: A rule of power 1.
 EOF
 "$NOMIC" init G --ruleset agora --ruleset rules.nomic --time 2026-01-01Z --force >out
 for p in alice:a bob:b carol:c dave:d; do
-    mv "${p#*:}@x" 2026-01-01T01:00:00Z "REGISTER ${p%:*}"
+    move_at "${p#*:}@x" 2026-01-01T01:00:00Z "REGISTER ${p%:*}"
 done
-mv a@x 2026-01-01T02:00:00Z "PROPOSE AI 2 Hats" "ENACT TITLE Hats TEXT Every player wears a hat." \
+move_at a@x 2026-01-01T02:00:00Z "PROPOSE AI 2 Hats" "ENACT TITLE Hats TEXT Every player wears a hat." \
     "AMEND 9002 A rule of power 1, amended." "AMEND 9001 An attempt on a rule of power 3." \
     "RETITLE 9002 Lighter" "POWER 9002 2"
 expect_in out "is in the Proposal Pool" "the proposal is in the pool"
@@ -88,24 +70,24 @@ P1=$(val proposal title Hats objectId)
 expect_eq "$(val proposal title Hats status)/$(val proposal title Hats author)/$(val proposal title Hats ai)" "pool/alice/2" \
     "status pool, author alice, AI 2"
 expect_eq "$("$NOMIC" show G --type change | grep -c '^change:')" "5" "five changes, one per line"
-mv a@x 2026-01-01T03:00:00Z "PROPOSE AI 10 Too much"
+move_at a@x 2026-01-01T03:00:00Z "PROPOSE AI 10 Too much"
 expect_in out "multiple of 0.1 from 1.0 to 9.9" "an AI above 9.9 is refused"
-mv a@x 2026-01-01T03:00:00Z "PROPOSE AI 1.25 Too fine"
+move_at a@x 2026-01-01T03:00:00Z "PROPOSE AI 1.25 Too fine"
 expect_in out "not 1.25" "an AI that is no multiple of 0.1 is refused"
-mv a@x 2026-01-01T03:00:00Z "PROPOSE Lazy" "POWER 9002 5"
+move_at a@x 2026-01-01T03:00:00Z "PROPOSE Lazy" "POWER 9002 5"
 expect_in out "Your proposal was not taken" "a power change above 4 is refused"
-mv a@x 2026-01-01T03:00:00Z "AMEND 9002 Orphan"
+move_at a@x 2026-01-01T03:00:00Z "AMEND 9002 Orphan"
 expect_in out "in the same message as the proposal" "a change needs its proposal"
-mv z@x 2026-01-01T03:00:00Z "PROPOSE Mine"
+move_at z@x 2026-01-01T03:00:00Z "PROPOSE Mine"
 expect_in out "only players create proposals" "a non-player cannot propose"
 expect_eq "$("$NOMIC" show G --type proposal | grep -c '^status:')" "1" "none of those made a proposal"
 
-mv b@x 2026-01-02T00:00:00Z "PEND $P1"
+move_at b@x 2026-01-02T00:00:00Z "PEND $P1"
 expect_in out "bob has made proposal $P1 (Hats) pending" "bob pends it (no cost)"
 expect_eq "$(val proposal title Hats status)" "pending" "the proposal is pending"
-mv b@x 2026-01-02T00:01:00Z "PEND $P1"
+move_at b@x 2026-01-02T00:01:00Z "PEND $P1"
 expect_in out "pending already" "pending twice is refused"
-mv e@x 2026-01-03T00:00:00Z "REGISTER erin"
+move_at e@x 2026-01-03T00:00:00Z "REGISTER erin"
 "$NOMIC" tick G --time 2026-01-04T23:59:59Z >out
 expect_eq "$(val proposal title Hats status)" "pending" "not distributed before the Agoran week begins"
 "$NOMIC" tick G --time 2026-01-05T00:00:00Z >out
@@ -118,29 +100,29 @@ expect_eq "$(val decision number 1 quorum)/$(val decision number 1 votingEnds)" 
 expect_in box "The Promotor distributes proposal 1 \"Hats\" by alice" "the distribution is announced"
 expect_in box "quorum 2, voting ends at 2026-01-12T00:00:00Z" "with the quorum and the end of the voting period"
 
-mv f@x 2026-01-06T00:00:00Z "REGISTER frank"
-mv a@x 2026-01-06T01:00:00Z "VOTE 1 FOR"
+move_at f@x 2026-01-06T00:00:00Z "REGISTER frank"
+move_at a@x 2026-01-06T01:00:00Z "VOTE 1 FOR"
 expect_in out "Your ballot FOR on decision 1 is counted" "alice votes FOR"
-mv b@x 2026-01-06T01:00:00Z "VOTE 1 FOR"
-mv c@x 2026-01-06T01:00:00Z "VOTE 1 AGAINST"
-mv c@x 2026-01-06T02:00:00Z "VOTE 1 FOR"
+move_at b@x 2026-01-06T01:00:00Z "VOTE 1 FOR"
+move_at c@x 2026-01-06T01:00:00Z "VOTE 1 AGAINST"
+move_at c@x 2026-01-06T02:00:00Z "VOTE 1 FOR"
 expect_in out "is now FOR (it replaces AGAINST)" "carol changes her vote"
-mv d@x 2026-01-06T01:00:00Z "VOTE 1 PRESENT"
-mv e@x 2026-01-06T01:00:00Z "VOTE 1 AGAINST"
-mv f@x 2026-01-06T01:00:00Z "VOTE 1 FOR"
+move_at d@x 2026-01-06T01:00:00Z "VOTE 1 PRESENT"
+move_at e@x 2026-01-06T01:00:00Z "VOTE 1 AGAINST"
+move_at f@x 2026-01-06T01:00:00Z "VOTE 1 FOR"
 expect_in out "You were not a player when decision 1 was initiated" "frank registered after the initiation"
-mv z@x 2026-01-06T01:00:00Z "VOTE 1 FOR"
+move_at z@x 2026-01-06T01:00:00Z "VOTE 1 FOR"
 expect_in out "only players vote" "a non-player's ballot is refused"
-mv a@x 2026-01-06T01:00:00Z "VOTE 7 FOR"
+move_at a@x 2026-01-06T01:00:00Z "VOTE 7 FOR"
 expect_in out "There is no Agoran decision 7" "a ballot on no decision is refused"
 printf 'subtype: ballot\ndecision: 1\nvote: MAYBE\n' | "$NOMIC" move G --from a@x --time 2026-01-06T03:00:00Z >out 2>&1
 expect_in out "A ballot is FOR, AGAINST or PRESENT" "an unknown vote is refused"
 expect_eq "$(val ballot voter alice vote)" "FOR" "and alice's ballot stands"
-mv e@x 2026-01-07T01:00:00Z "WITHDRAW 1"
+move_at e@x 2026-01-07T01:00:00Z "WITHDRAW 1"
 expect_in out "is withdrawn" "erin withdraws her ballot"
-mv e@x 2026-01-07T01:00:00Z "WITHDRAW 1"
+move_at e@x 2026-01-07T01:00:00Z "WITHDRAW 1"
 expect_in out "no ballot on decision 1" "nothing left to withdraw"
-mv e@x 2026-01-08T01:00:00Z "VOTE 1 PRESENT"
+move_at e@x 2026-01-08T01:00:00Z "VOTE 1 PRESENT"
 "$NOMIC" tick G --time 2026-01-11T23:59:59Z >out
 expect_eq "$(decision 1)" "open////" "still open before the end of the voting period"
 "$NOMIC" tick G --time 2026-01-12T00:00:00Z >out
@@ -162,18 +144,18 @@ expect_eq "$(val ruleText number 9001 revision)/$(val ruleText number 9001 text)
 expect_eq "$(val change rule 9001 result)" "failed" "that change failed"
 expect_in box "amend rule 9001: failed (rule 9001 has power 3, greater than the proposal's 2 (rule 2140))" \
     "and the players are told why"
-mv a@x 2026-01-12T00:00:01Z "VOTE 1 AGAINST"
+move_at a@x 2026-01-12T00:00:01Z "VOTE 1 AGAINST"
 expect_in out "The voting period of decision 1 ended" "a ballot after the end is refused"
 expect_eq "$(decision 1)" "resolved/ADOPTED/3/0/5" "and changes nothing"
 
 # quorum from the last decision: 5 voted, so 3; two ballots FAIL QUORUM
-mv a@x 2026-01-12T01:00:00Z "PROPOSE AI 3.0 Heavier" "AMEND 9001 A rule of power 3, amended by power 3."
+move_at a@x 2026-01-12T01:00:00Z "PROPOSE AI 3.0 Heavier" "AMEND 9001 A rule of power 3, amended by power 3."
 P2=$(val proposal title Heavier objectId)
-mv a@x 2026-01-12T01:00:00Z "PEND $P2"
+move_at a@x 2026-01-12T01:00:00Z "PEND $P2"
 "$NOMIC" tick G --time 2026-01-19T00:00:00Z >out
 expect_eq "$(val decision number 2 quorum)/$(val decision number 2 ai)" "3/3.0" "quorum 5 - 2 = 3, AI 3.0"
-mv a@x 2026-01-19T01:00:00Z "VOTE 2 FOR"
-mv b@x 2026-01-19T01:00:00Z "VOTE 2 FOR"
+move_at a@x 2026-01-19T01:00:00Z "VOTE 2 FOR"
+move_at b@x 2026-01-19T01:00:00Z "VOTE 2 FOR"
 "$NOMIC" tick G --time 2026-01-26T00:00:00Z >out
 expect_eq "$(decision 2)" "resolved/FAILED QUORUM/2/0/2" "FAILED QUORUM, with its counts"
 expect_eq "$(val ruleText number 9001 revision)" "4" "nothing of a failed proposal applies"
@@ -181,16 +163,16 @@ expect_eq "$(val proposal title Heavier outcome)" "FAILED QUORUM" "the proposal 
 
 # the same change again, with a repeal, an enactment above the proposal's
 # power and a reenactment; 2 voted last, so the quorum is 2
-mv a@x 2026-01-26T01:00:00Z "PROPOSE AI 3.0 Heavier again" "AMEND 9001 A rule of power 3, amended by power 3." \
+move_at a@x 2026-01-26T01:00:00Z "PROPOSE AI 3.0 Heavier again" "AMEND 9001 A rule of power 3, amended by power 3." \
     "REPEAL 9003" "ENACT POWER 3.5 A rule that wanted power 3.5." "REENACT 9003" "POWER 9002 3.1"
 P3=$(val proposal title "Heavier again" objectId)
-mv c@x 2026-01-26T01:00:00Z "PEND $P3"
+move_at c@x 2026-01-26T01:00:00Z "PEND $P3"
 "$NOMIC" tick G --time 2026-02-02T00:00:00Z >out
 expect_eq "$(val decision number 3 quorum)" "2" "quorum 2 - 2 is raised to 2"
-mv a@x 2026-02-02T01:00:00Z "VOTE 3 FOR"
-mv b@x 2026-02-02T01:00:00Z "VOTE 3 FOR"
-mv c@x 2026-02-02T01:00:00Z "VOTE 3 AGAINST"
-mv d@x 2026-02-02T01:00:00Z "VOTE 3 FOR"
+move_at a@x 2026-02-02T01:00:00Z "VOTE 3 FOR"
+move_at b@x 2026-02-02T01:00:00Z "VOTE 3 FOR"
+move_at c@x 2026-02-02T01:00:00Z "VOTE 3 AGAINST"
+move_at d@x 2026-02-02T01:00:00Z "VOTE 3 FOR"
 "$NOMIC" tick G --time 2026-02-09T00:00:00Z >out
 expect_eq "$(decision 3)" "resolved/ADOPTED/3/1/4" "F/A = 3/1, exactly the AI 3.0: ADOPTED"
 expect_eq "$(val proposal title "Heavier again" power)" "3.0" "power min(4, 3.0)"
@@ -244,7 +226,7 @@ END
 } > batch.nomic
 "$NOMIC" init G --ruleset agora --ruleset batch.nomic --time 2026-02-20Z --force >out
 vote() { # VOTER DECISION VOTE
-    mv "$1@agora" 2026-02-25T12:00:00Z "VOTE $2 $3"
+    move_at "$1@agora" 2026-02-25T12:00:00Z "VOTE $2 $3"
     expect_in out "decision $2 is" "$1's ballot $3 on $2 is taken"
 }
 vote a 101 FOR; vote b 101 AGAINST           # F 1, A 2: F/A < 1
@@ -260,15 +242,15 @@ vote a 110 PRESENT; vote b 110 PRESENT; vote e 110 PRESENT  # PRESENT only: F 0,
 vote c 111 FOR; vote i 111 FOR               # strengths 0 and -1 (held to 0): F 0
 vote b 112 FOR; vote a 112 FOR; vote b 112 AGAINST  # ben changes: F 1, A 2
 vote b 113 AGAINST; vote a 113 FOR; vote e 113 FOR  # ben withdraws below: B 2 < 3
-mv b@agora 2026-02-26T00:00:00Z "WITHDRAW 113"
+move_at b@agora 2026-02-26T00:00:00Z "WITHDRAW 113"
 expect_in out "withdrawn" "ben withdraws on 113"
 vote g 114 FOR; vote d 114 AGAINST           # gus's 7 held to 5: 5 = 5
 vote a 115 FOR; vote b 115 FOR; vote f 115 FOR; vote c 115 AGAINST  # F 6, A 0 (cat's 0), B 4 = quorum
 vote a 116 FOR; vote b 116 FOR; vote d 116 FOR; vote e 116 AGAINST  # B 4 < quorum 5
 vote a 117 FOR; vote b 117 FOR; vote d 117 FOR; vote e 117 FOR; vote f 117 AGAINST; vote h 117 PRESENT  # 9/3 >= 2
-mv z@agora 2026-02-25T12:00:00Z "VOTE 117 FOR"
+move_at z@agora 2026-02-25T12:00:00Z "VOTE 117 FOR"
 expect_in out "only players vote" "a non-player's ballot is refused"
-mv a@agora 2026-02-28T12:00:00Z "VOTE 199 FOR"
+move_at a@agora 2026-02-28T12:00:00Z "VOTE 199 FOR"
 expect_in out "There is no Agoran decision 199" "a ballot on no decision is refused"
 "$NOMIC" tick G --time 2026-03-02T00:00:00Z >out
 while read -r n want; do
@@ -292,10 +274,10 @@ done <<'END'
 116 open////
 117 open////
 END
-mv a@agora 2026-03-02T00:00:01Z "VOTE 101 AGAINST"
+move_at a@agora 2026-03-02T00:00:01Z "VOTE 101 AGAINST"
 expect_in out "The voting period of decision 101 ended" "a ballot after the end is refused"
 # no tick: the late ballot's own event first resolves 116 and 117, then refuses it
-mv e@agora 2026-03-03T01:00:00Z "VOTE 117 AGAINST"
+move_at e@agora 2026-03-03T01:00:00Z "VOTE 117 AGAINST"
 expect_in out "The voting period of decision 117 ended" "a ballot after the end, before any tick, is refused"
 expect_eq "$(decision 116)" "resolved/FAILED QUORUM/8/1/4" "decision 116"
 expect_eq "$(decision 117)" "resolved/ADOPTED/9/3/6" "decision 117"
@@ -303,8 +285,8 @@ expect_eq "$(decision 117)" "resolved/ADOPTED/9/3/6" "decision 117"
 expect_in box "AI 1.5, quorum 2, 2 valid ballots." "the tally gives AI and quorum"
 expect_in box "FOR (2): hal (2)" "and the strength of a voter whose strength is not 1"
 # 117 was the last decision resolved and 6 players voted on it: quorum 4
-mv a@agora 2026-03-03T02:00:00Z "PROPOSE Next" "ENACT A new rule."
-mv a@agora 2026-03-03T02:00:00Z "PEND $(val proposal title Next objectId)"
+move_at a@agora 2026-03-03T02:00:00Z "PROPOSE Next" "ENACT A new rule."
+move_at a@agora 2026-03-03T02:00:00Z "PEND $(val proposal title Next objectId)"
 "$NOMIC" tick G --time 2026-03-09T00:00:00Z >out
 expect_eq "$(val decision number 118 quorum)/$(val decision number 118 ai)" "4/1.0" \
     "the next proposal is 118, quorum 6 - 2 from decision 117, AI 1.0 by default"
@@ -328,8 +310,8 @@ votingEnds: 2026-01-08T00:00:00Z
 status: open
 END
 "$NOMIC" init G --ruleset agora --ruleset dated.nomic --time 2026-01-01 --force >/dev/null
-mv ann@agora 2026-01-02T00:00:00Z "VOTE 7 FOR"
-mv bea@agora 2026-01-07T23:59:59Z "VOTE 7 PRESENT"
+move_at ann@agora 2026-01-02T00:00:00Z "VOTE 7 FOR"
+move_at bea@agora 2026-01-07T23:59:59Z "VOTE 7 PRESENT"
 "$NOMIC" tick G --time 2026-01-07T23:59:59Z >out
 expect_eq "$(decision 7)" "open////" "not resolved before the date"
 "$NOMIC" tick G --time 2026-01-08T00:00:00Z >out

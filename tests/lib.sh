@@ -22,6 +22,32 @@ expect_in() { # FILE TEXT DESCRIPTION
 expect_not_in() { # FILE TEXT DESCRIPTION
     if grep -qF -- "$2" "$1"; then fail "$3: '$2' in $1"; else ok; fi
 }
+expect_eq() { # GOT WANT DESCRIPTION
+    if [ "$1" = "$2" ]; then ok; else fail "$3: got '$1', expected '$2'"; fi
+}
+# The game the playing tests (suber, mathflag, agora) keep in G:
+move_at() { # FROM TIME LINES...: one message of moves, its answer in out
+    from=$1 time=$2
+    shift 2
+    printf '%s\n' "$@" | "$NOMIC" move G --from "$from" --time "$time" >out 2>&1
+}
+# val TYPE KEYS VALUES ATTRS [SHOW-OPTION...]: ATTRS of the first TYPE object
+# whose KEYS are VALUES, or "(none)".  Several keys or attributes are
+# written joined by "/" (round/investigator 1/bob; status/outcome).
+val() {
+    type=$1 keys=$2 values=$3 attrs=$4
+    shift 4
+    "$NOMIC" show G --type "$type" "$@" | awk -v k="$keys" -v v="$values" -v a="$attrs" '
+        function get(names,   n, i, s, x) {
+            n = split(names, x, "/")
+            for (i = 1; i <= n; i++) s = s (i > 1 ? "/" : "") o[x[i]]
+            return s
+        }
+        BEGIN { RS = ""; FS = "\n" }
+        { delete o; for (i = 1; i <= NF; i++) { p = index($i, ": "); if (p) o[substr($i, 1, p - 1)] = substr($i, p + 2) }
+          if (get(k) == v) { print get(a); found = 1; exit } }
+        END { if (!found) print "(none)" }'
+}
 report() { # NAME
     echo "$1: $N checks, $FAILS failed"
     [ "$FAILS" -eq 0 ]

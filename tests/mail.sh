@@ -128,9 +128,6 @@ expect_ok() { # DESCRIPTION CMD...: CMD prints its problems and fails if it find
     shift
     if "$@" > check.out 2>&1; then ok; else fail "$what: expected no problem, found:"; cat check.out; fi
 }
-expect_eq() { # GOT WANT DESCRIPTION
-    if [ "$1" = "$2" ]; then ok; else fail "$3: got '$1', expected '$2'"; fi
-}
 wait_event() { # N DESCRIPTION LOGLINES: wait up to 20 s until the journal holds N events
     # (LOGLINES: smtpd.log's length before the mail; a failed delivery after it ends the wait)
     i=0

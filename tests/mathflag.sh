@@ -11,29 +11,9 @@
 
 DAY=86400
 T0=1767225600 # 2026-01-01
-mv() { # FROM TIME LINES...: one message of moves
-    from=$1 t=$2
-    shift 2
-    printf '%s\n' "$@" | "$NOMIC" move G --from "$from" --time "$t" >out 2>&1
-}
 tick() { "$NOMIC" tick G --time "$1" >tick.out 2>&1; }
-val() { # TYPE KEY VALUE ATTR [--as ADDR]: ATTR of the first TYPE object whose KEY is VALUE
-    "$NOMIC" show G --type "$1" $5 $6 | awk -v k="$2" -v v="$3" -v a="$4" '
-        BEGIN { RS = ""; FS = "\n" }
-        { delete o; for (i = 1; i <= NF; i++) { p = index($i, ": "); if (p) o[substr($i, 1, p - 1)] = substr($i, p + 2) }
-          if (o[k] == v) { print o[a]; found = 1; exit } }
-        END { if (!found) print "(none)" }'
-}
-expect_eq() { # GOT WANT WHAT
-    if [ "$1" = "$2" ]; then ok; else fail "$3: got '$1', expected '$2'"; fi
-}
 stage() { val mathFlag type mathFlag stage; }
-result() { # ROUND INVESTIGATOR: the announced value
-    "$NOMIC" show G --type mfResult | awk -v r="$1" -v n="$2" '
-        BEGIN { RS = ""; FS = "\n" }
-        { delete o; for (i = 1; i <= NF; i++) { p = index($i, ": "); if (p) o[substr($i, 1, p - 1)] = substr($i, p + 2) }
-          if (o["round"] == r && o["investigator"] == n) { print o["value"]; exit } }'
-}
+result() { val mfResult round/investigator "$1/$2" value; } # ROUND INVESTIGATOR: the value announced
 # the value of a b/4 expression i*i/4 at q, and of v*10+i, as the test's own arithmetic
 quarter_square() { python3 -c "from fractions import Fraction as F; x=F($1)**2/4; print(x.numerator if x.denominator==1 else '%d/%d'%(x.numerator,x.denominator))"; }
 quarter_square_decimal() { python3 -c "print(repr(($1)**2/4))"; }
@@ -42,16 +22,16 @@ quarter_square_decimal() { python3 -c "print(repr(($1)**2/4))"; }
 "$NOMIC" init G --ruleset favor --ruleset mathflag --time $T0 --seed 4242 >init.out
 expect_in init.out "committed: sha256" "init publishes a commitment to the seed"
 commitment=$(sed -n 's/.*committed: sha256 \([0-9a-f]*\).*/\1/p' init.out)
-for p in alice bob carol dave eve; do mv $p@x $((T0 + 3600)) "REGISTER $p"; done
+for p in alice bob carol dave eve; do move_at $p@x $((T0 + 3600)) "REGISTER $p"; done
 expect_eq "$(stage)" "Preliminary" "MathFlag begins in the Preliminary Stage"
-for p in alice bob carol dave; do mv $p@x $((T0 + 7200)) "MFJOIN"; done
+for p in alice bob carol dave; do move_at $p@x $((T0 + 7200)) "MFJOIN"; done
 expect_in out "dave is a MathNaut" "joining is announced"
-mv zed@x $((T0 + 7300)) "MFJOIN"
+move_at zed@x $((T0 + 7300)) "MFJOIN"
 expect_eq "$(val mathNaut player zed role)" "(none)" "a non-player cannot join (favor answers: no known player)"
-mv alice@x $((T0 + 7400)) "MFJOIN"
+move_at alice@x $((T0 + 7400)) "MFJOIN"
 expect_in out "cannot become a MathNaut" "nobody joins twice"
 expect_eq "$("$NOMIC" show G --type mathNaut | grep -c '^player:')" "4" "four MathNauts"
-mv alice@x $((T0 + 7500)) "MFSECRET i*i/4"
+move_at alice@x $((T0 + 7500)) "MFSECRET i*i/4"
 expect_in out "No Secret Expression" "no Secret Expression before the Selection Stage"
 
 tick $((T0 + 2 * DAY - 1))
@@ -59,44 +39,44 @@ expect_eq "$(stage)" "Preliminary" "not before 2 days"
 tick $((T0 + 2 * DAY))
 expect_eq "$(stage)" "Selection" "the Selection Stage at 2 days, on the clock alone"
 S=$((T0 + 2 * DAY))
-mv eve@x $((S + 60)) "MFJOIN"
+move_at eve@x $((S + 60)) "MFJOIN"
 expect_in out "Selection Stage" "no joining after the Preliminary Stage"
 carol_id=$("$NOMIC" show G --type player | awk 'BEGIN{RS="";FS="\n"} /nickname: carol/ {sub("objectId: ","",$1); print $1}')
-mv alice@x $((S + 100)) "MFSECRET i*i/4"
+move_at alice@x $((S + 100)) "MFSECRET i*i/4"
 expect_in out "Your Secret Expression is set" "alice sets her Secret Expression"
-mv bob@x $((S + 100)) "MFSECRET v*10+i" "MFVARIABLE $carol_id score"
+move_at bob@x $((S + 100)) "MFSECRET v*10+i" "MFVARIABLE $carol_id score"
 expect_in out "Your Variable is set" "bob's Variable is carol's score"
-mv carol@x $((S + 100)) "MFSECRET 6/(i-3)"
-mv dave@x $((S + 100)) "MFSECRET 2*i+1"
-mv dave@x $((S + 200)) "subtype: mfSecret" "mfExpression: 2*i + 1"
+move_at carol@x $((S + 100)) "MFSECRET 6/(i-3)"
+move_at dave@x $((S + 100)) "MFSECRET 2*i+1"
+move_at dave@x $((S + 200)) "subtype: mfSecret" "mfExpression: 2*i + 1"
 expect_in out "No Secret Expression" "a space is not in the range"
-mv dave@x $((S + 200)) "MFSECRET 999999999"
+move_at dave@x $((S + 200)) "MFSECRET 999999999"
 expect_in out "No Secret Expression" "nine characters are too many"
-mv dave@x $((S + 200)) "MFVARIABLE $carol_id nickname"
+move_at dave@x $((S + 200)) "MFVARIABLE $carol_id nickname"
 expect_in out "No Variable" "a Variable must be a number"
-mv dave@x $((S + 200)) "MFVARIABLE 999999 score"
+move_at dave@x $((S + 200)) "MFVARIABLE 999999 score"
 expect_in out "No Variable" "a Variable must name an object of the game"
 mathnaut_bob=$("$NOMIC" show G --type mathNaut | awk 'BEGIN{RS="";FS="\n"} /player: bob/ {sub("objectId: ","",$1); print $1}')
-mv dave@x $((S + 200)) "MFVARIABLE $mathnaut_bob mfExpression"
+move_at dave@x $((S + 200)) "MFVARIABLE $mathnaut_bob mfExpression"
 expect_in out "No Variable" "a Variable cannot be a private attribute"
 expect_eq "$(val mathNaut player dave mfExpression --as dave@x)" "2*i+1" "a refused change keeps the expression"
 
 # carol votes on a proposal of favor: a point, so bob's v is 1
-mv eve@x $((S + 300)) "CREATE 40000 IF F THEN halt()"
+move_at eve@x $((S + 300)) "CREATE 40000 IF F THEN halt()"
 prop=$("$NOMIC" show G --type voteInProgress | sed -n 's/^propId: //p' | head -1)
-mv carol@x $((S + 400)) "VOTE $prop FOR"
+move_at carol@x $((S + 400)) "VOTE $prop FOR"
 expect_eq "$(val player nickname carol score)" "1" "carol has a point for voting (favor)"
 
 tick $((S + 2 * DAY))
 expect_eq "$(stage)" "Active" "the Active Stage 2 days later"
 A=$((S + 2 * DAY))
-mv alice@x $((A + 60)) "MFINPUT 3 carol"
-mv bob@x $((A + 60)) "MFINPUT 2 alice"
-mv carol@x $((A + 60)) "MFINPUT 1 dave"
-mv dave@x $((A + 60)) "MFINPUT 7 bob"
-mv dave@x $((A + 70)) "MFINPUT 1.5 bob"
+move_at alice@x $((A + 60)) "MFINPUT 3 carol"
+move_at bob@x $((A + 60)) "MFINPUT 2 alice"
+move_at carol@x $((A + 60)) "MFINPUT 1 dave"
+move_at dave@x $((A + 60)) "MFINPUT 7 bob"
+move_at dave@x $((A + 70)) "MFINPUT 1.5 bob"
 expect_in out "No Input" "an Input is an integer"
-mv dave@x $((A + 70)) "MFTARGET nobody"
+move_at dave@x $((A + 70)) "MFTARGET nobody"
 expect_in out "No Input" "a Target is a MathNaut"
 
 tick $((A + DAY - 1))
@@ -112,12 +92,12 @@ expect_in outbox.out "Computation 1: dave's input 7 in bob's Secret Expression g
 expect_eq "$(val formerMathNaut player carol why)" "the Secret Expression gave no defined real number" "carol ceases to be a MathNaut"
 expect_eq "$(val mathNaut player alice target)" "dave" "alice's Target, gone, becomes the newest MathNaut"
 
-mv carol@x $((A + DAY + 60)) "MFCHALLENGE dave"
+move_at carol@x $((A + DAY + 60)) "MFCHALLENGE dave"
 expect_in out "No challenge" "a former MathNaut cannot challenge"
-mv dave@x $((A + DAY + 60)) "MFCHALLENGE alice"
+move_at dave@x $((A + DAY + 60)) "MFCHALLENGE alice"
 expect_eq "$(val mathNaut player dave role)" "Challenger" "dave challenges alice"
-mv bob@x $((A + DAY + 60)) "MFCHALLENGE dave"
-mv bob@x $((A + DAY + 70)) "MFANSWER 1 2 3"
+move_at bob@x $((A + DAY + 60)) "MFCHALLENGE dave"
+move_at bob@x $((A + DAY + 70)) "MFANSWER 1 2 3"
 expect_in out "No Answer" "no Answer before a Query"
 
 tick $((A + 2 * DAY))
@@ -129,24 +109,24 @@ for x in "$@"; do [ "$x" -ge -1000 ] && [ "$x" -le 1000 ] && ok || fail "a Query
 expect_in outbox.out "Query against alice is $q" "the Query is announced"
 # one answer as a decimal equal to the fraction
 a1=$(quarter_square_decimal "$1") a2=$(quarter_square "$2") a3=$(quarter_square "$3")
-mv dave@x $((A + 2 * DAY + 60)) "MFANSWER $a1 $a2 $a3"
+move_at dave@x $((A + 2 * DAY + 60)) "MFANSWER $a1 $a2 $a3"
 expect_in out "Your Answer is taken" "dave answers ($a1 $a2 $a3)"
-mv bob@x $((A + 2 * DAY + 60)) "MFANSWER 0 0 0"
+move_at bob@x $((A + 2 * DAY + 60)) "MFANSWER 0 0 0"
 
 tick $((A + 3 * DAY))
 expect_eq "$(val formerMathNaut player alice why)" "defeated by a Challenger" "three exact answers defeat alice"
 expect_eq "$(val mathNaut player dave role)" "Investigator" "dave is an Investigator again"
 expect_eq "$(val mathNaut player bob role)" "Prisoner" "0 of 3: bob is a Prisoner"
-mv bob@x $((A + 3 * DAY + 60)) "MFINPUT 4 dave"
+move_at bob@x $((A + 3 * DAY + 60)) "MFINPUT 4 dave"
 expect_in out "No Input" "a Prisoner submits no Input"
-mv dave@x $((A + 3 * DAY + 60)) "MFCHALLENGE bob"
+move_at dave@x $((A + 3 * DAY + 60)) "MFCHALLENGE bob"
 tick $((A + 4 * DAY))
 expect_eq "$(val mathNaut player bob role)" "Prisoner" "still a Prisoner one Computation later"
 q=$(val mathNaut player dave query)
 set -- $q
 ans=""
 for x in "$@"; do ans="$ans $((10 + x))"; done
-mv dave@x $((A + 4 * DAY + 60)) "MFANSWER$ans"
+move_at dave@x $((A + 4 * DAY + 60)) "MFANSWER$ans"
 tick $((A + 5 * DAY))
 expect_eq "$(val formerMathNaut player bob why)" "defeated by a Challenger" "bob, released at this Computation, is defeated (v*10+i with v = 1)"
 expect_eq "$(stage)" "Ended" "MathFlag ends"
@@ -187,12 +167,12 @@ expect_status 2 "try cannot look into the future" "$NOMIC" try G --from dave@x -
 
 # ------------------------------------- the last MathNauts fall together
 "$NOMIC" init G --ruleset favor --ruleset mathflag --time $T0 --force >/dev/null
-for p in xena yuri; do mv $p@x $((T0 + 60)) "REGISTER $p" && mv $p@x $((T0 + 120)) "MFJOIN"; done
+for p in xena yuri; do move_at $p@x $((T0 + 60)) "REGISTER $p" && move_at $p@x $((T0 + 120)) "MFJOIN"; done
 tick $((T0 + 2 * DAY))
-mv xena@x $((T0 + 2 * DAY + 60)) "MFSECRET 1/(i-1)"
-mv yuri@x $((T0 + 2 * DAY + 60)) "MFSECRET 1/(i-i)"
+move_at xena@x $((T0 + 2 * DAY + 60)) "MFSECRET 1/(i-1)"
+move_at yuri@x $((T0 + 2 * DAY + 60)) "MFSECRET 1/(i-i)"
 tick $((T0 + 4 * DAY))
-mv yuri@x $((T0 + 4 * DAY + 60)) "MFTARGET xena"
+move_at yuri@x $((T0 + 4 * DAY + 60)) "MFTARGET xena"
 expect_eq "$(val mathNaut player xena target)" "yuri" "xena's Target is by default the newest MathNaut"
 tick $((T0 + 5 * DAY))
 expect_eq "$(stage)" "Ended" "both undefined at input 1: MathFlag ends"

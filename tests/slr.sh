@@ -9,9 +9,6 @@
 set -u
 SEED=${SEED:-$(cd "$(dirname "$0")" && pwd)/data/agora-slr-seed.txt}
 . "$(dirname "$0")/lib.sh"
-expect_eq() { # GOT WANT WHAT
-    if [ "$1" = "$2" ]; then ok; else fail "$3: got '$1', expected '$2'"; fi
-}
 # rule FILE.json INDEX: "id/revision/power/title/section" of the INDEXth rule (from 0)
 rule() {
     python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))[int(sys.argv[2])]

@@ -11,20 +11,10 @@ mv() { # FROM LINES...: one message of moves
     from=$1
     shift
     TIME=$((TIME + 60))
-    printf '%s\n' "$@" | "$NOMIC" move G --from "$from" --time "$TIME" >out 2>&1
-}
-val() { # TYPE KEY VALUE ATTR: ATTR of the first TYPE object whose KEY is VALUE
-    "$NOMIC" show G --type "$1" | awk -v k="$2" -v v="$3" -v a="$4" '
-        BEGIN { RS = ""; FS = "\n" }
-        { delete o; for (i = 1; i <= NF; i++) { p = index($i, ": "); if (p) o[substr($i, 1, p - 1)] = substr($i, p + 2) }
-          if (o[k] == v) { print o[a]; found = 1; exit } }
-        END { if (!found) print "(none)" }'
+    move_at "$from" "$TIME" "$@"
 }
 score() { val player nickname "$1" score; }
 turn() { val turn type turn player; }
-expect_eq() { # GOT WANT WHAT
-    if [ "$1" = "$2" ]; then ok; else fail "$3: got '$1', expected '$2'"; fi
-}
 scores() { # the scores of alice, bob and carol, in one look
     "$NOMIC" show G --type player | awk '
         /^nickname: / { n = $2 } /^score: / { s[n] = $2 }
