@@ -21,6 +21,21 @@ static Sym arg(Ctx *cx, const Node *call, int i, const Obj *cand)
     return eval_value(cx, call->kid[i], cand);
 }
 
+/* An argument that is read through, byte by byte (a list, a text): the
+ * work of reading it is metered. */
+static Sym arg_scanned(Ctx *cx, const Node *call, int i, const Obj *cand)
+{
+    Sym s = eval_value(cx, call->kid[i], cand);
+    return meter_work(cx, sym_len(s) / 64) ? s : SYM_EMPTY;
+}
+
+/* A number a function computed: the memory of its text. */
+static Sym metered_number(Ctx *cx, mpq_srcptr q)
+{
+    Sym r = sym_from_mpq(q);
+    return meter_text(cx, sym_len(r)) ? r : SYM_EMPTY;
+}
+
 static bool arg_num(Ctx *cx, const Node *call, int i, const Obj *cand, mpq_t out)
 {
     return eval_number(cx, call->kid[i], cand, out);
@@ -67,7 +82,7 @@ static bool fold_one(Ctx *cx, const Obj *o, void *ud)
     if (f->mode == 0) {
         mpq_t v;
         mpq_init(v);
-        if (eval_number(cx, f->expr, o, v)) mpq_add(f->acc, f->acc, v);
+        if (eval_number(cx, f->expr, o, v) && meter_number(cx, f->expr, f->acc, v)) mpq_add(f->acc, f->acc, v);
         mpq_clear(v);
     } else {
         Sym v = eval_value(cx, f->expr, o);
@@ -83,7 +98,7 @@ static Sym fold(Ctx *cx, const Node *call, int mode)
     Fold f = {.expr = call->kid[1], .mode = mode, .best = SYM_EMPTY};
     mpq_init(f.acc);
     eval_each_match(cx, call->kid[0], fold_one, &f);
-    Sym r = mode == 0 ? sym_from_mpq(f.acc) : f.best;
+    Sym r = mode == 0 && !cx->failed ? metered_number(cx, f.acc) : f.best;
     mpq_clear(f.acc);
     return cx->failed ? SYM_EMPTY : r;
 }
@@ -202,7 +217,7 @@ static Sym rounding(Ctx *cx, const Node *call, const Obj *cand, int how)
     mpq_t x;
     mpq_init(x);
     Sym r = SYM_EMPTY;
-    if (arg_num(cx, call, 0, cand, x)) {
+    if (arg_num(cx, call, 0, cand, x) && meter_number(cx, call, x, NULL)) {
         int sign = mpq_sgn(x);
         mpz_t z;
         mpz_init(z);
@@ -220,7 +235,7 @@ static Sym rounding(Ctx *cx, const Node *call, const Obj *cand, int how)
             mpq_clear(h);
         }
         mpq_set_z(x, z);
-        r = sym_from_mpq(x);
+        r = metered_number(cx, x);
         mpz_clear(z);
     }
     mpq_clear(x);
@@ -236,9 +251,9 @@ static Sym fn_abs(Ctx *cx, const Node *call, const Obj *cand)
     mpq_t x;
     mpq_init(x);
     Sym r = SYM_EMPTY;
-    if (arg_num(cx, call, 0, cand, x)) {
+    if (arg_num(cx, call, 0, cand, x) && meter_number(cx, call, x, NULL)) {
         mpq_abs(x, x);
-        r = sym_from_mpq(x);
+        r = metered_number(cx, x);
     }
     mpq_clear(x);
     return r;
@@ -246,7 +261,7 @@ static Sym fn_abs(Ctx *cx, const Node *call, const Obj *cand)
 
 static Sym fn_length(Ctx *cx, const Node *call, const Obj *cand)
 {
-    Sym s = arg(cx, call, 0, cand);
+    Sym s = arg_scanned(cx, call, 0, cand);
     long n = 0;
     for (const char *p = sym_text(s); *p; p++)
         if (((unsigned char)*p & 0xc0) != 0x80) n++; /* count UTF-8 characters */
@@ -275,6 +290,7 @@ static Sym fn_timeValue(Ctx *cx, const Node *call, const Obj *cand)
 static Sym fn_lower(Ctx *cx, const Node *call, const Obj *cand)
 {
     Sym s = arg(cx, call, 0, cand);
+    if (!meter_text(cx, sym_len(s))) return SYM_EMPTY;
     char *t = xstrndup(sym_text(s), sym_len(s));
     for (char *p = t; *p; p++)
         if (*p >= 'A' && *p <= 'Z') *p = (char)(*p - 'A' + 'a');
@@ -285,7 +301,7 @@ static Sym fn_lower(Ctx *cx, const Node *call, const Obj *cand)
 
 static Sym fn_words(Ctx *cx, const Node *call, const Obj *cand)
 {
-    const char *p = sym_text(arg(cx, call, 0, cand)), *w;
+    const char *p = sym_text(arg_scanned(cx, call, 0, cand)), *w;
     size_t n;
     long k = 0;
     while (next_word(&p, &w, &n, false)) k++;
@@ -295,6 +311,7 @@ static Sym fn_words(Ctx *cx, const Node *call, const Obj *cand)
 static Sym fn_member(Ctx *cx, const Node *call, const Obj *cand)
 {
     Sym list = arg(cx, call, 0, cand), word = arg(cx, call, 1, cand);
+    if (!meter_text(cx, sym_len(list))) return SYM_EMPTY; /* its words are interned */
     const char *p = sym_text(list), *w;
     size_t n;
     while (next_word(&p, &w, &n, false))
@@ -307,7 +324,7 @@ static Sym fn_glue(Ctx *cx, const Node *call, const Obj *cand)
     Buf b = {0};
     for (int i = 0; i < call->n && !cx->failed; i++) {
         Sym v = arg(cx, call, i, cand);
-        buf_add(&b, sym_text(v), sym_len(v));
+        if (meter_text(cx, sym_len(v))) buf_add(&b, sym_text(v), sym_len(v));
     }
     Sym r = sym_intern(buf_str(&b), b.len);
     buf_free(&b);
@@ -317,13 +334,14 @@ static Sym fn_glue(Ctx *cx, const Node *call, const Obj *cand)
 static Sym fn_replaceWord(Ctx *cx, const Node *call, const Obj *cand)
 {
     Sym list = arg(cx, call, 0, cand), old = arg(cx, call, 1, cand), new = arg(cx, call, 2, cand);
+    if (!meter_text(cx, sym_len(list))) return SYM_EMPTY; /* its words are interned */
     const char *p = sym_text(list), *w;
     size_t n;
     Buf b = {0};
-    while (next_word(&p, &w, &n, false)) {
+    while (next_word(&p, &w, &n, false) && !cx->failed) {
         Sym word = sym_intern(w, n);
         Sym out = val_eq(word, old) ? new : word;
-        if (out == SYM_EMPTY) continue;
+        if (out == SYM_EMPTY || !meter_text(cx, sym_len(out) + 1)) continue;
         if (b.len) buf_putc(&b, ' ');
         buf_add(&b, sym_text(out), sym_len(out));
     }
@@ -334,7 +352,8 @@ static Sym fn_replaceWord(Ctx *cx, const Node *call, const Obj *cand)
 
 static Sym fn_charsIn(Ctx *cx, const Node *call, const Obj *cand)
 {
-    Sym text = arg(cx, call, 0, cand), set = arg(cx, call, 1, cand);
+    Sym text = arg_scanned(cx, call, 0, cand), set = arg(cx, call, 1, cand);
+    if (!meter_work(cx, sym_len(text) * (1 + sym_len(set) / 64))) return SYM_EMPTY;
     const char *allowed = sym_text(set);
     for (const char *p = sym_text(text); *p; p++)
         if (!memchr(allowed, *p, sym_len(set))) return SYM_F;
@@ -343,7 +362,7 @@ static Sym fn_charsIn(Ctx *cx, const Node *call, const Obj *cand)
 
 static Sym fn_word(Ctx *cx, const Node *call, const Obj *cand)
 {
-    const char *p = sym_text(arg(cx, call, 0, cand)), *w;
+    const char *p = sym_text(arg_scanned(cx, call, 0, cand)), *w;
     long k;
     if (!sym_to_long(arg(cx, call, 1, cand), &k) || k < 1) return SYM_EMPTY;
     size_t n;
@@ -369,12 +388,20 @@ static Sym fn_eval(Ctx *cx, const Node *call, const Obj *cand)
 {
     Sym text = arg(cx, call, 0, cand), i = arg(cx, call, 1, cand), v = arg(cx, call, 2, cand);
     if (cx->failed) return SYM_EMPTY;
-    return mathexpr_eval_sym(text, i, v);
+    /* an expression in the Range has at most 8 characters, so the value
+     * has at most a few times the bits of i and v */
+    mpq_srcptr qi = sym_is_number(i) ? sym_num(i) : NULL, qv = sym_is_number(v) ? sym_num(v) : NULL;
+    if (qi && !meter_number(cx, call, qi, qi)) return SYM_EMPTY;
+    if (qv && !meter_number(cx, call, qv, qv)) return SYM_EMPTY;
+    Sym r = mathexpr_eval_sym(text, i, v);
+    return meter_text(cx, sym_len(r)) ? r : SYM_EMPTY;
 }
 
 static Sym fn_parses(Ctx *cx, const Node *call, const Obj *cand)
 {
     Sym s = arg(cx, call, 0, cand);
+    /* parsing is linear in the text; the tree it builds is freed at once */
+    if (!meter_work(cx, 1 + sym_len(s) / 4) || !meter_memory(cx, 4 * (uint64_t)sym_len(s))) return SYM_EMPTY;
     int which;
     ParseError err;
     Prog *p = parse_rule(sym_text(s), sym_len(s), NULL, 0, &which, &err);
@@ -392,7 +419,7 @@ static void do_create(Ctx *cx, const Node *call, const Obj *cand)
 static void do_delete(Ctx *cx, const Node *call, const Obj *cand)
 {
     ObjId id = eval_first_match(cx, call->kid[0]);
-    if (id) pool_delete(cx->pool, id);
+    if (id && meter_memory(cx, 48)) pool_delete(cx->pool, id);
 }
 
 typedef struct IdList {
@@ -403,6 +430,7 @@ typedef struct IdList {
 static bool collect_id(Ctx *cx, const Obj *o, void *ud)
 {
     IdList *l = ud;
+    if (!meter_memory(cx, sizeof *l->ids)) return false;
     GROW(l->ids, l->len, l->cap);
     l->ids[l->len++] = o->id;
     return true;
@@ -412,7 +440,7 @@ static void do_deleteAll(Ctx *cx, const Node *call, const Obj *cand)
 {
     IdList l = {0};
     eval_each_match(cx, call->kid[0], collect_id, &l);
-    for (size_t i = 0; i < l.len && !cx->failed; i++) pool_delete(cx->pool, l.ids[i]);
+    for (size_t i = 0; i < l.len && meter_memory(cx, 48); i++) pool_delete(cx->pool, l.ids[i]);
     free(l.ids);
 }
 
@@ -442,7 +470,7 @@ typedef struct ForEach {
 static bool collect_each(Ctx *cx, const Obj *o, void *ud)
 {
     ForEach *f = ud;
-    collect_id(cx, o, &f->ids);
+    if (!collect_id(cx, o, &f->ids) || !meter_memory(cx, (uint64_t)f->nvars * sizeof *f->snap)) return false;
     size_t need = (f->nsnap + 1) * (size_t)f->nvars;
     if (need > f->snapcap) {
         f->snapcap = need * 2;
@@ -477,6 +505,7 @@ static void do_forEach(Ctx *cx, const Node *call, const Obj *cand)
 static Sym recipients(Ctx *cx, Sym r)
 {
     if (r == cx->rcpt_in && r != SYM_EMPTY) return cx->rcpt_out;
+    if (!meter_text(cx, sym_len(r))) return SYM_EMPTY;
     Buf b = {0};
     const char *p = sym_text(r), *w;
     size_t n;
@@ -491,11 +520,23 @@ static Sym recipients(Ctx *cx, Sym r)
     return s;
 }
 
+/* A message queued for the recipients `to`: deliveries are metered, one
+ * per recipient, and the memory of the queue entry. */
+static bool meter_message(Ctx *cx, Sym to)
+{
+    uint64_t n = 1;
+    for (const char *p = sym_text(to); *p; p++) n += *p == ' ';
+    if (!meter_work(cx, 1 + sym_len(to) / 64)) return false;
+    cx->meter.deliveries += n;
+    if (cx->meter.deliveries > cx->meter.deliveries_max) return meter_trip(cx, "maxDeliveries");
+    return meter_memory(cx, 32 + 8 * n);
+}
+
 static void do_send(Ctx *cx, const Node *call, const Obj *cand)
 {
     Sym to = recipients(cx, arg(cx, call, 0, cand));
     Sym text = arg(cx, call, 1, cand);
-    if (!cx->failed && to != SYM_EMPTY) msg_push(cx->queue, to, text);
+    if (!cx->failed && to != SYM_EMPTY && meter_message(cx, to)) msg_push(cx->queue, to, text);
 }
 
 /* A message is a publication: it is kept in the outbox, forwarded, quoted
@@ -511,18 +552,19 @@ static void do_sendObject(Ctx *cx, const Node *call, const Obj *cand)
     Sym to = recipients(cx, arg(cx, call, 0, cand));
     ObjId id = eval_first_match(cx, call->kid[1]);
     Sym header = arg(cx, call, 2, cand);
-    if (cx->failed || to == SYM_EMPTY) return;
+    if (cx->failed || to == SYM_EMPTY || !meter_message(cx, to)) return;
     Buf b = {0};
     buf_add(&b, sym_text(header), sym_len(header));
     buf_putc(&b, '\n');
     if (id) fmt_print_obj(&b, pool_get(cx->pool, id), hide_private, cx);
     else buf_puts(&b, "(no such object)\n");
-    msg_push(cx->queue, to, sym_intern(buf_str(&b), b.len));
+    if (meter_text(cx, b.len)) msg_push(cx->queue, to, sym_intern(buf_str(&b), b.len));
     buf_free(&b);
 }
 
 static void do_sendNow(Ctx *cx, const Node *call, const Obj *cand)
 {
+    if (!meter_work(cx, cx->queue->len) || !meter_memory(cx, 16 * (uint64_t)cx->queue->len)) return;
     for (size_t i = 0; i < cx->queue->len; i++) msg_push(cx->sent, cx->queue->m[i].to, cx->queue->m[i].text);
     cx->queue->len = 0;
 }

@@ -52,6 +52,21 @@ struct Interest {
 
 #define MAX_SEEDS 32 /* past this, testing the rule in full is cheaper */
 
+/* The budget of one event.  The defaults fit every shipped set and the
+ * benchmark with room to spare; the ceilings keep one event of a game
+ * whose rules raised them within what a small host can give. */
+const Limit limits[NLIMITS] = {
+    [LIMIT_STEPS] = {"maxSteps", 1000000, 10000000, "rule firings"},
+    [LIMIT_WORK] = {"maxWork", 200000000, 2000000000, "units of work"},
+    [LIMIT_MEMORY] = {"maxMemory", 64L << 20, 512L << 20, "bytes of memory"},
+    [LIMIT_DELIVERIES] = {"maxDeliveries", 1000000, 10000000, "message deliveries"},
+    [LIMIT_DIGITS] = {"maxNumberDigits", 100000, 1000000, "digits in one number"},
+};
+
+/* The trace keeps the first firings of an event up to this size (each of
+ * its two forms); the rest are counted. */
+#define TRACE_MAX (1u << 20)
+
 Prog *rule_compile(Sym cond, Sym then, Diags *d, int *which_err, ParseError *perr)
 {
     int which = 0;
@@ -99,6 +114,7 @@ void engine_free(Engine *e)
     free(e->untyped);
     msg_free(&e->queue);
     free(e->vars);
+    buf_free(&e->settings_note);
     e->pool->changes.on = false;
     e->pool->changes.len = 0;
     free(e);
@@ -146,8 +162,25 @@ static void read_settings(Engine *e)
     ObjId sid = first_of_type(e->pool, SYM_engineSettings);
     const Obj *s = sid ? pool_get(e->pool, sid) : NULL;
     e->run_type = s && obj_get(s, SYM_runType) ? obj_get(s, SYM_runType) : SYM_rule;
-    long ms;
-    e->max_steps = s && sym_to_long(obj_get(s, SYM_maxSteps), &ms) && ms > 0 ? ms : 1000000;
+    buf_reset(&e->settings_note);
+    for (int i = 0; i < NLIMITS; i++) {
+        const Limit *l = &limits[i];
+        Sym v = s ? obj_get(s, sym_cstr(l->setting)) : SYM_EMPTY;
+        long n;
+        e->limit[i] = l->dflt;
+        if (v == SYM_EMPTY) continue;
+        if (!sym_to_long(v, &n) || n <= 0) {
+            buf_printf(&e->settings_note, "engineSettings: %s \"%.40s\" is not a positive whole number; the default, %ld, applies\n",
+                       l->setting, sym_text(v), l->dflt);
+            continue;
+        }
+        if (n > l->ceiling) {
+            buf_printf(&e->settings_note, "engineSettings: %s %ld is above the Mechanics' ceiling; %ld applies\n", l->setting, n,
+                       l->ceiling);
+            n = l->ceiling;
+        }
+        e->limit[i] = n;
+    }
     e->shadow = s && obj_get(s, SYM_evaluation) == SYM_shadow;
     e->private_attrs = private_attributes(e->pool);
 }
@@ -344,8 +377,9 @@ static bool may_hold(const Engine *e, RuleEntry *re, Ctx *cx)
     re->nseeds = 0;
     re->first_empty = false; /* a seed may have given it a solution */
     if (cx->failed) {
-        /* let the full test meet the error and report it */
-        cx->failed = false;
+        /* let the full test meet the error and report it (unless the
+         * meter tripped: then the event stops here) */
+        if (!cx->meter.tripped) cx->failed = false;
         return true;
     }
     return held;
@@ -604,6 +638,10 @@ static void trace_firing(Engine *e, EventResult *r, const RuleEntry *re, const P
 {
     if (!e->trace_on) return;
     Buf *t = &r->trace, *j = &r->trace_json;
+    if (t->len > TRACE_MAX || j->len > TRACE_MAX) {
+        r->trace_omitted++;
+        return;
+    }
     buf_printf(t, "rule %u (ruleOrder %s)%s", re->id, sym_text(re->order), error ? " did not fire:" : " fired:");
     if (j->len > 1) buf_putc(j, ',');
     buf_printf(j, "{\"rule\":%u,\"ruleOrder\":", re->id);
@@ -703,6 +741,26 @@ static void trace_firing(Engine *e, EventResult *r, const RuleEntry *re, const P
 
 typedef enum { HELD_NOT, FIRED_SAME, FIRED_CHANGED, RAN_AWAY } Fired;
 
+/* The event went over its budget in rule re: the run stops, and the
+ * caller rolls the whole event back. */
+static Fired ran_away(Engine *e, const RuleEntry *re, Ctx *cx, EventResult *r)
+{
+    r->status = EV_RUNAWAY;
+    if (!cx->meter.tripped) {
+        snprintf(r->message, sizeof r->message,
+                 "the rules did not settle within maxSteps (%ld firings) and no state repeated; "
+                 "the whole event was undone",
+                 e->limit[LIMIT_STEPS]);
+        return RAN_AWAY;
+    }
+    const Limit *l = &limits[0];
+    while (strcmp(l->setting, cx->meter.tripped) != 0) l++;
+    snprintf(r->message, sizeof r->message,
+             "rule %u (ruleOrder %s) took the event past %s (%ld %s, engineSettings); the whole event was undone",
+             re->id, sym_text(re->order), l->setting, e->limit[l - limits], l->what);
+    return RAN_AWAY;
+}
+
 /* Tests one rule and, if it holds, runs its then; the changes it made are
  * the pool's undo records from *umark on. */
 static Fired try_rule(Engine *e, RuleEntry *re, Ctx *cx, EventResult *r, size_t *umark)
@@ -711,21 +769,28 @@ static Fired try_rule(Engine *e, RuleEntry *re, Ctx *cx, EventResult *r, size_t 
     cx->prog = re->prog;
     cx->vars = e->vars;
     cx->private_attrs = e->private_attrs;
+    cx->rule = re->id;
     cx->failed = false;
     drain(e);
-    if (!may_hold(e, re, cx)) {
+    bool may = may_hold(e, re, cx);
+    if (!cx->meter.tripped && !may) {
         merge_timer(cx, re->have_timer, re->timer); /* as its test would */
         return HELD_NOT;
     }
-    if (!test_rule(re, cx)) {
-        if (cx->failed && e->trace_on) buf_printf(&r->trace, "rule %u: its if stopped: %s\n", re->id, cx->error);
-        return HELD_NOT;
+    if (cx->meter.tripped || !test_rule(re, cx)) {
+        if (cx->failed && e->trace_on && r->trace.len <= TRACE_MAX)
+            buf_printf(&r->trace, "rule %u: its if stopped: %s\n", re->id, cx->error);
+        return cx->meter.tripped ? ran_away(e, re, cx, r) : HELD_NOT;
     }
     *umark = pool_mark(p);
     size_t qmark = e->queue.len, smark = r->sent.len;
     bool halt_before = cx->halt;
     eval_then(cx);
     r->firings++;
+    if (cx->meter.tripped) {
+        trace_firing(e, r, re, re->prog, *umark, *umark, smark, qmark, false, cx->error);
+        return ran_away(e, re, cx, r);
+    }
     if (cx->failed) {
         /* a run-time error undoes whatever this then had done */
         pool_undo_to(p, *umark);
@@ -742,14 +807,8 @@ static Fired try_rule(Engine *e, RuleEntry *re, Ctx *cx, EventResult *r, size_t 
     trace_firing(e, r, re, re->prog, *umark, uend, smark, qmark, changed, NULL);
     if (e->hook) e->hook(e->hook_ud, re->id, re->prog, e->vars, changed);
     if (changed) r->changing_firings++;
-    if (r->firings > e->max_steps) {
-        r->status = EV_RUNAWAY;
-        snprintf(r->message, sizeof r->message,
-                 "the rules did not settle within maxSteps (%ld firings) and no state repeated; "
-                 "the whole event was undone",
-                 e->max_steps);
-        return RAN_AWAY;
-    }
+    /* a changed state is remembered for the loop check */
+    if (r->firings > e->limit[LIMIT_STEPS] || (changed && !meter_memory(cx, 32))) return ran_away(e, re, cx, r);
     return changed ? FIRED_CHANGED : FIRED_SAME;
 }
 
@@ -764,6 +823,7 @@ static bool state_repeated(Seen *seen, const Pool *p, EventResult *r, ObjId last
 
 static void report_broken_rules(const Engine *e, EventResult *r)
 {
+    if (e->trace_on) buf_add(&r->trace, e->settings_note.s ? e->settings_note.s : "", e->settings_note.len);
     for (int i = 0; i < e->nrules && e->trace_on; i++)
         if (e->rules[i].error) buf_printf(&r->trace, "rule %u cannot fire: %s\n", e->rules[i].id, e->rules[i].error);
 }
@@ -852,6 +912,16 @@ out:
     free(ops);
 }
 
+static void meter_start(const Engine *e, Meter *m)
+{
+    *m = (Meter){.work_max = (uint64_t)e->limit[LIMIT_WORK],
+                 .memory_max = (uint64_t)e->limit[LIMIT_MEMORY],
+                 .deliveries_max = (uint64_t)e->limit[LIMIT_DELIVERIES],
+                 .number_digits = e->limit[LIMIT_DIGITS],
+                 /* log2(10) < 10/3: a number of d digits has fewer bits */
+                 .number_bits = (uint64_t)e->limit[LIMIT_DIGITS] * 10 / 3 + 1};
+}
+
 void engine_run(Engine *e, int64_t now, EventResult *r)
 {
     Pool *p = e->pool;
@@ -863,8 +933,16 @@ void engine_run(Engine *e, int64_t now, EventResult *r)
     Seen seen = {0};
     seen_add(&seen, p->state_hash);
     Ctx cx = {.pool = p, .now = now, .created = e->created, .rng = e->rng, .queue = &e->queue, .sent = &r->sent};
+    meter_start(e, &cx.meter);
     if (e->shadow) run_shadow(e, &cx, r, &seen);
     else run_immediate(e, &cx, r, &seen);
+    r->used = cx.meter;
+    if (r->trace_omitted && e->trace_on) {
+        buf_printf(&r->trace, "... and %ld more firings, not shown: the trace keeps its first %u bytes\n", r->trace_omitted,
+                   TRACE_MAX);
+        if (r->trace_json.len > 1) buf_putc(&r->trace_json, ',');
+        buf_printf(&r->trace_json, "{\"omitted\":%ld}", r->trace_omitted);
+    }
     r->halt = cx.halt;
     r->have_timer = cx.have_timer;
     r->next_timer = cx.next_timer;

@@ -27,6 +27,18 @@ typedef struct RuleEntry RuleEntry;
 typedef struct Seed Seed;
 typedef struct Interest Interest;
 
+/* One limit of an event's budget (docs/limits.md): the engineSettings
+ * attribute that tunes it, its default, and the ceiling no rule can lift,
+ * which protects the host whatever the game's rules say. */
+typedef struct Limit {
+    const char *setting;
+    long dflt, ceiling;
+    const char *what;   /* what it counts, for people */
+} Limit;
+
+enum { LIMIT_STEPS, LIMIT_WORK, LIMIT_MEMORY, LIMIT_DELIVERIES, LIMIT_DIGITS, NLIMITS };
+extern const Limit limits[NLIMITS];
+
 typedef void (*FireHook)(void *ud, ObjId rule, const Prog *p, const Sym *vars, bool changed);
 
 typedef struct Engine {
@@ -44,7 +56,8 @@ typedef struct Engine {
     int64_t now;
     int64_t created;       /* when the game was made (nomic init): timeCreated() */
     Sym run_type;
-    long max_steps;
+    long limit[NLIMITS];   /* the budget in force (read_settings) */
+    Buf settings_note;     /* settings out of bounds, for every trace */
     bool shadow;           /* evaluation: shadow requested (see engine.c) */
     Sym private_attrs;
     FireHook hook;         /* optional: told of every firing (benchmarks) */
@@ -56,6 +69,8 @@ typedef struct Engine {
                               the reference the tests compare skipping with */
 } Engine;
 
+/* EV_RUNAWAY: the event exceeded its budget (maxSteps or another limit)
+ * and must be rolled back whole. */
 typedef enum { EV_QUIET, EV_LOOP, EV_RUNAWAY } EventStatus;
 
 typedef struct EventResult {
@@ -68,6 +83,8 @@ typedef struct EventResult {
     int64_t next_timer;
     long firings;
     long changing_firings;
+    Meter used;            /* what the event used of its budget */
+    long trace_omitted;    /* firings past the trace's size limit */
     char message[400];     /* loop or runaway: what happened */
 } EventResult;
 

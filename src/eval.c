@@ -31,6 +31,33 @@ void ctx_error(Ctx *cx, const Node *at, const char *fmt, ...)
     va_end(ap);
 }
 
+/* ---- the meter ---- */
+
+bool meter_trip(Ctx *cx, const char *setting)
+{
+    if (!cx->meter.tripped) {
+        cx->meter.tripped = setting;
+        cx->meter.tripped_by = cx->rule;
+    }
+    cx->failed = true;
+    snprintf(cx->error, sizeof cx->error, "the event exceeded %s", setting);
+    return false;
+}
+
+static uint64_t mpq_bits(mpq_srcptr q)
+{
+    return mpz_sizeinbase(mpq_numref(q), 2) + mpz_sizeinbase(mpq_denref(q), 2);
+}
+
+bool meter_number(Ctx *cx, const Node *at, mpq_srcptr a, mpq_srcptr b)
+{
+    uint64_t bits = mpq_bits(a) + (b ? mpq_bits(b) : 0);
+    if (!meter_work(cx, 1 + bits / 64)) return false;
+    if (bits <= cx->meter.number_bits) return true;
+    ctx_error(cx, at, "a number of more than %ld digits (maxNumberDigits)", cx->meter.number_digits);
+    return false;
+}
+
 /* ---- variables ---- */
 
 void ctx_bind(Ctx *cx, int slot, Sym value)
@@ -158,11 +185,13 @@ static bool cands_add_range(Ctx *cx, Cands *c, const MatchRange *mr)
     if (ri->text_live) return true;
     uint32_t budget = (c->n ? c->sets[0]->live : cx->pool->all.live) / 4, total = 0, visited = 0;
     uint32_t from = range_start(ri, v, mr->op == TK_GE);
+    if (!meter_work(cx, 1 + (ri->n - from) / 8)) return false;
     for (uint32_t i = from; i < ri->n; i++) {
         const IdSet *s = pool_lookup(cx->pool, mr->name, ri->nums[i]);
         total += s ? s->live : 0;
         if (total > budget || ++visited > 4 * budget + 64) return true;
     }
+    if (!meter_work(cx, total) || !meter_memory(cx, 4 * (uint64_t)total)) return false;
     IdSet *own = &c->owned[c->nowned++];
     for (uint32_t i = from; i < ri->n; i++) {
         const IdSet *s = pool_lookup(cx->pool, mr->name, ri->nums[i]);
@@ -234,6 +263,7 @@ static ObjId cands_next(Ctx *cx, Cands *c)
     ObjId target = c->next_from;
     int agree = 0;
     for (int i = 0; agree < c->n; i = (i + 1) % c->n) {
+        if (!meter_work(cx, 1)) return 0;
         const IdSet *s = c->sets[i];
         c->pos[i] = idset_seek(s, c->pos[i], target);
         if (c->pos[i] >= s->len) return 0;
@@ -319,7 +349,7 @@ static bool is_exists(const Node *n)
 
 static bool prove(Ctx *cx, const Node *n, const Obj *cand, const Goal *rest)
 {
-    if (cx->failed) return true;
+    if (cx->failed || !meter_work(cx, 1)) return true;
     switch (n->kind) {
     case N_AND: {
         Goal g = {.n = n->kid[1], .cand = cand, .next = rest};
@@ -500,7 +530,7 @@ static Sym eval_arith(Ctx *cx, const Node *n, const Obj *cand)
     mpq_t a, b;
     mpq_inits(a, b, NULL);
     Sym r = SYM_EMPTY;
-    if (eval_number(cx, n->kid[0], cand, a) && eval_number(cx, n->kid[1], cand, b)) {
+    if (eval_number(cx, n->kid[0], cand, a) && eval_number(cx, n->kid[1], cand, b) && meter_number(cx, n, a, b)) {
         switch (n->op) {
         case TK_PLUS: mpq_add(a, a, b); break;
         case TK_MINUS: mpq_sub(a, a, b); break;
@@ -513,6 +543,7 @@ static Sym eval_arith(Ctx *cx, const Node *n, const Obj *cand)
             mpq_div(a, a, b);
         }
         r = sym_from_mpq(a);
+        meter_text(cx, sym_len(r));
     }
 done:
     mpq_clears(a, b, NULL);
@@ -543,7 +574,7 @@ static Sym eval_concat(Ctx *cx, const Node *n, const Obj *cand)
     Buf b = {0};
     for (int i = 0; i < n->n && !cx->failed; i++) {
         Sym v = eval_value(cx, n->kid[i], cand);
-        if (v == SYM_EMPTY) continue;
+        if (v == SYM_EMPTY || !meter_text(cx, sym_len(v) + 1)) continue;
         if (b.len) buf_putc(&b, ' ');
         buf_add(&b, sym_text(v), sym_len(v));
     }
@@ -554,7 +585,7 @@ static Sym eval_concat(Ctx *cx, const Node *n, const Obj *cand)
 
 Sym eval_value(Ctx *cx, const Node *n, const Obj *cand)
 {
-    if (cx->failed) return SYM_EMPTY;
+    if (cx->failed || !meter_work(cx, 1)) return SYM_EMPTY;
     switch (n->kind) {
     case N_NUM:
     case N_STR:
@@ -594,7 +625,7 @@ Sym eval_value(Ctx *cx, const Node *n, const Obj *cand)
         mpq_t a;
         mpq_init(a);
         Sym r = SYM_EMPTY;
-        if (eval_number(cx, n->kid[0], cand, a)) {
+        if (eval_number(cx, n->kid[0], cand, a) && meter_number(cx, n, a, NULL)) {
             mpq_neg(a, a);
             r = sym_from_mpq(a);
         }
@@ -660,7 +691,9 @@ void eval_assign(Ctx *cx, const Node *assigns, ObjId target, const Obj *cand)
         as[na].value = eval_value(cx, c->kid[1], t);
         na++;
     }
-    if (!cx->failed) {
+    /* what the pool adds: the object, then per attribute an undo record,
+     * a slot and a posting-list entry */
+    if (!cx->failed && meter_work(cx, 1 + (uint64_t)na) && meter_memory(cx, (creating ? 96 : 0) + 64 * (uint64_t)na)) {
         if (creating) {
             target = pool_create(cx->pool);
             if (bind_id) ctx_bind(cx, bind_id->var, pool_get(cx->pool, target)->idsym);

@@ -36,6 +36,26 @@ typedef struct MsgList {
     size_t len, cap;
 } MsgList;
 
+/* What one event may cost (docs/limits.md).  Counted in units that do
+ * not depend on the machine, so a replay reaches the same verdict
+ * anywhere: work (a step of the search, a candidate visited, a value
+ * computed, a byte of text or a limb of a number handled), memory (an
+ * estimate in bytes of what the event adds: objects, changes, texts,
+ * queued messages, states remembered for the loop check) and deliveries
+ * (a queued message times its recipients).  Exceeding one trips the
+ * meter: the evaluation unwinds and the engine rolls the event back.  A
+ * number larger than number_bits is not a trip but a run-time error of
+ * the rule computing it, as a division by zero is. */
+typedef struct Meter {
+    uint64_t work, work_max;
+    uint64_t memory, memory_max;
+    uint64_t deliveries, deliveries_max;
+    uint64_t number_bits;   /* the largest number a rule may compute */
+    long number_digits;     /* ... as the setting gives it */
+    const char *tripped;    /* the setting exceeded (maxWork ...), or NULL */
+    uint32_t tripped_by;    /* the rule running when it was */
+} Meter;
+
 typedef struct Ctx {
     Pool *pool;
     const Prog *prog;
@@ -54,13 +74,37 @@ typedef struct Ctx {
     Sym rcpt_in, rcpt_out;/* the last recipient list and its normal form:
                              favor sends every announcement to the same
                              list of all players */
-    bool failed;          /* a run-time error happened */
+    Meter meter;          /* the event's budget and what it used */
+    ObjId rule;           /* the rule being tested or run */
+    bool failed;          /* a run-time error happened, or the meter tripped */
     char error[300];      /* ... and what it was */
     const Node *error_at;
 } Ctx;
 
 void ctx_error(Ctx *cx, const Node *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The meter (see Meter).  Each returns false, with cx->failed set, once the
+ * budget is spent; callers stop what they were doing. */
+bool meter_trip(Ctx *cx, const char *setting);
+static inline bool meter_work(Ctx *cx, uint64_t units)
+{
+    return (cx->meter.work += units) <= cx->meter.work_max || meter_trip(cx, "maxWork");
+}
+static inline bool meter_memory(Ctx *cx, uint64_t bytes)
+{
+    return (cx->meter.memory += bytes) <= cx->meter.memory_max || meter_trip(cx, "maxMemory");
+}
+/* A text of n bytes about to be built: its memory and the work of writing it. */
+static inline bool meter_text(Ctx *cx, size_t n)
+{
+    return meter_memory(cx, n + 32) && meter_work(cx, 1 + n / 64);
+}
+/* May a rule compute a number from operands a and b (b NULL: one operand)?
+ * Checked before GMP starts: the result of +, -, *, / on rationals has
+ * at most as many bits as the operands' numerators and denominators
+ * together.  A run-time error at `at` when it would be too large. */
+bool meter_number(Ctx *cx, const Node *at, mpq_srcptr a, mpq_srcptr b);
 
 /* Finds the first solution of a rule's condition, given as its conjuncts
  * in order (node_conjuncts); on success the bindings stay in cx->vars.

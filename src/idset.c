@@ -43,7 +43,20 @@ static void make_room(IdSet *s)
 {
     if (s->len < s->cap) return;
     s->cap = s->cap ? 2 * s->cap : 2;
-    s->ids = xrealloc(s->ids, (size_t)s->cap * sizeof *s->ids);
+    ObjId *base = xrealloc(s->ids ? s->ids - s->front : NULL, ((size_t)s->front + s->cap) * sizeof *s->ids);
+    s->ids = base + s->front;
+}
+
+/* Room for one more id before ids[0]: as much again as the list holds. */
+static void make_front_room(IdSet *s)
+{
+    if (s->front) return;
+    uint32_t front = s->len > 4 ? s->len : 4;
+    ObjId *base = xmalloc(((size_t)front + s->cap) * sizeof *s->ids);
+    memcpy(base + front, s->ids, (size_t)s->len * sizeof *s->ids);
+    free(s->ids);
+    s->ids = base + front;
+    s->front = front;
 }
 
 void idset_add(IdSet *s, ObjId id)
@@ -63,8 +76,17 @@ void idset_add(IdSet *s, ObjId id)
         }
         return;
     }
-    make_room(s);
-    memmove(s->ids + i + 1, s->ids + i, (s->len - i) * sizeof *s->ids);
+    if (i < s->len - i) {
+        /* nearer the front: move the ids before i down one slot */
+        make_front_room(s);
+        s->ids--;
+        s->front--;
+        s->cap++;
+        memmove(s->ids, s->ids + 1, (size_t)i * sizeof *s->ids);
+    } else {
+        make_room(s);
+        memmove(s->ids + i + 1, s->ids + i, (s->len - i) * sizeof *s->ids);
+    }
     s->ids[i] = id;
     s->len++;
     s->live++;
@@ -109,7 +131,7 @@ uint32_t idset_seek(const IdSet *s, uint32_t from, ObjId id)
 
 void idset_free(IdSet *s)
 {
-    free(s->ids);
+    free(s->ids ? s->ids - s->front : NULL);
     s->ids = NULL;
-    s->len = s->cap = s->live = 0;
+    s->len = s->cap = s->front = s->live = s->head = 0;
 }

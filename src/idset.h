@@ -9,8 +9,11 @@
  * mostly added in ascending order (new objects get the highest id), which
  * appends, and mostly removed oldest first (a proposal's votes, processed
  * moves), so `head` marks where the dead prefix ends: readers start there
- * instead of stepping over it.  Positions are only valid until the next
- * change.
+ * instead of stepping over it.  An undo puts removed ids back newest
+ * first, each below the others: the list keeps free room in front of
+ * ids[0] as well as after it, and an insertion moves the shorter side, so
+ * that rolling back a large event is linear, not quadratic.  Positions are
+ * only valid until the next change.
  */
 #ifndef NOMIC_IDSET_H
 #define NOMIC_IDSET_H
@@ -24,7 +27,8 @@ typedef uint32_t ObjId;
 typedef struct IdSet {
     ObjId *ids;
     uint32_t len;  /* entries, tombstones included */
-    uint32_t cap;
+    uint32_t cap;  /* slots from ids[0] on */
+    uint32_t front;/* free slots before ids[0] (the allocation starts there) */
     uint32_t live; /* entries that are not tombstones */
     uint32_t head; /* every entry before it is a tombstone */
 } IdSet;

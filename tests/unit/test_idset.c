@@ -1,0 +1,86 @@
+/*
+ * test_idset.c - posting lists: random additions and removals, in every
+ * order (ascending as creation, descending as an undo), against a plain
+ * array of flags.
+ */
+#include "unit.h"
+
+#include <stdlib.h>
+
+#define N 3000
+
+static void check_same(const IdSet *s, const bool *in)
+{
+    uint32_t live = 0, i = idset_seek(s, 0, 1);
+    for (ObjId id = 1; id <= N; id++) {
+        assert_int_equal(idset_has(s, id), in[id]);
+        if (!in[id]) continue;
+        live++;
+        /* the live entries, read in order, are exactly the flagged ids */
+        assert_true(i < s->len);
+        assert_int_equal(s->ids[i], id);
+        i = idset_seek(s, i + 1, 0);
+    }
+    assert_int_equal(i, s->len);
+    assert_int_equal(s->live, live);
+}
+
+static void random_operations(void **state)
+{
+    static bool in[N + 1];
+    IdSet s = {0};
+    srand(7);
+    for (int round = 0; round < 20000; round++) {
+        ObjId id = (ObjId)(1 + rand() % N);
+        if (rand() % 3) {
+            idset_add(&s, id);
+            in[id] = true;
+        } else {
+            idset_remove(&s, id);
+            in[id] = false;
+        }
+        if (round % 997 == 0) check_same(&s, in);
+    }
+    check_same(&s, in);
+    idset_free(&s);
+}
+
+/* Removing the oldest first and putting them back newest first, as the
+ * rollback of an event that deleted them does. */
+static void undo_order(void **state)
+{
+    static bool in[N + 1];
+    IdSet s = {0};
+    for (ObjId id = 1; id <= N; id++) {
+        idset_add(&s, id);
+        in[id] = true;
+    }
+    for (ObjId id = 1; id <= N - 10; id++) {
+        idset_remove(&s, id);
+        in[id] = false;
+    }
+    check_same(&s, in);
+    for (ObjId id = N - 10; id >= 1; id--) {
+        idset_add(&s, id);
+        in[id] = true;
+    }
+    check_same(&s, in);
+    /* and the ids in the middle, from both ends */
+    for (ObjId id = 1000; id < 2000; id++) idset_remove(&s, id), in[id] = false;
+    for (ObjId lo = 1000, hi = 1999; lo < hi; lo++, hi--) {
+        idset_add(&s, hi);
+        idset_add(&s, lo);
+        in[lo] = in[hi] = true;
+    }
+    check_same(&s, in);
+    idset_free(&s);
+}
+
+int run_idset_tests(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(random_operations),
+        cmocka_unit_test(undo_order),
+    };
+    return cmocka_run_group_tests_name("idset", tests, NULL, NULL);
+}
