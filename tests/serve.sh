@@ -189,4 +189,128 @@ expect_in serve.err "timer at" "the server says it ran a timer"
 stop_server
 expect_in serve.out "stopped" "the server stops on SIGTERM"
 
+# strict FILE: parses FILE as JSON from bytes that must be UTF-8
+strict() { python3 -c 'import json,sys; json.loads(open(sys.argv[1],"rb").read().decode("utf-8"))' "$1" 2>/dev/null; }
+expect_strict() { # FILE DESCRIPTION
+    if strict "$1"; then ok; else fail "$2: not JSON in strict UTF-8"; head -c 300 "$1"; echo; fi
+}
+# ujson EXPR WANT DESCRIPTION: like expect_json, the body decoded as UTF-8
+ujson() {
+    got=$(python3 -c "import json; j=json.loads(open('body','rb').read().decode('utf-8','replace')); print($1)" 2>&1)
+    if [ "$got" = "$2" ]; then ok; else fail "$3: $1 = $got, expected $2"; fi
+}
+
+# ---- a long event holds up no reader ----
+cat >heavy.nomic <<'EOF'
+type: engineSettings
+runType: rule
+maxSteps: 300000
+
+type: rule
+ruleOrder: 1
+if: exists(type=="move" & subtype=="spin" & objectId==%m) & exists(type=="counter" & n==%n & objectId==%c)
+then: set(objectId==%c)(n==1+%n)
+
+type: counter
+n: 0
+EOF
+"$NOMIC" init h.db --ruleset heavy.nomic >/dev/null
+start_server h.db || exit 1
+curl -s -o heavy.out -w '%{time_total}' -X POST "$URL/api/move?from=spinner@example.org" --data-binary 'subtype: spin' >heavy.time &
+HEAVY=$!
+sleep 0.7
+for p in /api/game /api/objects /api/rules /api/log; do
+    t=$(curl -s -o body -w '%{http_code} %{time_total}' "$URL$p")
+    running=no
+    kill -0 $HEAVY 2>/dev/null && running=yes
+    expect_eq "$running ${t%% *}" "yes 200" "GET $p answered while the long move still ran"
+    awk -v t="${t#* }" 'BEGIN { exit !(t < 1.0) }' && ok || fail "GET $p took ${t#* } s beside a running event"
+done
+wait $HEAVY
+awk -v t="$(cat heavy.time)" 'BEGIN { exit !(t >= 2.0) }' && ok || fail "the long move took only $(cat heavy.time) s: too short to test readers beside it"
+cp heavy.out body
+expect_json "j['status']" "refused" "the long move ran to maxSteps and was refused"
+http GET /api/game
+expect_json "j['event']" "1" "after it, the readers see its event"
+stop_server
+
+# ---- bytes that are not UTF-8 come out as U+FFFD in every JSON answer ----
+printf 'type: rule\nruleOrder: 10\ncomment: caf\351 \377\nif: exists(type=="move" & subtype=="shout" & moveSender==%%s & text==%%t & objectId==%%m)\nthen: create(type=="shout" & by==%%s & text==%%t) & delete(%%m) & send(%%s, %%t)\n' >u8.nomic
+"$NOMIC" init u.db --ruleset favor --ruleset u8.nomic >/dev/null
+TU=$("$NOMIC" token u.db ursula@example.org)
+start_server u.db || exit 1
+printf 'REGISTER ur\377s\355\240\200la\n' >move
+expect_http 200 "a nickname with bytes not UTF-8" POST /api/move -H "Authorization: Bearer $TU" --data-binary @move
+expect_strict body "the move's answer"
+printf 'subtype: shout\ntext: h\300\257i \360\237\230\200 \364\220\200\200!\n' >move
+expect_http 200 "a move attribute with bytes not UTF-8" POST /api/move -H "Authorization: Bearer $TU" --data-binary @move
+expect_strict body "the move's answer"
+for p in /api/game '/api/objects' '/api/objects?type=player' /api/rules /api/log /api/log/1 /api/log/2 /api/outbox; do
+    http GET "$p" -H "Authorization: Bearer $TU"
+    expect_strict body "GET $p"
+done
+http GET '/api/objects?type=player'
+ujson "j[0]['nickname']" "ur�s���la" "the nickname, its stray bytes as U+FFFD"
+http GET '/api/objects?type=shout'
+ujson "j[0]['text']" "h��i 😀 ����!" "the move's text: overlong and out-of-range forms replaced, a real emoji kept"
+http GET /api/rules
+ujson "[r['comment'] for r in j if r.get('comment','').startswith('caf')]" "['caf� �']" "the rule's text"
+"$NOMIC" show u.db --json >show.json
+expect_strict show.json "nomic show --json"
+"$NOMIC" log u.db --json >log.json
+expect_strict log.json "nomic log --json"
+"$NOMIC" outbox u.db --json >outbox.json
+expect_strict outbox.json "nomic outbox --json"
+stop_server
+
+# ---- private attributes: hidden from the first request on ----
+# mathflag's Secret Expressions, set two days and more ago, and the next
+# timer still ahead: the server starts with no event to run.
+DAY=86400
+T0=$(( $(date +%s) - 2 * DAY - 600 ))
+S=$((T0 + 2 * DAY))
+"$NOMIC" init m.db --ruleset favor --ruleset mathflag --time $T0 >/dev/null
+for p in alice bob carol; do printf 'REGISTER %s\n' $p | "$NOMIC" move m.db --from $p@x --time $((T0 + 3600)) >/dev/null; done
+for p in alice bob carol; do echo MFJOIN | "$NOMIC" move m.db --from $p@x --time $((T0 + 7200)) >/dev/null; done
+"$NOMIC" tick m.db --time $S >/dev/null
+echo 'MFSECRET i*i/4' | "$NOMIC" move m.db --from alice@x --time $((S + 100)) >/dev/null
+echo 'MFSECRET v*10+i' | "$NOMIC" move m.db --from bob@x --time $((S + 100)) >/dev/null
+echo 'MFSECRET 6/(i-3)' | "$NOMIC" move m.db --from carol@x --time $((S + 100)) >/dev/null
+[ "$("$NOMIC" show m.db --type mathNaut --as alice@x | grep -c 'mfExpression: i\*i/4')" = 1 ] && ok || fail "alice's secret is set"
+TM=$("$NOMIC" token m.db alice@x)
+no_secret() { # DESCRIPTION FILES...: no Secret Expression in any
+    what=$1
+    shift
+    for f in "$@"; do
+        for secret in 'i*i/4' 'v*10+i' '6/(i-3)'; do
+            if grep -qF "$secret" "$f"; then fail "$what: $f shows the secret $secret"; else ok; fi
+        done
+    done
+}
+public_views() { # WHEN: every public view of m.db, none with a secret
+    "$NOMIC" show m.db >pv.show; "$NOMIC" show m.db --json >pv.showjson; "$NOMIC" export m.db >pv.export
+    "$NOMIC" log m.db >pv.log; "$NOMIC" log m.db --json >pv.logjson
+    n=0
+    for p in / /app.js /api/game /api/objects '/api/objects?type=mathNaut' /api/rules /api/log /api/log/8 /api/log/9; do
+        n=$((n + 1))
+        http GET "$p"
+        cp body pv.api$n
+    done
+    no_secret "$1" pv.show pv.showjson pv.export pv.log pv.logjson pv.api*
+}
+start_server m.db || exit 1
+http GET /api/game
+expect_json "j['nextTimer'] is not None and j['nextTimer'] > j['time']" "True" "the next timer is still ahead: no event at start"
+public_views "a freshly started server"
+http GET '/api/objects?type=mathNaut' -H "Authorization: Bearer $TM"
+expect_in body 'i*i/4' "alice reads her own Secret Expression"
+expect_not_in body 'v*10+i' "alice does not read bob's"
+echo 'MFSECRET 2*i/7' | "$NOMIC" move m.db --from alice@x >/dev/null
+public_views "after another program's event (the server reloads)"
+http GET '/api/objects?type=mathNaut' -H "Authorization: Bearer $TM"
+expect_in body '2*i/7' "the reload shows alice her new expression"
+expect_http 200 "a move over HTTP" POST /api/move -H "Authorization: Bearer $TM" --data-binary 'MFSECRET i*i/4'
+public_views "after an event of the server's own"
+stop_server
+
 report serve
