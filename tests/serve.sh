@@ -313,4 +313,132 @@ expect_http 200 "a move over HTTP" POST /api/move -H "Authorization: Bearer $TM"
 public_views "after an event of the server's own"
 stop_server
 
+# ---- a big journal under slow readers: pages, cut fields, bounded memory ----
+cat >copy.nomic <<'EOF'
+type: rule
+ruleOrder: 10
+if: exists(type=="move" & subtype=="note" & text==%t & objectId==%m)
+then: create(type=="note" & text==%t) & delete(%m)
+EOF
+"$NOMIC" init b.db --ruleset copy.nomic >/dev/null
+python3 -c 'import sys; sys.stdout.write("subtype: note\ntext: " + "n" * 250000 + "\n")' >bigmove
+i=0
+while [ $i -lt 20 ]; do "$NOMIC" move b.db --from big@example.org <bigmove >/dev/null; i=$((i + 1)); done
+start_server b.db || exit 1
+rss() { awk '/^VmRSS/ { print $2 }' /proc/$SERVER/status; }
+http GET /api/log
+expect_strict body "the log's page"
+expect_json "len(j), max(len(e['input']) for e in j), min(e['cut']['input'] for e in j) > 250000" "20 4096 True" "a page cuts each event's moves to 4 KiB and says how big they were"
+expect_json "all(e['trace'] is None and e['cut']['trace'] > 65536 for e in j)" "True" "a trace over 64 KiB is left out of a page, its size given"
+size=$(wc -c <body)
+[ "$size" -lt 200000 ] && ok || fail "a page of 20 big events is $size bytes"
+expect_http 200 "one event whole" GET /api/log/3
+expect_json "len(j['input']) > 250000 and len(j['trace']) > 0 and 'cut' not in j" "True" "the one event has its moves and trace whole"
+expect_http 404 "an event past the journal" GET /api/log/99
+expect_http 200 "a page of two" GET '/api/log?since=5&limit=2'
+expect_json "[e['event'] for e in j]" "[6, 7]" "since and limit"
+expect_http 400 "a limit over the maximum" GET '/api/log?limit=501'
+before=$(rss)
+python3 - "$PORT" >slow.out <<'EOF' &
+import socket, sys, time
+# ten readers ask for the whole log and then read one byte a second
+conns = []
+for i in range(10):
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.sendall(b"GET /api/log?limit=500 HTTP/1.1\r\nHost: x\r\n\r\n")
+    conns.append(s)
+for t in range(8):
+    for s in conns:
+        s.recv(1)
+    time.sleep(1)
+print("read")
+EOF
+READERS=$!
+sleep 2
+peak=0
+for k in 1 2 3 4; do
+    r=$(rss)
+    [ "$r" -gt "$peak" ] && peak=$r
+    t=$(curl -s -o body -w '%{http_code} %{time_total}' "$URL/api/game")
+    expect_eq "${t%% *}" "200" "another client is answered beside ten slow readers"
+    awk -v t="${t#* }" 'BEGIN { exit !(t < 1.0) }' && ok || fail "it took ${t#* } s"
+    sleep 1
+done
+wait $READERS
+expect_in slow.out read "the slow readers were served"
+grow=$(( (peak - before) / 1024 ))
+echo "  (server RSS ${before} KiB before, ${peak} KiB at most under ten slow readers of /api/log)"
+[ "$grow" -lt 64 ] && ok || fail "the server grew by $grow MiB under ten slow readers of the log"
+stop_server
+
+# ---- slow connections cannot hold every slot ----
+"$NOMIC" init c.db --ruleset favor >/dev/null
+start_server c.db || exit 1
+python3 - "$PORT" >flood.out <<'EOF' &
+import socket, sys, time, select
+port = int(sys.argv[1])
+# 256 connections from 16 addresses (16 each, the per-address limit), each
+# trickling a header line every 5 s (under the idle timeout), and one more
+# from an address already at its limit
+conns, t0 = {}, time.time()
+def opened(ip):
+    s = socket.socket()
+    s.bind((ip, 0))
+    s.connect(("127.0.0.1", port))
+    s.sendall(b"GET /api/game HTTP/1.1\r\nHost: x\r\n")
+    return s
+for a in range(16):
+    for k in range(16):
+        s = opened("127.0.0.%d" % (a + 2))
+        conns[s] = None
+extra = opened("127.0.0.2")
+time.sleep(1.5)
+def gone(s):
+    r, _, _ = select.select([s], [], [], 0)
+    try:
+        return bool(r) and s.recv(100) == b""
+    except OSError:
+        return True
+print("extra closed" if gone(extra) else "extra open")
+last_trickle = time.time()
+while time.time() - t0 < 45 and any(v is None for v in conns.values()):
+    live = [s for s, v in conns.items() if v is None]
+    r, _, _ = select.select(live, [], [], 0.5)
+    for s in r:
+        try:
+            data = s.recv(100)
+        except OSError:
+            data = b""
+        if not data:
+            conns[s] = time.time() - t0
+    if time.time() - last_trickle > 5:
+        for s in live:
+            try:
+                s.sendall(b"X-Slow: yes\r\n")
+            except OSError:
+                conns[s] = time.time() - t0
+        last_trickle = time.time()
+closed = [v for v in conns.values() if v is not None]
+print("connections %d closed %d first %.0f last %.0f" % (len(conns), len(closed), min(closed or [0]), max(closed or [0])))
+EOF
+FLOOD=$!
+sleep 3
+for k in 1 2 3; do
+    t=$(curl -s -o body -w '%{http_code} %{time_total}' "$URL/api/game")
+    expect_eq "${t%% *}" "200" "a client is answered beside 256 slow connections"
+    awk -v t="${t#* }" 'BEGIN { exit !(t < 1.0) }' && ok || fail "it took ${t#* } s"
+    sleep 2
+done
+wait $FLOOD
+cat flood.out | sed 's/^/  (/; s/$/)/'
+expect_in flood.out "extra closed" "a 17th connection from one address is closed at once"
+read -r _ n _ closed _ first _ last <<EOF
+$(grep connections flood.out)
+EOF
+expect_eq "$n $closed" "256 256" "every slow connection was cut"
+[ "$first" -ge 28 ] && [ "$last" -le 40 ] && ok || fail "slow connections cut between ${first} and ${last} s, expected at the 30 s deadline"
+expect_http 200 "the server still answers after the flood" GET /api/game
+stop_server
+
 report serve
