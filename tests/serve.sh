@@ -3,6 +3,7 @@
 # API of docs/api.md, tokens and privacy, the clock firing a deadline by
 # itself, other programs writing the game while it is served, bad and slow
 # requests.  Run from the project root: sh tests/serve.sh
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$(dirname "$0")/lib.sh"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
@@ -439,6 +440,22 @@ EOF
 expect_eq "$n $closed" "256 256" "every slow connection was cut"
 [ "$first" -ge 28 ] && [ "$last" -le 40 ] && ok || fail "slow connections cut between ${first} and ${last} s, expected at the 30 s deadline"
 expect_http 200 "the server still answers after the flood" GET /api/game
+stop_server
+
+# ---- the main job's game takes moves only with a token ----
+PORT=$(free_port)
+NOMIC=$NOMIC sh "$ROOT/tools/serve.sh" main.db 127.0.0.1:$PORT >serve.out 2>serve.err &
+SERVER=$!
+i=0
+until grep -q "http://127.0.0.1:$PORT/" serve.out 2>/dev/null || [ $i -gt 100 ]; do i=$((i + 1)); sleep 0.05; done
+URL=http://127.0.0.1:$PORT
+expect_in serve.out "token main.db ADDRESS" "tools/serve.sh says how the game-keeper gives a player a token"
+expect_http 200 "the main job's game" GET /api/game
+expect_json "j['mailPolicy']" "tokens" "a new game of the main job is mailPolicy tokens"
+expect_http 403 "a move under an address not proven" POST '/api/move?from=alice@example.org' --data-binary 'REGISTER alice'
+TK=$("$NOMIC" token main.db alice@example.org)
+expect_http 200 "a move with the token the game-keeper gave" POST /api/move -H "Authorization: Bearer $TK" --data-binary 'REGISTER alice'
+expect_json "j['status']" "applied" "applied under alice's address"
 stop_server
 
 report serve
