@@ -1,5 +1,17 @@
 /*
  * server.c - nomic serve (server.h): the HTTP front, the clock, the postman.
+ *
+ * Why readers never wait for an event: the game's pool, engine and
+ * interned texts belong to one thread at a time (game_mu), and an event
+ * may hold them for seconds.  So after each change the thread that made it
+ * renders the views (the game, its objects, its rules) into a Snapshot of
+ * plain strings, swapped under a short lock and reference-counted, so that
+ * a swap never frees what a slow client is still being sent.  This is
+ * simpler than reading the objects table beside the writer, which would
+ * need the rules' notion of private attributes on another thread.  The
+ * journal and the outbox need no game: they are read through database
+ * connections of their own, SQLite's WAL letting them read beside the
+ * writer, up to the snapshot's event.
  */
 #include "server.h"
 
