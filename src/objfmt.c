@@ -308,7 +308,13 @@ void json_string(Buf *b, const char *s, size_t n)
         case '\t': buf_puts(b, "\\t"); break;
         default:
             if (c < 0x20) buf_printf(b, "\\u%04x", c);
-            else buf_putc(b, (char)c);
+            else if (c < 0x80) buf_putc(b, (char)c);
+            else {
+                /* JSON is UTF-8: a byte that is not becomes U+FFFD */
+                int k = utf8_seq(s + i, n - i);
+                if (k) buf_add(b, s + i, (size_t)k), i += (size_t)k - 1;
+                else buf_puts(b, "\xEF\xBF\xBD");
+            }
         }
     }
     buf_putc(b, '"');

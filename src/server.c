@@ -1,5 +1,17 @@
 /*
  * server.c - nomic serve (server.h): the HTTP front, the clock, the postman.
+ *
+ * Why readers never wait for an event: the game's pool, engine and
+ * interned texts belong to one thread at a time (game_mu), and an event
+ * may hold them for seconds.  So after each change the thread that made it
+ * renders the views (the game, its objects, its rules) into a Snapshot of
+ * plain strings, swapped under a short lock and reference-counted, so that
+ * a swap never frees what a slow client is still being sent.  This is
+ * simpler than reading the objects table beside the writer, which would
+ * need the rules' notion of private attributes on another thread.  The
+ * journal and the outbox need no game: they are read through database
+ * connections of their own, SQLite's WAL letting them read beside the
+ * writer, up to the snapshot's event.
  */
 #include "server.h"
 
@@ -25,10 +37,27 @@
 #include "objfmt.h"
 #include "views.h"
 
+typedef struct Snapshot Snapshot;
+typedef struct Conn Conn;
+
 typedef struct Server {
     Game *g;
     const char *path;
     char *name;
+    /* the game (pool, engine, interned texts) is one thread's at a time */
+    pthread_mutex_t game_mu;
+    Store *watch;    /* tells when anyone committed (under game_mu) */
+    bool stale;      /* the views missed a change (under game_mu) */
+    /* the views readers answer from, swapped under snap_mu */
+    pthread_mutex_t snap_mu;
+    Snapshot *snap;
+    /* connections to the database for reading, kept for the next request */
+    pthread_mutex_t readers_mu;
+    Store *readers[READERS_KEPT];
+    int nreaders;
+    /* the connections, for the request deadline */
+    pthread_mutex_t conn_mu;
+    Conn *conns;
     /* the postman */
     pthread_t postman;
     pthread_mutex_t mu;
@@ -40,49 +69,93 @@ typedef struct Server {
 static volatile sig_atomic_t stop_requested;
 static void on_signal(int sig) { (void)sig; stop_requested = 1; }
 
-/* ---- one request ---- */
-
-typedef struct Request {
-    Buf body;
-    bool too_big;
-} Request;
-
-typedef struct Answer {
-    unsigned status;
-    const char *type;
-    Buf body;
-} Answer;
-
-static void answer_json(Answer *a, unsigned status) { a->status = status, a->type = "application/json; charset=utf-8"; }
-
-static void answer_error(Answer *a, unsigned status, const char *fmt, ...)
+static int64_t now_ms(void)
 {
-    answer_json(a, status);
-    buf_reset(&a->body);
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    buf_puts(&a->body, "{\"error\":");
-    json_string(&a->body, msg, strlen(msg));
-    buf_puts(&a->body, "}");
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-/* Who is asking: NULL (the public), or the address of a valid token.
- * *bad: a token was given and is not valid. */
-static char *caller(Server *s, struct MHD_Connection *c, bool *bad)
+/* ---- the views readers answer from ---- */
+
+/* One object (or rule) as JSON: what the public sees, and, when that
+ * leaves private attributes out, what its owners see. */
+typedef struct Entry {
+    ObjId id;
+    char *type;
+    char *pub;
+    char *full;      /* NULL: the same as pub */
+    char *owner[2];  /* moveSender, defaultEmail (NULL when unset) */
+} Entry;
+
+/* The views of one committed state, in plain strings (no interned texts:
+ * the game's thread frees those between events). */
+struct Snapshot {
+    int refs;            /* under snap_mu */
+    long event;
+    char *game;          /* the fields of /api/game that do not depend on the request */
+    Entry *objs, *rules;
+    size_t nobjs, nrules;
+    bool private_attrs;  /* the game has some: hiding them in moves needs the game */
+};
+
+static char *sym_dup(Sym v) { return v == SYM_EMPTY ? NULL : xstrndup(sym_text(v), sym_len(v)); }
+
+static void put_error(Buf *b, const char *error)
 {
-    const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
-    *bad = false;
-    if (!h || !*h) return NULL;
-    if (strncasecmp(h, "Bearer ", 7) != 0) {
-        *bad = true;
-        return NULL;
+    b->s[--b->len] = 0; /* the closing brace: the error goes in */
+    buf_puts(b, ",\"error\":");
+    if (error) json_string(b, error, strlen(error));
+    else buf_puts(b, "null");
+    buf_putc(b, '}');
+}
+
+static void entry_fill(Entry *e, const Obj *o, Engine *eng, bool is_rule, const char *error)
+{
+    Viewer public = {eng, SYM_EMPTY};
+    Buf pub = {0}, full = {0};
+    fmt_json_obj(&pub, o, cli_hide_private, &public);
+    fmt_json_obj(&full, o, NULL, NULL);
+    if (is_rule) {
+        put_error(&pub, error);
+        put_error(&full, error);
     }
-    char *who = game_token_owner(s->g, h + 7);
-    *bad = who == NULL;
-    return who;
+    e->id = o->id;
+    e->type = sym_dup(obj_get(o, SYM_type));
+    e->owner[0] = sym_dup(obj_get(o, SYM_moveSender));
+    e->owner[1] = sym_dup(obj_get(o, SYM_defaultEmail));
+    bool same = pub.len == full.len && memcmp(pub.s, full.s, pub.len) == 0;
+    e->pub = buf_take(&pub);
+    if (same) buf_free(&full);
+    else e->full = buf_take(&full);
+}
+
+/* What `you` (NULL: the public) may see of e: as cli_hide_private says. */
+static const char *entry_for(const Entry *e, const char *you)
+{
+    bool owner = you && ((e->owner[0] && strcmp(you, e->owner[0]) == 0) || (e->owner[1] && strcmp(you, e->owner[1]) == 0));
+    return owner && e->full ? e->full : e->pub;
+}
+
+static void entries_free(Entry *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(list[i].type);
+        free(list[i].pub);
+        free(list[i].full);
+        free(list[i].owner[0]);
+        free(list[i].owner[1]);
+    }
+    free(list);
+}
+
+static void snapshot_free(Snapshot *n)
+{
+    if (!n) return;
+    entries_free(n->objs, n->nobjs);
+    entries_free(n->rules, n->nrules);
+    free(n->game);
+    free(n);
 }
 
 /* The commitment to the generator's seed, and once `nomic reveal` has
@@ -104,107 +177,304 @@ static void seed_fields(Buf *b, Game *g)
     free(salt);
 }
 
-static void api_game(Server *s, const char *you, Answer *a)
+static void sugar_field(Buf *b, Game *g)
 {
-    Game *g = s->g;
-    answer_json(a, 200);
-    Buf *b = &a->body;
-    buf_puts(b, "{\"version\":1,\"name\":");
-    json_string(b, s->name, strlen(s->name));
-    buf_printf(b, ",\"event\":%ld,\"time\":%lld,\"halted\":%s,\"nextTimer\":", g->known_event,
-               (long long)time_now_wall(), g->halted ? "true" : "false");
-    if (g->have_timer) buf_printf(b, "%lld", (long long)g->next_timer);
-    else buf_puts(b, "null");
-    char *policy = game_config(g, "mailPolicy");
-    buf_puts(b, ",\"mailPolicy\":");
-    json_string(b, policy, strlen(policy));
-    free(policy);
-    buf_puts(b, ",\"you\":");
-    if (you) json_string(b, you, strlen(you));
-    else buf_puts(b, "null");
-    seed_fields(b, g);
     buf_puts(b, ",\"sugar\":[");
-    if (g->sugar) {
-        Buf forms = {0};
-        sugar_describe(g->sugar, &forms);
-        bool first = true;
-        for (char *line = forms.s, *next; line && *line; line = next) {
-            next = strchr(line, '\n');
-            size_t n = next ? (size_t)(next - line) : strlen(line);
-            if (next) next++;
-            while (n && (*line == ' ')) line++, n--;
-            if (!n) continue;
-            if (!first) buf_putc(b, ',');
-            first = false;
-            json_string(b, line, n);
-        }
-        buf_free(&forms);
+    if (!g->sugar) {
+        buf_putc(b, ']');
+        return;
     }
-    buf_puts(b, "]}");
-}
-
-static void api_objects(Server *s, const char *type, const char *you, Answer *a)
-{
-    Pool *p = s->g->pool;
-    Viewer h = {s->g->eng, you ? sym_cstr(you) : SYM_EMPTY};
-    answer_json(a, 200);
-    Buf *b = &a->body;
-    buf_putc(b, '[');
-    const IdSet *set = type ? pool_lookup(p, SYM_type, sym_cstr(type)) : &p->all;
+    Buf forms = {0};
+    sugar_describe(g->sugar, &forms);
     bool first = true;
-    for (uint32_t i = set ? idset_seek(set, 0, 1) : 0; set && i < set->len; i = idset_seek(set, i + 1, 0)) {
-        const Obj *o = pool_get(p, set->ids[i]);
-        if (!o) continue;
+    for (char *line = forms.s, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        size_t n = next ? (size_t)(next - line) : strlen(line);
+        if (next) next++;
+        while (n && (*line == ' ')) line++, n--;
+        if (!n) continue;
         if (!first) buf_putc(b, ',');
         first = false;
-        buf_putc(b, '\n');
-        fmt_json_obj(b, o, cli_hide_private, &h);
+        json_string(b, line, n);
     }
-    buf_puts(b, "\n]");
+    buf_free(&forms);
+    buf_putc(b, ']');
 }
 
-static void api_object(Server *s, const char *id, const char *you, Answer *a)
+/* /api/game but its time and its caller: "name":...,"sugar":[...] */
+static char *game_fields(Server *s)
+{
+    Game *g = s->g;
+    Buf b = {0};
+    buf_puts(&b, "\"name\":");
+    json_string(&b, s->name, strlen(s->name));
+    buf_printf(&b, ",\"event\":%ld,\"halted\":%s,\"nextTimer\":", g->known_event, g->halted ? "true" : "false");
+    if (g->have_timer) buf_printf(&b, "%lld", (long long)g->next_timer);
+    else buf_puts(&b, "null");
+    char *policy = game_config(g, "mailPolicy");
+    buf_puts(&b, ",\"mailPolicy\":");
+    json_string(&b, policy, strlen(policy));
+    free(policy);
+    seed_fields(&b, g);
+    sugar_field(&b, g);
+    return buf_take(&b);
+}
+
+/* Renders the game's views.  Under game_mu. */
+static Snapshot *snapshot_build(Server *s)
+{
+    Game *g = s->g;
+    Snapshot *n = xcalloc(1, sizeof *n);
+    n->refs = 1;
+    RuleInfo *rules;
+    int nr = engine_rules(g->eng, &rules); /* reads the settings: the private attributes first of all */
+    n->private_attrs = g->eng->private_attrs != SYM_EMPTY;
+    n->event = g->known_event;
+    n->game = game_fields(s);
+    const IdSet *all = &g->pool->all;
+    n->objs = xcalloc(all->len + 1, sizeof *n->objs);
+    for (uint32_t i = idset_seek(all, 0, 1); i < all->len; i = idset_seek(all, i + 1, 0)) {
+        const Obj *o = pool_get(g->pool, all->ids[i]);
+        if (o) entry_fill(&n->objs[n->nobjs++], o, g->eng, false, NULL);
+    }
+    n->rules = xcalloc((size_t)nr + 1, sizeof *n->rules);
+    for (int i = 0; i < nr; i++) {
+        const Obj *o = pool_get(g->pool, rules[i].id);
+        if (o) entry_fill(&n->rules[n->nrules++], o, g->eng, true, rules[i].error);
+    }
+    free(rules);
+    return n;
+}
+
+/* Makes the game's present state the one readers see.  Under game_mu. */
+static void publish(Server *s)
+{
+    Snapshot *n = snapshot_build(s), *old;
+    pthread_mutex_lock(&s->snap_mu);
+    old = s->snap;
+    s->snap = n;
+    bool last = old && --old->refs == 0;
+    pthread_mutex_unlock(&s->snap_mu);
+    if (last) snapshot_free(old);
+}
+
+static Snapshot *snapshot_get(Server *s)
+{
+    pthread_mutex_lock(&s->snap_mu);
+    Snapshot *n = s->snap;
+    n->refs++;
+    pthread_mutex_unlock(&s->snap_mu);
+    return n;
+}
+
+static void snapshot_put(Server *s, Snapshot *n)
+{
+    pthread_mutex_lock(&s->snap_mu);
+    bool last = --n->refs == 0;
+    pthread_mutex_unlock(&s->snap_mu);
+    if (last) snapshot_free(n);
+}
+
+/* Takes in what anyone committed since the views were made (another
+ * program, or this server's own event) and publishes new views.  Under
+ * game_mu. */
+static void sync_views(Server *s)
+{
+    if (!store_changed_elsewhere(s->watch) && !s->stale) return;
+    Buf err = {0};
+    s->stale = !game_lock(s->g, &err);
+    if (!s->stale) {
+        publish(s);
+        game_unlock(s->g);
+    }
+    buf_free(&err);
+}
+
+/* Before a read: if the game is idle (no event of this server's or of
+ * another program's running), catch up with what was committed, so that
+ * a request sees what a program it ran before wrote.  Never waits. */
+static void sync_if_idle(Server *s)
+{
+    if (pthread_mutex_trylock(&s->game_mu) != 0) return;
+    if (store_lock(s->g->st, 0)) {
+        sync_views(s);
+        store_unlock(s->g->st);
+    }
+    pthread_mutex_unlock(&s->game_mu);
+}
+
+/* ---- reading the database beside the writer ---- */
+
+static Store *reader_take(Server *s, Buf *err)
+{
+    Store *st = NULL;
+    pthread_mutex_lock(&s->readers_mu);
+    if (s->nreaders) st = s->readers[--s->nreaders];
+    pthread_mutex_unlock(&s->readers_mu);
+    return st ? st : store_open(s->path, false, false, err);
+}
+
+static void reader_give(Server *s, Store *st)
+{
+    if (!st) return;
+    pthread_mutex_lock(&s->readers_mu);
+    if (s->nreaders < READERS_KEPT) s->readers[s->nreaders++] = st, st = NULL;
+    pthread_mutex_unlock(&s->readers_mu);
+    store_close(st);
+}
+
+/* ---- one request ---- */
+
+typedef struct Request {
+    Buf body;
+    bool too_big;
+} Request;
+
+typedef struct Answer {
+    unsigned status;
+    const char *type;
+    Buf body;
+    struct MHD_Response *stream; /* instead of body */
+} Answer;
+
+static void answer_json(Answer *a, unsigned status) { a->status = status, a->type = "application/json; charset=utf-8"; }
+
+static void answer_error(Answer *a, unsigned status, const char *fmt, ...)
+{
+    answer_json(a, status);
+    buf_reset(&a->body);
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    buf_puts(&a->body, "{\"error\":");
+    json_string(&a->body, msg, strlen(msg));
+    buf_puts(&a->body, "}");
+}
+
+/* Who is asking: NULL (the public), or the address of a valid token.
+ * *bad: a token was given and is not valid. */
+static char *caller(Store *rd, struct MHD_Connection *c, bool *bad)
+{
+    const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+    *bad = false;
+    if (!h || !*h) return NULL;
+    if (strncasecmp(h, "Bearer ", 7) != 0) {
+        *bad = true;
+        return NULL;
+    }
+    Game tokens = {.st = rd}; /* the tokens are read through the reader's own connection */
+    char *who = game_token_owner(&tokens, h + 7);
+    *bad = who == NULL;
+    return who;
+}
+
+static void api_game(Snapshot *snap, const char *you, Answer *a)
+{
+    answer_json(a, 200);
+    Buf *b = &a->body;
+    buf_printf(b, "{\"version\":1,\"time\":%lld,\"you\":", (long long)time_now_wall());
+    if (you) json_string(b, you, strlen(you));
+    else buf_puts(b, "null");
+    buf_printf(b, ",%s}", snap->game);
+}
+
+/* A list of entries, sent as the client reads it, from the snapshot it
+ * holds: an answer as big as the game costs no copy of it. */
+typedef struct Stream {
+    Server *s;
+    Snapshot *snap;
+    const Entry *list;
+    size_t n, next, shown;
+    char *type, *you;
+    Buf chunk;
+    size_t sent;
+    bool begun, ended;
+} Stream;
+
+static void stream_refill(Stream *st)
+{
+    buf_reset(&st->chunk);
+    st->sent = 0;
+    if (!st->begun) {
+        st->begun = true;
+        buf_putc(&st->chunk, '[');
+    }
+    while (st->next < st->n) {
+        const Entry *e = &st->list[st->next++];
+        if (st->type && (!e->type || strcmp(e->type, st->type) != 0)) continue;
+        buf_puts(&st->chunk, st->shown++ ? ",\n" : "\n");
+        buf_puts(&st->chunk, entry_for(e, st->you));
+        return;
+    }
+    buf_puts(&st->chunk, "\n]");
+    st->ended = true;
+}
+
+static ssize_t stream_read(void *cls, uint64_t pos, char *out, size_t max)
+{
+    Stream *st = cls;
+    if (st->sent == st->chunk.len) {
+        if (st->ended) return MHD_CONTENT_READER_END_OF_STREAM;
+        stream_refill(st);
+    }
+    size_t k = st->chunk.len - st->sent < max ? st->chunk.len - st->sent : max;
+    memcpy(out, st->chunk.s + st->sent, k);
+    st->sent += k;
+    return (ssize_t)k;
+}
+
+static void stream_free(void *cls)
+{
+    Stream *st = cls;
+    snapshot_put(st->s, st->snap);
+    free(st->type);
+    free(st->you);
+    buf_free(&st->chunk);
+    free(st);
+}
+
+static void answer_entries(Server *s, Snapshot *snap, bool rules, const char *type, const char *you, Answer *a)
+{
+    Stream *st = xcalloc(1, sizeof *st);
+    st->s = s;
+    st->snap = snapshot_get(s);
+    st->list = rules ? snap->rules : snap->objs;
+    st->n = rules ? snap->nrules : snap->nobjs;
+    st->type = type ? xstrdup(type) : NULL;
+    st->you = you ? xstrdup(you) : NULL;
+    answer_json(a, 200);
+    a->stream = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 32 * 1024, stream_read, st, stream_free);
+}
+
+static void api_object(Snapshot *snap, const char *id, const char *you, Answer *a)
 {
     char *end;
     long n = strtol(id, &end, 10);
-    const Obj *o = *id && !*end && n > 0 && n < 0x7fffffffL ? pool_get(s->g->pool, (ObjId)n) : NULL;
-    if (!o) {
+    const Entry *found = NULL;
+    if (*id && !*end && n > 0 && n < 0x7fffffffL) {
+        size_t lo = 0, hi = snap->nobjs;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (snap->objs[mid].id < (ObjId)n) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo < snap->nobjs && snap->objs[lo].id == (ObjId)n) found = &snap->objs[lo];
+    }
+    if (!found) {
         answer_error(a, 404, "no object %s", id);
         return;
     }
-    Viewer h = {s->g->eng, you ? sym_cstr(you) : SYM_EMPTY};
     answer_json(a, 200);
-    fmt_json_obj(&a->body, o, cli_hide_private, &h);
-}
-
-static void api_rules(Server *s, const char *you, Answer *a)
-{
-    RuleInfo *rules;
-    int n = engine_rules(s->g->eng, &rules);
-    Viewer h = {s->g->eng, you ? sym_cstr(you) : SYM_EMPTY};
-    answer_json(a, 200);
-    Buf *b = &a->body;
-    buf_putc(b, '[');
-    for (int i = 0; i < n; i++) {
-        const Obj *o = pool_get(s->g->pool, rules[i].id);
-        if (!o) continue;
-        Buf one = {0};
-        fmt_json_obj(&one, o, cli_hide_private, &h);
-        one.s[--one.len] = 0; /* the closing brace: the error goes in */
-        buf_puts(&one, ",\"error\":");
-        if (rules[i].error) json_string(&one, rules[i].error, strlen(rules[i].error));
-        else buf_puts(&one, "null");
-        buf_printf(b, "%s\n%s}", i ? "," : "", buf_str(&one));
-        buf_free(&one);
-    }
-    buf_puts(b, "\n]");
-    free(rules);
+    buf_puts(&a->body, entry_for(found, you));
 }
 
 typedef struct LogWalk {
     Buf *b;
     View view;
     bool first;
+    size_t input_cut, trace_cut;  /* view_event_json_cut */
 } LogWalk;
 
 static bool log_row(void *ud, const EventRow *r)
@@ -212,8 +482,8 @@ static bool log_row(void *ud, const EventRow *r)
     LogWalk *w = ud;
     buf_puts(w->b, w->first ? "\n" : ",\n");
     w->first = false;
-    view_event_json(w->b, r, &w->view);
-    return true;
+    view_event_json_cut(w->b, r, &w->view, w->input_cut, w->trace_cut);
+    return w->b->len < LOG_PAGE_BYTES; /* a page ends early rather than grow */
 }
 
 static bool number_param(struct MHD_Connection *c, const char *name, long dflt, long min, long max, long *out, Answer *a)
@@ -231,16 +501,63 @@ static bool number_param(struct MHD_Connection *c, const char *name, long dflt, 
     return true;
 }
 
-static void api_log(Server *s, struct MHD_Connection *c, const char *you, Answer *a)
+/* The journal up to the snapshot's event, read beside the writer; a game
+ * with private attributes needs the game's reader of moves to hide them,
+ * and so waits for a running event. */
+static bool each_event(Server *s, Snapshot *snap, Store *rd, long from, long to, LogWalk *w)
+{
+    if (to > snap->event) to = snap->event;
+    if (!snap->private_attrs) return store_each_event(rd, from, to, log_row, w);
+    pthread_mutex_lock(&s->game_mu);
+    w->view.private_attrs = s->g->eng->private_attrs;
+    bool ok = store_each_event(rd, from, to, log_row, w);
+    pthread_mutex_unlock(&s->game_mu);
+    return ok;
+}
+
+static void api_log(Server *s, Snapshot *snap, Store *rd, struct MHD_Connection *c, const char *you, Answer *a)
 {
     long since, limit;
-    if (!number_param(c, "since", 0, 0, 0x7fffffffL, &since, a) || !number_param(c, "limit", 500, 1, 500, &limit, a))
+    if (!number_param(c, "since", 0, 0, 0x7fffffffL, &since, a) ||
+        !number_param(c, "limit", LOG_PAGE, 1, LOG_PAGE_MAX, &limit, a))
         return;
     answer_json(a, 200);
-    LogWalk w = {&a->body, {.address = you, .private_attrs = s->g->eng->private_attrs}, true};
+    LogWalk w = {&a->body, {.address = you}, true, LOG_INPUT_CUT, LOG_TRACE_CUT};
     buf_putc(&a->body, '[');
-    store_each_event(s->g->st, since + 1, since + limit, log_row, &w);
+    each_event(s, snap, rd, since + 1, since + limit, &w);
     buf_puts(&a->body, "\n]");
+}
+
+/* One event whole, but for moves or a trace too big even for that. */
+static void api_event(Server *s, Snapshot *snap, Store *rd, const char *id, const char *you, Answer *a)
+{
+    char *end;
+    long n = strtol(id, &end, 10);
+    if (!*id || *end || n <= 0 || n > snap->event) {
+        answer_error(a, 404, "no event %s (the journal has %ld)", id, snap->event);
+        return;
+    }
+    Buf one = {0};
+    LogWalk w = {&one, {.address = you}, true, EVENT_INPUT_MAX, EVENT_TRACE_MAX};
+    each_event(s, snap, rd, n, n, &w);
+    answer_json(a, 200);
+    /* log_row wrote "\n{...}" */
+    if (one.len) buf_add(&a->body, one.s + 1, one.len - 1);
+    buf_free(&one);
+}
+
+/* Is `addr` one of the words of the recipient list `to`?  (addressed_to
+ * without interning: readers do not touch the game's texts.) */
+static bool addressed_to_text(const char *to, const char *addr)
+{
+    size_t n = strlen(addr);
+    for (const char *p = to; *p;) {
+        while (*p == ' ') p++;
+        const char *w = p;
+        while (*p && *p != ' ') p++;
+        if ((size_t)(p - w) == n && memcmp(w, addr, n) == 0) return true;
+    }
+    return false;
 }
 
 typedef struct OutWalk {
@@ -252,14 +569,14 @@ typedef struct OutWalk {
 static bool outbox_row(void *ud, const OutRow *r)
 {
     OutWalk *w = ud;
-    if (!addressed_to(sym_cstr(r->to), w->you)) return true;
+    if (!addressed_to_text(r->to, w->you)) return true;
     buf_puts(w->b, w->first ? "\n" : ",\n");
     w->first = false;
     view_message_json(w->b, r);
     return true;
 }
 
-static void api_outbox(Server *s, const char *you, Answer *a)
+static void api_outbox(Store *rd, const char *you, Answer *a)
 {
     if (!you) {
         answer_error(a, 401, "your messages need your token (Authorization: Bearer TOKEN)");
@@ -268,7 +585,7 @@ static void api_outbox(Server *s, const char *you, Answer *a)
     answer_json(a, 200);
     OutWalk w = {&a->body, you, true};
     buf_putc(&a->body, '[');
-    store_each_outbox(s->g->st, outbox_row, &w);
+    store_each_outbox(rd, outbox_row, &w);
     buf_puts(&a->body, "\n]");
 }
 
@@ -294,7 +611,11 @@ static void move_outcome(void *ud, Game *g, const Outcome *o)
     buf_puts(b, ",\"message\":");
     if (o->message) json_string(b, o->message, strlen(o->message));
     else buf_puts(b, "null");
-    buf_printf(b, ",\"trace\":%s,\"replies\":[", o->ran && o->er.trace_json.len ? buf_str((Buf *)&o->er.trace_json) : "[]");
+    buf_puts(b, ",\"trace\":");
+    if (!o->ran || !o->er.trace_json.len) buf_puts(b, "[]");
+    else if (o->er.trace_json.len > EVENT_TRACE_MAX) buf_printf(b, "null,\"cut\":{\"trace\":%zu}", o->er.trace_json.len);
+    else buf_add_utf8(b, o->er.trace_json.s, o->er.trace_json.len);
+    buf_puts(b, ",\"replies\":[");
     bool first = true;
     const MsgList *lists[2] = {&o->er.sent, &g->eng->queue};
     for (int k = 0; k < 2 && o->ran; k++)
@@ -366,24 +687,67 @@ static void api_move(Server *s, struct MHD_Connection *c, const char *you, Reque
         const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
         if (h && strncasecmp(h, "Bearer ", 7) == 0) in.token = h + 7;
         MoveResult m = {&a->body, sender, false, false};
-        if (!game_submit(s->g, &in, false, move_outcome, &m)) {
-            answer_error(a, 503, "the move could not be kept: %s", store_error(s->g->st));
+        pthread_mutex_lock(&s->game_mu);
+        bool kept = game_submit(s->g, &in, false, move_outcome, &m);
+        char *policy = game_config(s->g, "mailPolicy");
+        char *why = kept ? NULL : xstrdup(store_error(s->g->st));
+        sync_views(s); /* the mover's next read sees the move */
+        pthread_mutex_unlock(&s->game_mu);
+        if (!kept) {
+            answer_error(a, 503, "the move could not be kept: %s", why);
         } else if (!m.answered) {
             answer_error(a, 500, "the move gave no outcome");
         } else {
             /* the policy refuses before the rules run: no trace */
-            char *policy = game_config(s->g, "mailPolicy");
             bool forbidden = m.refused && strcmp(policy, "tokens") == 0 && !you;
-            free(policy);
             answer_json(a, forbidden ? 403 : 200);
             wake_postman(s);
         }
+        free(policy);
+        free(why);
     }
     free(body);
     free(from);
 }
 
 /* ---- routing ---- */
+
+static void route_api(Server *s, struct MHD_Connection *c, const char *url, bool get, bool post, Request *rq,
+                      Answer *a)
+{
+    const char *api = url + 5;
+    bool is_move = strcmp(api, "move") == 0;
+    /* the database is read beside the writer: tokens, the journal, the outbox */
+    bool reads = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION) ||
+                 strcmp(api, "log") == 0 || strncmp(api, "log/", 4) == 0 || strcmp(api, "outbox") == 0;
+    Buf err = {0};
+    Store *rd = reads ? reader_take(s, &err) : NULL;
+    if (reads && !rd) {
+        answer_error(a, 503, "the game cannot be read: %s", buf_str(&err));
+        buf_free(&err);
+        return;
+    }
+    buf_free(&err);
+    if (!is_move) sync_if_idle(s);
+    Snapshot *snap = snapshot_get(s);
+    bool bad = false;
+    char *you = rd ? caller(rd, c, &bad) : NULL;
+    if (bad) answer_error(a, 401, "the token given is not valid (nomic token GAME ADDRESS issues one)");
+    else if (is_move ? !post : !get) answer_error(a, 405, "%s takes %s", url, is_move ? "POST" : "GET");
+    else if (is_move) api_move(s, c, you, rq, a);
+    else if (strcmp(api, "game") == 0) api_game(snap, you, a);
+    else if (strcmp(api, "objects") == 0)
+        answer_entries(s, snap, false, MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "type"), you, a);
+    else if (strncmp(api, "objects/", 8) == 0) api_object(snap, api + 8, you, a);
+    else if (strcmp(api, "rules") == 0) answer_entries(s, snap, true, NULL, you, a);
+    else if (strcmp(api, "log") == 0) api_log(s, snap, rd, c, you, a);
+    else if (strncmp(api, "log/", 4) == 0) api_event(s, snap, rd, api + 4, you, a);
+    else if (strcmp(api, "outbox") == 0) api_outbox(rd, you, a);
+    else answer_error(a, 404, "no such API: %s (see docs/api.md)", url);
+    free(you);
+    snapshot_put(s, snap);
+    reader_give(s, rd);
+}
 
 static void route(Server *s, struct MHD_Connection *c, const char *url, const char *method, Request *rq, Answer *a)
 {
@@ -398,7 +762,7 @@ static void route(Server *s, struct MHD_Connection *c, const char *url, const ch
                 }
                 a->status = 200;
                 a->type = f->type;
-                buf_add(&a->body, f->data, f->len);
+                a->stream = MHD_create_response_from_buffer(f->len, (void *)f->data, MHD_RESPMEM_PERSISTENT);
                 return;
             }
         answer_error(a, 404, "no page %s (the game is at /, its API under /api/)", url);
@@ -408,22 +772,88 @@ static void route(Server *s, struct MHD_Connection *c, const char *url, const ch
         answer_error(a, 413, "the body is larger than %d KiB", MAX_BODY / 1024);
         return;
     }
-    bool bad;
-    char *you = caller(s, c, &bad);
-    const char *api = url + 5;
-    bool is_move = strcmp(api, "move") == 0;
-    if (bad) answer_error(a, 401, "the token given is not valid (nomic token GAME ADDRESS issues one)");
-    else if (is_move ? !post : !get) answer_error(a, 405, "%s takes %s", url, is_move ? "POST" : "GET");
-    else if (is_move) api_move(s, c, you, rq, a);
-    else if (strcmp(api, "game") == 0) api_game(s, you, a);
-    else if (strcmp(api, "objects") == 0)
-        api_objects(s, MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "type"), you, a);
-    else if (strncmp(api, "objects/", 8) == 0) api_object(s, api + 8, you, a);
-    else if (strcmp(api, "rules") == 0) api_rules(s, you, a);
-    else if (strcmp(api, "log") == 0) api_log(s, c, you, a);
-    else if (strcmp(api, "outbox") == 0) api_outbox(s, you, a);
-    else answer_error(a, 404, "no such API: %s (see docs/api.md)", url);
-    free(you);
+    route_api(s, c, url, get, post, rq, a);
+}
+
+/* ---- the connections and their deadline ---- */
+
+/* Each connection, known from its start to its end, so that the clock can
+ * cut one whose request has not come whole within REQUEST_DEADLINE
+ * seconds: a client trickling a header line now and then, under the idle
+ * timeout, would otherwise hold its slot for ever. */
+struct Conn {
+    struct MHD_Connection *c;
+    int64_t waiting_since;  /* ms: since the connection or its last answer */
+    bool answering, cut;
+    Conn *prev, *next;
+};
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe)
+{
+    Server *s = cls;
+    pthread_mutex_lock(&s->conn_mu);
+    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+        Conn *k = xcalloc(1, sizeof *k);
+        k->c = c;
+        k->waiting_since = now_ms();
+        k->next = s->conns;
+        if (s->conns) s->conns->prev = k;
+        s->conns = k;
+        *socket_context = k;
+    } else if (*socket_context) {
+        Conn *k = *socket_context;
+        if (k->prev) k->prev->next = k->next;
+        else s->conns = k->next;
+        if (k->next) k->next->prev = k->prev;
+        free(k);
+        *socket_context = NULL;
+    }
+    pthread_mutex_unlock(&s->conn_mu);
+}
+
+static void conn_answering(Server *s, struct MHD_Connection *c, bool answering)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    Conn *k = info ? info->socket_context : NULL;
+    if (!k) return;
+    pthread_mutex_lock(&s->conn_mu);
+    k->answering = answering;
+    k->waiting_since = now_ms();
+    pthread_mutex_unlock(&s->conn_mu);
+}
+
+/* Cuts the connections past their deadline: shutdown() wakes the
+ * connection's thread, which closes it (the socket stays the library's). */
+static void enforce_deadline(Server *s)
+{
+    int64_t now = now_ms();
+    pthread_mutex_lock(&s->conn_mu);
+    for (Conn *k = s->conns; k; k = k->next) {
+        if (k->answering || k->cut || now - k->waiting_since < REQUEST_DEADLINE * 1000L) continue;
+        const union MHD_ConnectionInfo *info = MHD_get_connection_info(k->c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        if (info) shutdown(info->connect_fd, SHUT_RDWR);
+        k->cut = true;
+    }
+    pthread_mutex_unlock(&s->conn_mu);
+}
+
+static enum MHD_Result respond(struct MHD_Connection *c, Answer *a)
+{
+    struct MHD_Response *r = a->stream;
+    if (!r) {
+        size_t len = a->body.len;
+        r = MHD_create_response_from_buffer(len, len ? buf_take(&a->body) : (char *)"",
+                                            len ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+    }
+    if (!r) return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, a->type);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'");
+    enum MHD_Result ret = MHD_queue_response(c, a->status, r);
+    MHD_destroy_response(r);
+    return ret;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
@@ -441,30 +871,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         *upload_size = 0;
         return MHD_YES;
     }
+    /* the request came whole: from here the deadline no longer runs (a
+     * move may take its time) */
+    conn_answering(s, c, true);
     Answer a = {0};
-    /* another program may have written the game since the last request */
-    Buf err = {0};
-    if (game_lock(s->g, &err)) {
-        game_unlock(s->g);
-        route(s, c, url, method, rq, &a);
-    } else {
-        answer_error(&a, 503, "%s", buf_str(&err));
-    }
-    buf_free(&err);
-    size_t len = a.body.len;
-    struct MHD_Response *r = MHD_create_response_from_buffer(len, len ? buf_take(&a.body) : (char *)"",
-                                                             len ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, a.type);
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(r, "Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'");
-    enum MHD_Result ret = MHD_queue_response(c, a.status, r);
-    MHD_destroy_response(r);
+    route(s, c, url, method, rq, &a);
+    enum MHD_Result ret = respond(c, &a);
+    buf_free(&a.body);
     return ret;
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode why)
 {
+    conn_answering(cls, c, false);
     Request *rq = *con_cls;
     if (!rq) return;
     buf_free(&rq->body);
@@ -552,6 +971,42 @@ static long run_clock(Server *s, long cap)
 
 /* ---- the loop ---- */
 
+static void stop_postman(Server *s)
+{
+    pthread_mutex_lock(&s->mu);
+    s->stopping = true;
+    pthread_cond_signal(&s->wake);
+    pthread_mutex_unlock(&s->mu);
+    pthread_join(s->postman, NULL);
+}
+
+static void server_free(Server *s)
+{
+    snapshot_free(s->snap);
+    for (int i = 0; i < s->nreaders; i++) store_close(s->readers[i]);
+    store_close(s->watch);
+    pthread_mutex_destroy(&s->game_mu);
+    pthread_mutex_destroy(&s->snap_mu);
+    pthread_mutex_destroy(&s->readers_mu);
+    pthread_mutex_destroy(&s->conn_mu);
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->wake);
+    free(s->name);
+}
+
+static struct MHD_Daemon *start_http(Server *s, struct sockaddr_in *addr, int port)
+{
+    /* a thread per connection: a move runs in its connection's thread and
+     * holds up no other; poll(), as select() stops at 1024 descriptors */
+    unsigned flags = MHD_USE_ERROR_LOG | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL;
+    return MHD_start_daemon(
+        flags, (uint16_t)port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)addr,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_TIMEOUT, MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)MAX_PER_ADDRESS, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)(64 * 1024), MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_NOTIFY_CONNECTION,
+        on_connection, s, MHD_OPTION_END);
+}
+
 int server_run(Game *g, const char *path, const char *host, int port)
 {
     struct sockaddr_in addr = {0};
@@ -562,49 +1017,54 @@ int server_run(Game *g, const char *path, const char *host, int port)
         return EXIT_USAGE;
     }
     Server s = {.g = g, .path = path, .name = cli_game_name(path), .probed_at = -1};
+    pthread_mutex_init(&s.game_mu, NULL);
+    pthread_mutex_init(&s.snap_mu, NULL);
+    pthread_mutex_init(&s.readers_mu, NULL);
+    pthread_mutex_init(&s.conn_mu, NULL);
     pthread_mutex_init(&s.mu, NULL);
     pthread_cond_init(&s.wake, NULL);
-    struct MHD_Daemon *d = MHD_start_daemon(
-        MHD_USE_ERROR_LOG, (uint16_t)port, NULL, NULL, on_request, &s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_TIMEOUT, MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL, MHD_OPTION_END);
-    if (!d) {
-        fprintf(stderr, "nomic serve: cannot listen on %s:%d: %s\n", host, port, strerror(errno));
-        free(s.name);
+    Buf err = {0};
+    if (!(s.watch = store_open(path, false, false, &err))) {
+        fprintf(stderr, "nomic serve: %s\n", buf_str(&err));
+        buf_free(&err);
+        server_free(&s);
         return EXIT_USAGE;
     }
+    buf_free(&err);
+    publish(&s); /* before the first request: the views hide what is private from the start */
     mime_init_once();
+    /* the signals are the main thread's: the others start with them blocked */
+    sigset_t sigs, old;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGTERM);
     signal(SIGPIPE, SIG_IGN);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
-    pthread_create(&s.postman, NULL, postman, &s);
+    pthread_sigmask(SIG_BLOCK, &sigs, &old);
+    struct MHD_Daemon *d = start_http(&s, &addr, port);
+    if (d) pthread_create(&s.postman, NULL, postman, &s);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!d) {
+        fprintf(stderr, "nomic serve: cannot listen on %s:%d: %s\n", host, port, strerror(errno));
+        server_free(&s);
+        return EXIT_USAGE;
+    }
     printf("nomic serve: %s on http://%s:%d/\n", s.name, host, port);
     fflush(stdout);
+    /* the clock: timers, other programs' writes, the request deadline */
     while (!stop_requested) {
-        long wait = run_clock(&s, 1);
-        fd_set rs, ws, es;
-        FD_ZERO(&rs);
-        FD_ZERO(&ws);
-        FD_ZERO(&es);
-        MHD_socket max = 0;
-        if (MHD_get_fdset(d, &rs, &ws, &es, &max) != MHD_YES) break;
-        MHD_UNSIGNED_LONG_LONG mhd_ms;
-        long ms = wait * 1000;
-        if (MHD_get_timeout(d, &mhd_ms) == MHD_YES && (long)mhd_ms < ms) ms = (long)mhd_ms;
-        struct timeval tv = {ms / 1000, (ms % 1000) * 1000};
-        if (select(max + 1, &rs, &ws, &es, &tv) < 0 && errno != EINTR) break;
-        MHD_run_from_select(d, &rs, &ws, &es);
+        pthread_mutex_lock(&s.game_mu);
+        run_clock(&s, 1);
+        sync_views(&s);
+        pthread_mutex_unlock(&s.game_mu);
+        enforce_deadline(&s);
+        struct timespec tick = {0, 250 * 1000000L};
+        nanosleep(&tick, NULL);
     }
     MHD_stop_daemon(d);
-    pthread_mutex_lock(&s.mu);
-    s.stopping = true;
-    pthread_cond_signal(&s.wake);
-    pthread_mutex_unlock(&s.mu);
-    pthread_join(s.postman, NULL);
-    pthread_mutex_destroy(&s.mu);
-    pthread_cond_destroy(&s.wake);
+    stop_postman(&s);
     printf("nomic serve: stopped\n");
-    free(s.name);
+    server_free(&s);
     return 0;
 }

@@ -2,14 +2,15 @@
  * server.h - nomic serve: one game over HTTP (libmicrohttpd), with its
  * clock and its postman.
  *
- * One thread runs the game: it answers the requests (the JSON API of
- * docs/api.md and the web page in web/), runs the timers when the wall
- * clock reaches them, and notices when another program (nomic deliver,
- * nomic move) wrote the game.  The HTTP library reads and writes every
- * connection without blocking, so a slow client holds up no one.  A second
- * thread, with its own connection to the database, hands the messages the
- * rules released to the transport (mailout.h), since a mail server may
- * take seconds to answer.
+ * Each connection has a thread; the game (its pool, its engine, its
+ * interned texts) is one thread's at a time: a move's, or the clock's,
+ * which runs the timers when the wall clock reaches them and notices when
+ * another program (nomic deliver, nomic move) wrote the game.  Reads never
+ * wait for an event: they answer from the views of the last committed
+ * state, rendered after each change, and read the journal through
+ * database connections of their own.  A further thread, with its own
+ * connection, hands the messages the rules released to the transport
+ * (mailout.h), since a mail server may take seconds to answer.
  */
 #ifndef NOMIC_SERVER_H
 #define NOMIC_SERVER_H
@@ -28,8 +29,20 @@ typedef struct WebFile {
 extern const WebFile web_files[]; /* ends with {0} */
 
 #define MAX_BODY (256 * 1024)  /* a request body */
-#define MAX_CONNECTIONS 256
+#define MAX_CONNECTIONS 512    /* connections at once, all addresses */
+#define MAX_PER_ADDRESS 16     /* connections at once from one IP address */
 #define IDLE_TIMEOUT 15        /* seconds a connection may say nothing */
+#define REQUEST_DEADLINE 30    /* seconds for a request to come whole (headers and body) */
+#define READERS_KEPT 8         /* database connections kept open for reading */
+
+/* /api/log: a page's events, and what of each a page shows */
+#define LOG_PAGE 100                    /* events, by default */
+#define LOG_PAGE_MAX 500                /* events at most (limit=) */
+#define LOG_PAGE_BYTES (512 * 1024)     /* a page ends after the event that passes this */
+#define LOG_INPUT_CUT (4 * 1024)        /* bytes of moves per event in a page */
+#define LOG_TRACE_CUT (64 * 1024)       /* a longer trace is left out of a page */
+#define EVENT_INPUT_MAX (4 * 1024 * 1024) /* /api/log/N: moves */
+#define EVENT_TRACE_MAX (4 * 1024 * 1024) /* /api/log/N and a move's answer: the trace */
 
 /* Serves the game at `path` (already open as g) on host:port until SIGINT
  * or SIGTERM.  Prints the address once listening.  Returns the exit

@@ -187,3 +187,53 @@ void time_format(int64_t t, char *buf)
     gmtime_r(&tt, &tm);
     strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
+
+/* ---- UTF-8 ---- */
+
+int utf8_seq(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (!n) return 0;
+    if (u[0] < 0x80) return 1;
+    int len;
+    unsigned lo = 0x80, hi = 0xBF; /* the range of the second byte */
+    if (u[0] >= 0xC2 && u[0] <= 0xDF) len = 2;
+    else if (u[0] >= 0xE0 && u[0] <= 0xEF) {
+        len = 3;
+        if (u[0] == 0xE0) lo = 0xA0;      /* overlong */
+        else if (u[0] == 0xED) hi = 0x9F; /* surrogates */
+    } else if (u[0] >= 0xF0 && u[0] <= 0xF4) {
+        len = 4;
+        if (u[0] == 0xF0) lo = 0x90;      /* overlong */
+        else if (u[0] == 0xF4) hi = 0x8F; /* past U+10FFFF */
+    } else return 0;
+    if ((size_t)len > n || u[1] < lo || u[1] > hi) return 0;
+    for (int i = 2; i < len; i++)
+        if (u[i] < 0x80 || u[i] > 0xBF) return 0;
+    return len;
+}
+
+void buf_add_utf8(Buf *b, const char *s, size_t n)
+{
+    size_t start = 0, i = 0;
+    while (i < n) {
+        int k = utf8_seq(s + i, n - i);
+        if (k) {
+            i += (size_t)k;
+            continue;
+        }
+        buf_add(b, s + start, i - start);
+        buf_puts(b, "\xEF\xBF\xBD");
+        start = ++i;
+    }
+    buf_add(b, s + start, i - start);
+}
+
+size_t utf8_cut(const char *s, size_t n, size_t max)
+{
+    if (n <= max) return n;
+    size_t i = max;
+    /* back over continuation bytes to the start of the sequence cut */
+    while (i > 0 && ((unsigned char)s[i] & 0xC0) == 0x80) i--;
+    return i;
+}

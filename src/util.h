@@ -50,6 +50,17 @@ void buf_free(Buf *b);
 uint64_t hash_bytes(const void *p, size_t n);
 uint64_t hash_mix(uint64_t h); /* a strong 64-bit finaliser */
 
+/* UTF-8: the length (1 to 4) of the well-formed sequence at s (at most n
+ * bytes), or 0 when the byte there starts none (a stray continuation, an
+ * overlong form, a surrogate, past U+10FFFF, cut short). */
+int utf8_seq(const char *s, size_t n);
+/* Appends s[0..n) with every byte that is not well-formed UTF-8 replaced
+ * by U+FFFD, so the result is valid UTF-8 whatever the input was. */
+void buf_add_utf8(Buf *b, const char *s, size_t n);
+/* The longest prefix of s[0..n) not over max bytes that does not cut a
+ * UTF-8 sequence in two. */
+size_t utf8_cut(const char *s, size_t n, size_t max);
+
 /* Reads a whole file (or stdin for "-"); NULL and errno on failure. */
 char *read_file(const char *path, size_t *len);
 

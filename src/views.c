@@ -3,6 +3,7 @@
  */
 #include "views.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,19 +64,36 @@ char *view_moves(const char *input, const char *sender, const View *v)
     return buf_take(&out);
 }
 
-void view_event_json(Buf *b, const EventRow *r, const View *v)
+void view_event_json(Buf *b, const EventRow *r, const View *v) { view_event_json_cut(b, r, v, SIZE_MAX, SIZE_MAX); }
+
+void view_event_json_cut(Buf *b, const EventRow *r, const View *v, size_t input_max, size_t trace_max)
 {
     buf_printf(b, "{\"event\":%ld", r->n);
     field(b, "kind", r->kind);
     buf_printf(b, ",\"time\":%lld", (long long)r->time);
     field(b, "sender", r->sender);
     char *input = r->input ? view_moves(r->input, r->sender, v) : NULL;
-    field(b, "input", input);
+    size_t input_len = input ? strlen(input) : 0, input_shown = input ? utf8_cut(input, input_len, input_max) : 0;
+    buf_puts(b, ",\"input\":");
+    if (input) json_string(b, input, input_shown);
+    else buf_puts(b, "null");
     free(input);
     field(b, "status", r->status);
     field(b, "message", view_refusal(r, v));
     field(b, "hash", r->hash);
-    buf_printf(b, ",\"trace\":%s}", r->trace_json && *r->trace_json ? r->trace_json : "[]");
+    const char *trace = r->trace_json && *r->trace_json ? r->trace_json : "[]";
+    size_t trace_len = strlen(trace);
+    /* a trace cut short would not be JSON: it is left out whole */
+    buf_puts(b, ",\"trace\":");
+    if (trace_len > trace_max) buf_puts(b, "null");
+    else buf_add_utf8(b, trace, trace_len); /* journals written before JSON was kept UTF-8 */
+    if (input_shown < input_len || trace_len > trace_max) {
+        buf_puts(b, ",\"cut\":{");
+        if (input_shown < input_len) buf_printf(b, "\"input\":%zu%s", input_len, trace_len > trace_max ? "," : "");
+        if (trace_len > trace_max) buf_printf(b, "\"trace\":%zu", trace_len);
+        buf_putc(b, '}');
+    }
+    buf_putc(b, '}');
 }
 
 void view_message_json(Buf *b, const OutRow *r)

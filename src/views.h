@@ -11,6 +11,7 @@
 #define NOMIC_VIEWS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "store.h"
 #include "value.h"
@@ -22,6 +23,12 @@ typedef struct View {
 
 /* {"event":N,"kind":...,"trace":[...]}: one event of the journal. */
 void view_event_json(Buf *b, const EventRow *r, const View *v);
+/* The same with the moves cut to input_max bytes (at a character's edge)
+ * and the trace left out (null) when it is over trace_max bytes; then
+ * "cut":{"input":BYTES,"trace":BYTES} gives the whole sizes of what was
+ * cut, so a list of events stays small and a reader knows to ask for the
+ * one event. */
+void view_event_json_cut(Buf *b, const EventRow *r, const View *v, size_t input_max, size_t trace_max);
 /* {"id":N,"event":N,"to":...,"delivery":...}: one message of the outbox. */
 void view_message_json(Buf *b, const OutRow *r);
 /* The moves of a message as `v` may see them: private attributes left

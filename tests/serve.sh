@@ -3,6 +3,7 @@
 # API of docs/api.md, tokens and privacy, the clock firing a deadline by
 # itself, other programs writing the game while it is served, bad and slow
 # requests.  Run from the project root: sh tests/serve.sh
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$(dirname "$0")/lib.sh"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
@@ -188,5 +189,273 @@ expect_json "int(j[0]['at']) >= $due" "True" "the deadline fired by itself, at i
 expect_in serve.err "timer at" "the server says it ran a timer"
 stop_server
 expect_in serve.out "stopped" "the server stops on SIGTERM"
+
+# strict FILE: parses FILE as JSON from bytes that must be UTF-8
+strict() { python3 -c 'import json,sys; json.loads(open(sys.argv[1],"rb").read().decode("utf-8"))' "$1" 2>/dev/null; }
+expect_strict() { # FILE DESCRIPTION
+    if strict "$1"; then ok; else fail "$2: not JSON in strict UTF-8"; head -c 300 "$1"; echo; fi
+}
+# ujson EXPR WANT DESCRIPTION: like expect_json, the body decoded as UTF-8
+ujson() {
+    got=$(python3 -c "import json; j=json.loads(open('body','rb').read().decode('utf-8','replace')); print($1)" 2>&1)
+    if [ "$got" = "$2" ]; then ok; else fail "$3: $1 = $got, expected $2"; fi
+}
+
+# ---- a long event holds up no reader ----
+cat >heavy.nomic <<'EOF'
+type: engineSettings
+runType: rule
+maxSteps: 300000
+
+type: rule
+ruleOrder: 1
+if: exists(type=="move" & subtype=="spin" & objectId==%m) & exists(type=="counter" & n==%n & objectId==%c)
+then: set(objectId==%c)(n==1+%n)
+
+type: counter
+n: 0
+EOF
+"$NOMIC" init h.db --ruleset heavy.nomic >/dev/null
+start_server h.db || exit 1
+curl -s -o heavy.out -w '%{time_total}' -X POST "$URL/api/move?from=spinner@example.org" --data-binary 'subtype: spin' >heavy.time &
+HEAVY=$!
+sleep 0.7
+for p in /api/game /api/objects /api/rules /api/log; do
+    t=$(curl -s -o body -w '%{http_code} %{time_total}' "$URL$p")
+    running=no
+    kill -0 $HEAVY 2>/dev/null && running=yes
+    expect_eq "$running ${t%% *}" "yes 200" "GET $p answered while the long move still ran"
+    awk -v t="${t#* }" 'BEGIN { exit !(t < 1.0) }' && ok || fail "GET $p took ${t#* } s beside a running event"
+done
+wait $HEAVY
+awk -v t="$(cat heavy.time)" 'BEGIN { exit !(t >= 2.0) }' && ok || fail "the long move took only $(cat heavy.time) s: too short to test readers beside it"
+cp heavy.out body
+expect_json "j['status']" "refused" "the long move ran to maxSteps and was refused"
+http GET /api/game
+expect_json "j['event']" "1" "after it, the readers see its event"
+stop_server
+
+# ---- bytes that are not UTF-8 come out as U+FFFD in every JSON answer ----
+printf 'type: rule\nruleOrder: 10\ncomment: caf\351 \377\nif: exists(type=="move" & subtype=="shout" & moveSender==%%s & text==%%t & objectId==%%m)\nthen: create(type=="shout" & by==%%s & text==%%t) & delete(%%m) & send(%%s, %%t)\n' >u8.nomic
+"$NOMIC" init u.db --ruleset favor --ruleset u8.nomic >/dev/null
+TU=$("$NOMIC" token u.db ursula@example.org)
+start_server u.db || exit 1
+printf 'REGISTER ur\377s\355\240\200la\n' >move
+expect_http 200 "a nickname with bytes not UTF-8" POST /api/move -H "Authorization: Bearer $TU" --data-binary @move
+expect_strict body "the move's answer"
+printf 'subtype: shout\ntext: h\300\257i \360\237\230\200 \364\220\200\200!\n' >move
+expect_http 200 "a move attribute with bytes not UTF-8" POST /api/move -H "Authorization: Bearer $TU" --data-binary @move
+expect_strict body "the move's answer"
+for p in /api/game '/api/objects' '/api/objects?type=player' /api/rules /api/log /api/log/1 /api/log/2 /api/outbox; do
+    http GET "$p" -H "Authorization: Bearer $TU"
+    expect_strict body "GET $p"
+done
+http GET '/api/objects?type=player'
+ujson "j[0]['nickname']" "ur�s���la" "the nickname, its stray bytes as U+FFFD"
+http GET '/api/objects?type=shout'
+ujson "j[0]['text']" "h��i 😀 ����!" "the move's text: overlong and out-of-range forms replaced, a real emoji kept"
+http GET /api/rules
+ujson "[r['comment'] for r in j if r.get('comment','').startswith('caf')]" "['caf� �']" "the rule's text"
+"$NOMIC" show u.db --json >show.json
+expect_strict show.json "nomic show --json"
+"$NOMIC" log u.db --json >log.json
+expect_strict log.json "nomic log --json"
+"$NOMIC" outbox u.db --json >outbox.json
+expect_strict outbox.json "nomic outbox --json"
+stop_server
+
+# ---- private attributes: hidden from the first request on ----
+# mathflag's Secret Expressions, set two days and more ago, and the next
+# timer still ahead: the server starts with no event to run.
+DAY=86400
+T0=$(( $(date +%s) - 2 * DAY - 600 ))
+S=$((T0 + 2 * DAY))
+"$NOMIC" init m.db --ruleset favor --ruleset mathflag --time $T0 >/dev/null
+for p in alice bob carol; do printf 'REGISTER %s\n' $p | "$NOMIC" move m.db --from $p@x --time $((T0 + 3600)) >/dev/null; done
+for p in alice bob carol; do echo MFJOIN | "$NOMIC" move m.db --from $p@x --time $((T0 + 7200)) >/dev/null; done
+"$NOMIC" tick m.db --time $S >/dev/null
+echo 'MFSECRET i*i/4' | "$NOMIC" move m.db --from alice@x --time $((S + 100)) >/dev/null
+echo 'MFSECRET v*10+i' | "$NOMIC" move m.db --from bob@x --time $((S + 100)) >/dev/null
+echo 'MFSECRET 6/(i-3)' | "$NOMIC" move m.db --from carol@x --time $((S + 100)) >/dev/null
+[ "$("$NOMIC" show m.db --type mathNaut --as alice@x | grep -c 'mfExpression: i\*i/4')" = 1 ] && ok || fail "alice's secret is set"
+TM=$("$NOMIC" token m.db alice@x)
+no_secret() { # DESCRIPTION FILES...: no Secret Expression in any
+    what=$1
+    shift
+    for f in "$@"; do
+        for secret in 'i*i/4' 'v*10+i' '6/(i-3)'; do
+            if grep -qF "$secret" "$f"; then fail "$what: $f shows the secret $secret"; else ok; fi
+        done
+    done
+}
+public_views() { # WHEN: every public view of m.db, none with a secret
+    "$NOMIC" show m.db >pv.show; "$NOMIC" show m.db --json >pv.showjson; "$NOMIC" export m.db >pv.export
+    "$NOMIC" log m.db >pv.log; "$NOMIC" log m.db --json >pv.logjson
+    n=0
+    for p in / /app.js /api/game /api/objects '/api/objects?type=mathNaut' /api/rules /api/log /api/log/8 /api/log/9; do
+        n=$((n + 1))
+        http GET "$p"
+        cp body pv.api$n
+    done
+    no_secret "$1" pv.show pv.showjson pv.export pv.log pv.logjson pv.api*
+}
+start_server m.db || exit 1
+http GET /api/game
+expect_json "j['nextTimer'] is not None and j['nextTimer'] > j['time']" "True" "the next timer is still ahead: no event at start"
+public_views "a freshly started server"
+http GET '/api/objects?type=mathNaut' -H "Authorization: Bearer $TM"
+expect_in body 'i*i/4' "alice reads her own Secret Expression"
+expect_not_in body 'v*10+i' "alice does not read bob's"
+echo 'MFSECRET 2*i/7' | "$NOMIC" move m.db --from alice@x >/dev/null
+public_views "after another program's event (the server reloads)"
+http GET '/api/objects?type=mathNaut' -H "Authorization: Bearer $TM"
+expect_in body '2*i/7' "the reload shows alice her new expression"
+expect_http 200 "a move over HTTP" POST /api/move -H "Authorization: Bearer $TM" --data-binary 'MFSECRET i*i/4'
+public_views "after an event of the server's own"
+stop_server
+
+# ---- a big journal under slow readers: pages, cut fields, bounded memory ----
+cat >copy.nomic <<'EOF'
+type: rule
+ruleOrder: 10
+if: exists(type=="move" & subtype=="note" & text==%t & objectId==%m)
+then: create(type=="note" & text==%t) & delete(%m)
+EOF
+"$NOMIC" init b.db --ruleset copy.nomic >/dev/null
+python3 -c 'import sys; sys.stdout.write("subtype: note\ntext: " + "n" * 250000 + "\n")' >bigmove
+i=0
+while [ $i -lt 20 ]; do "$NOMIC" move b.db --from big@example.org <bigmove >/dev/null; i=$((i + 1)); done
+start_server b.db || exit 1
+rss() { awk '/^VmRSS/ { print $2 }' /proc/$SERVER/status; }
+http GET /api/log
+expect_strict body "the log's page"
+expect_json "len(j), max(len(e['input']) for e in j), min(e['cut']['input'] for e in j) > 250000" "20 4096 True" "a page cuts each event's moves to 4 KiB and says how big they were"
+expect_json "all(e['trace'] is None and e['cut']['trace'] > 65536 for e in j)" "True" "a trace over 64 KiB is left out of a page, its size given"
+size=$(wc -c <body)
+[ "$size" -lt 200000 ] && ok || fail "a page of 20 big events is $size bytes"
+expect_http 200 "one event whole" GET /api/log/3
+expect_json "len(j['input']) > 250000 and len(j['trace']) > 0 and 'cut' not in j" "True" "the one event has its moves and trace whole"
+expect_http 404 "an event past the journal" GET /api/log/99
+expect_http 200 "a page of two" GET '/api/log?since=5&limit=2'
+expect_json "[e['event'] for e in j]" "[6, 7]" "since and limit"
+expect_http 400 "a limit over the maximum" GET '/api/log?limit=501'
+before=$(rss)
+python3 - "$PORT" >slow.out <<'EOF' &
+import socket, sys, time
+# ten readers ask for the whole log and then read one byte a second
+conns = []
+for i in range(10):
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.sendall(b"GET /api/log?limit=500 HTTP/1.1\r\nHost: x\r\n\r\n")
+    conns.append(s)
+for t in range(8):
+    for s in conns:
+        s.recv(1)
+    time.sleep(1)
+print("read")
+EOF
+READERS=$!
+sleep 2
+peak=0
+for k in 1 2 3 4; do
+    r=$(rss)
+    [ "$r" -gt "$peak" ] && peak=$r
+    t=$(curl -s -o body -w '%{http_code} %{time_total}' "$URL/api/game")
+    expect_eq "${t%% *}" "200" "another client is answered beside ten slow readers"
+    awk -v t="${t#* }" 'BEGIN { exit !(t < 1.0) }' && ok || fail "it took ${t#* } s"
+    sleep 1
+done
+wait $READERS
+expect_in slow.out read "the slow readers were served"
+grow=$(( (peak - before) / 1024 ))
+echo "  (server RSS ${before} KiB before, ${peak} KiB at most under ten slow readers of /api/log)"
+[ "$grow" -lt 64 ] && ok || fail "the server grew by $grow MiB under ten slow readers of the log"
+stop_server
+
+# ---- slow connections cannot hold every slot ----
+"$NOMIC" init c.db --ruleset favor >/dev/null
+start_server c.db || exit 1
+python3 - "$PORT" >flood.out <<'EOF' &
+import socket, sys, time, select
+port = int(sys.argv[1])
+# 256 connections from 16 addresses (16 each, the per-address limit), each
+# trickling a header line every 5 s (under the idle timeout), and one more
+# from an address already at its limit
+conns, t0 = {}, time.time()
+def opened(ip):
+    s = socket.socket()
+    s.bind((ip, 0))
+    s.connect(("127.0.0.1", port))
+    s.sendall(b"GET /api/game HTTP/1.1\r\nHost: x\r\n")
+    return s
+for a in range(16):
+    for k in range(16):
+        s = opened("127.0.0.%d" % (a + 2))
+        conns[s] = None
+extra = opened("127.0.0.2")
+time.sleep(1.5)
+def gone(s):
+    r, _, _ = select.select([s], [], [], 0)
+    try:
+        return bool(r) and s.recv(100) == b""
+    except OSError:
+        return True
+print("extra closed" if gone(extra) else "extra open")
+last_trickle = time.time()
+while time.time() - t0 < 45 and any(v is None for v in conns.values()):
+    live = [s for s, v in conns.items() if v is None]
+    r, _, _ = select.select(live, [], [], 0.5)
+    for s in r:
+        try:
+            data = s.recv(100)
+        except OSError:
+            data = b""
+        if not data:
+            conns[s] = time.time() - t0
+    if time.time() - last_trickle > 5:
+        for s in live:
+            try:
+                s.sendall(b"X-Slow: yes\r\n")
+            except OSError:
+                conns[s] = time.time() - t0
+        last_trickle = time.time()
+closed = [v for v in conns.values() if v is not None]
+print("connections %d closed %d first %.0f last %.0f" % (len(conns), len(closed), min(closed or [0]), max(closed or [0])))
+EOF
+FLOOD=$!
+sleep 3
+for k in 1 2 3; do
+    t=$(curl -s -o body -w '%{http_code} %{time_total}' "$URL/api/game")
+    expect_eq "${t%% *}" "200" "a client is answered beside 256 slow connections"
+    awk -v t="${t#* }" 'BEGIN { exit !(t < 1.0) }' && ok || fail "it took ${t#* } s"
+    sleep 2
+done
+wait $FLOOD
+cat flood.out | sed 's/^/  (/; s/$/)/'
+expect_in flood.out "extra closed" "a 17th connection from one address is closed at once"
+read -r _ n _ closed _ first _ last <<EOF
+$(grep connections flood.out)
+EOF
+expect_eq "$n $closed" "256 256" "every slow connection was cut"
+[ "$first" -ge 28 ] && [ "$last" -le 40 ] && ok || fail "slow connections cut between ${first} and ${last} s, expected at the 30 s deadline"
+expect_http 200 "the server still answers after the flood" GET /api/game
+stop_server
+
+# ---- the main job's game takes moves only with a token ----
+PORT=$(free_port)
+NOMIC=$NOMIC sh "$ROOT/tools/serve.sh" main.db 127.0.0.1:$PORT >serve.out 2>serve.err &
+SERVER=$!
+i=0
+until grep -q "http://127.0.0.1:$PORT/" serve.out 2>/dev/null || [ $i -gt 100 ]; do i=$((i + 1)); sleep 0.05; done
+URL=http://127.0.0.1:$PORT
+expect_in serve.out "token main.db ADDRESS" "tools/serve.sh says how the game-keeper gives a player a token"
+expect_http 200 "the main job's game" GET /api/game
+expect_json "j['mailPolicy']" "tokens" "a new game of the main job is mailPolicy tokens"
+expect_http 403 "a move under an address not proven" POST '/api/move?from=alice@example.org' --data-binary 'REGISTER alice'
+TK=$("$NOMIC" token main.db alice@example.org)
+expect_http 200 "a move with the token the game-keeper gave" POST /api/move -H "Authorization: Bearer $TK" --data-binary 'REGISTER alice'
+expect_json "j['status']" "applied" "applied under alice's address"
+stop_server
 
 report serve

@@ -160,6 +160,7 @@
     $('game-policy').textContent = g.mailPolicy === 'tokens' ? 'tokens only' : (g.mailPolicy || '?');
     $('game-policy').title = g.mailPolicy === 'tokens' ? 'a move counts only with its sender\u2019s token' :
       'any sender may move';
+    $('open-warning').hidden = g.mailPolicy !== 'open';
     drawClock();
     drawSugar(g.sugar || []);
     showWhoami();
@@ -220,7 +221,7 @@
     } else if (g && g.mailPolicy === 'tokens') {
       el.textContent = 'This game takes moves only with a token (ask the game-keeper for yours).';
     } else {
-      el.textContent = 'Without a token, moves are sent under the address above.';
+      el.textContent = 'Without a token, moves are sent under the address above: anyone can move under any address in this game.';
     }
     const mail = $('your-mail');
     const you = !!(g && g.you && !state.tokenBad);
@@ -468,6 +469,14 @@
     if (ev.message !== null && ev.message !== undefined) li.appendChild(h('p', {class: 'message'}, ev.message));
     if (ev.input !== null && ev.input !== undefined) {
       li.appendChild(h('pre', {class: 'code input'}, ev.input.replace(/(\n---)?\s*$/, '')));
+    }
+    // a page of the log cuts big moves and leaves out big traces: the whole event is at api/log/N
+    if (ev.cut) {
+      const what = [];
+      if (ev.cut.input) what.push('the moves (' + ev.cut.input + ' bytes) are cut short');
+      if (ev.cut.trace) what.push('the trace (' + ev.cut.trace + ' bytes) is left out');
+      li.appendChild(h('p', {class: 'hint', 'data-testid': 'event-cut'}, 'In this list ' + what.join(' and ') + ': ',
+        h('a', {href: 'api/log/' + ev.event}, 'the whole event')));
     }
     const trace = Array.isArray(ev.trace) ? ev.trace : [];
     const sent = [];

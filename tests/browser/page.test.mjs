@@ -205,6 +205,9 @@ async function main() {
   check(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/.test((await text('#game-clock')).trim()),
     'the header shows the clock in UTC', await text('#game-clock'));
   check((await text('#game-timer')).trim() === 'none', 'no timer is pending in a fresh game', await text('#game-timer'));
+  await eventually('an open game says plainly that anyone can move under any address', async () =>
+    (await page.locator('#open-warning').isVisible()) &&
+    /anyone can move under any address in this game/.test(await text('#open-warning')));
   await eventually('the sugar forms are offered as hints', async () =>
     (await page.locator('#sugar-list button').count()) >= 5);
   await eventually('the proposals section says there are none yet', async () => /No proposals/.test(await text('#proposals')));
