@@ -130,7 +130,9 @@ expect_not_in out "$tok" "the token never appears in the log"
 sqlite3 m.db "select count(*) from events where status='refused' and input is null" > out
 [ "$(cat out)" -ge 2 ] && ok || fail "the refused mails are journaled"
 expect_status 0 "token re-issued" "$NOMIC" token m.db cy@z.org
-expect_status 0 "the old token no longer counts" "$NOMIC" deliver m.db < good.eml
+mail 'cy@z.org' 'Thu, 01 Jan 2026 00:11:00 +0000' 'Content-Type: text/plain' "token: $tok
+REGISTER Cy3" > good2.eml
+expect_status 0 "the old token no longer counts" "$NOMIC" deliver m.db < good2.eml
 expect_in out "not this sender's" "a re-issued token voids the old one"
 expect_status 0 "replay with refused mails" "$NOMIC" replay m.db
 
