@@ -4,8 +4,8 @@
  * Test hooks, read from the environment, for the suites that check what
  * happens when an event goes wrong (docs/mechanics.md): NOMIC_TEST_CRASH_EVENT=N
  * aborts the program while it runs event N, NOMIC_TEST_STALL_EVENT=N makes
- * it wait 60 seconds there (to be killed), NOMIC_TEST_FAIL_COMMIT=N makes
- * the commit of event N fail as a full disk would.
+ * it wait 60 seconds there (to be killed); store.c's NOMIC_TEST_FAIL_COMMIT=N
+ * makes the commit of event N fail as a full disk would.
  */
 #include "game.h"
 #include "mechanics.h"
@@ -431,7 +431,7 @@ static bool commit_event(Game *g, Outcome *o, const char *status)
 {
     if (!g->st) return true;
     Store *st = g->st;
-    bool ok = store_begin(st) && !test_hook("NOMIC_TEST_FAIL_COMMIT", o->event);
+    bool ok = store_begin(st);
     if (o->ran && o->er.status != EV_RUNAWAY) {
         Pool *p = g->pool;
         ObjId *ids = xmalloc((p->undo_len ? p->undo_len : 1) * sizeof *ids);
@@ -580,6 +580,8 @@ static void loop_meta_rule(Game *g, Outcome *o)
  * Returns the journal status. */
 static const char *settle(Game *g, Outcome *o, Saved *sv, bool dry)
 {
+    if (!dry && test_hook("NOMIC_TEST_CRASH_EVENT", o->event)) abort();
+    if (!dry && test_hook("NOMIC_TEST_STALL_EVENT", o->event)) sleep(60);
     engine_run(g->eng, o->time, &o->er);
     o->ran = true;
     const char *status = "applied";
@@ -610,8 +612,6 @@ static bool finish(Game *g, Outcome *o, Saved *sv, const char *status, bool dry)
     if (dry) {
         restore_state(g, sv);
     } else {
-        if (test_hook("NOMIC_TEST_CRASH_EVENT", o->event)) abort();
-        if (test_hook("NOMIC_TEST_STALL_EVENT", o->event)) sleep(60);
         ok = commit_event(g, o, status);
         msg_free(&sv->queue);
     }
@@ -805,7 +805,7 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
      * of a mail refused unread only its header and a digest (a stranger
      * cannot fill the disk), of a copy nothing */
     const char *got = m->raw ? m->raw : m->body;
-    char *summary = unread ? mail_summary(got, strlen(got)) : NULL;
+    char *summary = unread && !m->refusal ? mail_summary(got, strlen(got)) : NULL;
     const char *raw = copy ? NULL : summary ? summary : m->raw ? m->raw : !why && strcmp(text, m->body) == 0 ? NULL : m->body;
     Outcome o;
     /* a refused mail is answered in the event's own transaction; a copy
@@ -921,7 +921,7 @@ static bool set_aside(Game *g, const EventRow *r, Outcome *o)
     g->answering = r->sender && *r->sender && strcmp(r->kind, "move") == 0 ? &m : NULL;
     Saved sv;
     save_state(g, &sv);
-    bool ok = finish(g, o, &sv, "refused", false);
+    bool ok = store_event_set_aside(g->st, r->n) && finish(g, o, &sv, "refused", false);
     g->answering = NULL;
     return ok;
 }

@@ -53,7 +53,8 @@ struct Incoming {
     const char *token;   /* the token presented (mail `token:` line, HTTP bearer), or NULL */
     bool automatic;      /* an automatic mail (a bounce, an auto-reply): never answered */
     const char *key;     /* a mail's identity (Message-ID and sender, or a digest): taken at most once; or NULL */
-    const char *refusal; /* the Mechanics refuse it unread, for this reason (too large); or NULL */
+    const char *refusal; /* the Mechanics refuse it unread, for this reason (too large), and raw is
+                          * then only what the journal may keep of it; or NULL */
 };
 
 /* The most moves one message may hold (docs/limits.md). */

@@ -4,6 +4,10 @@
  * WAL journal mode with synchronous=NORMAL: a committed event survives a
  * crash of the program; a power cut may lose the last commits but never
  * leaves half of one.  Prepared statements are cached per Store.
+ *
+ * A test hook, read from the environment: NOMIC_TEST_FAIL_COMMIT=N makes
+ * writing the outcome of event N fail as a full disk would, so the suites
+ * can check what a failed commit leaves (docs/mechanics.md).
  */
 #include "store.h"
 
@@ -440,6 +444,12 @@ long store_journal_received(Store *s, const char *kind, int64_t time, const char
 bool store_event_outcome(Store *s, long n, const char *status, const char *message, const char *trace,
                          const char *trace_json, const char *hash)
 {
+    /* a test hook: the commit of event N fails as on a full disk */
+    const char *hook = getenv("NOMIC_TEST_FAIL_COMMIT");
+    if (hook && *hook && strtol(hook, NULL, 10) == n) {
+        snprintf(s->err, sizeof s->err, "database or disk is full (NOMIC_TEST_FAIL_COMMIT=%ld)", n);
+        return false;
+    }
     sqlite3_stmt *st = stmt(s, Q_OUTCOME);
     if (!st) return false;
     sqlite3_bind_int64(st, 1, n);
@@ -799,4 +809,16 @@ bool store_answered(Store *s, const char *address, int64_t when)
 {
     return put_pair(s, "INSERT INTO answers(address,at) VALUES(?1,?2) ON CONFLICT(address) DO UPDATE SET at=excluded.at",
                     address, when);
+}
+
+bool store_event_set_aside(Store *s, long n)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "UPDATE events SET raw=coalesce(raw,input), input=NULL WHERE n=?1", -1, &st, NULL) !=
+        SQLITE_OK)
+        return fail(s);
+    sqlite3_bind_int64(st, 1, n);
+    bool ok = step_done(s, st);
+    sqlite3_finalize(st);
+    return ok;
 }

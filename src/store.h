@@ -88,6 +88,10 @@ long store_journal_received(Store *s, const char *kind, int64_t time, const char
 bool store_event_outcome(Store *s, long n, const char *status, const char *message, const char *trace,
                          const char *trace_json, const char *hash);
 bool store_event_get(Store *s, long n, EventRow *row);
+/* An event the engine cannot run: its moves are kept with the message as
+ * received (raw), and it no longer holds moves to run, as one the
+ * Mechanics refused unread (replay then refuses it too). */
+bool store_event_set_aside(Store *s, long n);
 long store_last_event(Store *s);
 bool store_each_event(Store *s, long from, long to, bool (*fn)(void *ud, const EventRow *r), void *ud);
 void event_row_free(EventRow *r);
