@@ -24,6 +24,7 @@
 #define EX_USAGE_ 64
 #define EX_DATAERR_ 65
 #define EX_TEMPFAIL_ 75
+#define MAX_KEY 512 /* bytes of a mail's key kept as it is; a longer one is kept as its digest */
 #define MAX_MAIL (1 << 20) /* bytes (docs/limits.md): a turn's moves, even a long proposal, need far less */
 
 static void print_one(void *ud, Game *g, const Outcome *o) { cli_print_outcome(o, ud, false); }
@@ -58,6 +59,13 @@ static char *mail_key(const MailIn *m, const char *sha256)
     Buf b = {0};
     if (m->message_id) buf_printf(&b, "message-id %s <%s>", m->sender, m->message_id);
     else buf_printf(&b, "sha256 %s", sha256);
+    if (b.len > MAX_KEY) {
+        /* a forged header may be long: the key stays small */
+        gchar *h = g_compute_checksum_for_string(G_CHECKSUM_SHA256, buf_str(&b), (gssize)b.len);
+        buf_reset(&b);
+        buf_printf(&b, "message-id sha256 %s", h);
+        g_free(h);
+    }
     return buf_take(&b);
 }
 

@@ -919,6 +919,9 @@ static bool set_aside(Game *g, const EventRow *r, Outcome *o)
     o->message = xstrdup("the engine failed on this event twice; it was set aside (nothing of it was applied)");
     Incoming m = {VIA_MAIL, r->sender ? r->sender : "", r->time, r->stamp, "", NULL, NULL, false, NULL, NULL};
     g->answering = r->sender && *r->sender && strcmp(r->kind, "move") == 0 ? &m : NULL;
+    /* a timer the engine died on waits for the next event's run of the
+     * rules, rather than being tried again at once, forever */
+    if (strcmp(r->kind, "tick") == 0) g->have_timer = false;
     Saved sv;
     save_state(g, &sv);
     bool ok = store_event_set_aside(g->st, r->n) && finish(g, o, &sv, "refused", false);
