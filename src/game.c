@@ -765,8 +765,8 @@ static char *copy_of_taken(Game *g, const Incoming *m, bool dry, bool *failed)
         return NULL;
     }
     Buf b = {0};
-    buf_printf(&b, "a copy of the mail taken as event %ld (the same Message-ID and sender, or the same text): "
-                   "not applied again",
+    buf_printf(&b, "a copy of the mail taken as event %ld (the same Message-ID and sender, or, without a "
+                   "Message-ID, the same mail byte for byte): not applied again",
                n);
     return buf_take(&b);
 }
