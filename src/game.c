@@ -3,8 +3,9 @@
  *
  * Test hooks, read from the environment, for the suites that check what
  * happens when an event goes wrong (docs/mechanics.md): NOMIC_TEST_CRASH_EVENT=N
- * aborts the program while it runs event N, NOMIC_TEST_STALL_EVENT=N makes
- * it wait 60 seconds there (to be killed); store.c's NOMIC_TEST_FAIL_COMMIT=N
+ * aborts the program while it runs event N, NOMIC_TEST_STALL_EVENT=N[:S] makes
+ * it wait S seconds (60) there, to be killed or to have its disk filled;
+ * store.c's NOMIC_TEST_FAIL_COMMIT=N
  * makes the commit of event N fail as a full disk would.
  */
 #include "game.h"
@@ -426,6 +427,14 @@ static bool test_hook(const char *name, long event)
     return v && *v && event > 0 && strtol(v, NULL, 10) == event;
 }
 
+/* NOMIC_TEST_STALL_EVENT=N:SECONDS, or 60 seconds. */
+static unsigned stall_seconds(void)
+{
+    const char *colon = strchr(getenv("NOMIC_TEST_STALL_EVENT"), ':');
+    long s = colon ? strtol(colon + 1, NULL, 10) : 60;
+    return s > 0 && s < 3600 ? (unsigned)s : 60;
+}
+
 /* Writes the event's outcome and effects in one transaction. */
 static bool commit_event(Game *g, Outcome *o, const char *status)
 {
@@ -581,7 +590,7 @@ static void loop_meta_rule(Game *g, Outcome *o)
 static const char *settle(Game *g, Outcome *o, Saved *sv, bool dry)
 {
     if (!dry && test_hook("NOMIC_TEST_CRASH_EVENT", o->event)) abort();
-    if (!dry && test_hook("NOMIC_TEST_STALL_EVENT", o->event)) sleep(60);
+    if (!dry && test_hook("NOMIC_TEST_STALL_EVENT", o->event)) sleep(stall_seconds());
     engine_run(g->eng, o->time, &o->er);
     o->ran = true;
     const char *status = "applied";

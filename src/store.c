@@ -280,7 +280,15 @@ bool store_changed_elsewhere(Store *s)
 bool store_begin(Store *s) { return exec(s, "BEGIN IMMEDIATE"); }
 bool store_begin_read(Store *s) { return exec(s, "BEGIN"); }
 bool store_commit(Store *s) { return exec(s, "COMMIT"); }
-void store_rollback(Store *s) { exec(s, "ROLLBACK"); }
+/* Keeps the error that made the caller roll back (a failed COMMIT has
+ * already ended the transaction, and ROLLBACK would only say so). */
+void store_rollback(Store *s)
+{
+    char why[sizeof s->err];
+    memcpy(why, s->err, sizeof why);
+    exec(s, "ROLLBACK");
+    memcpy(s->err, why, sizeof why);
+}
 
 static char *col_text(sqlite3_stmt *st, int i)
 {

@@ -344,6 +344,50 @@ expect_not_in log.txt "$TOKA" "the token never appears in the journal"
 expect_status 0 "replay after the mail" nm replay "$DB"
 expect_status 0 "back to mailPolicy open" nm config "$DB" mailPolicy --unset
 
+# --- a full disk ------------------------------------------------------------
+# In a private mount namespace a 4 MiB tmpfs holds a game; its disk is
+# filled while a delivery's event runs (held 5 s by the test hook
+# NOMIC_TEST_STALL_EVENT), so the event's commit fails: exit 75, the MTA
+# will try again.  Once there is room, the retry is recognised: the mail is
+# applied once.
+printf 'From: disk@example.org\r\nSubject: moves\r\nMessage-ID: <full.1@example.org>\r\n\r\nREGISTER Disk\r\n' > full.eml
+mkdir full
+cat > full.sh << 'EOF'
+D=$1 NOMIC=$2 T=$3
+mount --make-rprivate / && mount -t tmpfs -o size=4m tmpfs "$D" || exit 3
+"$NOMIC" init "$D/g.db" --ruleset favor > /dev/null || exit 4
+NOMIC_TEST_STALL_EVENT=1:5 "$NOMIC" deliver "$D/g.db" < "$T/full.eml" > "$T/full1.out" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 40 ] && ! "$NOMIC" log "$D/g.db" 2> /dev/null | grep -q '^event 1 .* received '; do sleep 0.1; i=$((i + 1)); done
+dd if=/dev/zero of="$D/fill" bs=4k > /dev/null 2>&1
+wait $pid
+echo $? > "$T/full1.rc"
+rm -f "$D/fill"
+"$NOMIC" deliver "$D/g.db" < "$T/full.eml" > "$T/full2.out" 2>&1
+echo $? > "$T/full2.rc"
+"$NOMIC" show "$D/g.db" --type player > "$T/full.players"
+"$NOMIC" log "$D/g.db" > "$T/full.log"
+EOF
+if ! unshare -m true 2> /dev/null; then
+    skip "a full disk: no private mount namespace here for a tmpfs"
+else
+    unshare -m sh full.sh "$T/full" "$NOMIC_RUN" "$T" > full.sh.out 2>&1
+    st=$?
+    if [ $st -ne 0 ]; then
+        fail "a full disk: the tmpfs game could not be set up (exit $st)"
+        cat full.sh.out
+    else
+        expect_eq "$(cat full1.rc)" 75 "a delivery whose commit meets a full disk: the exit status"
+        expect_in full1.out "full" "it says the disk is full"
+        expect_not_in full1.out "applied" "it reports nothing applied"
+        expect_eq "$(cat full2.rc)" 0 "the MTA's retry once there is room: the exit status"
+        expect_in full2.out "a copy of the mail taken as event 1" "the retry is recognised"
+        expect_eq "$(grep -c '^nickname: Disk$' full.players)" 1 "players registered by the mail that met the full disk"
+        expect_eq "$(grep -c '^event .*  applied  from disk@example.org$' full.log)" 1 "events applied from that mail"
+    fi
+fi
+
 # --- 4. mail out: nomic send to an SMTP server -----------------------------
 if "$NOMIC_RUN" send 2>&1 | grep -q 'unknown command'; then
     skip "mail out: $NOMIC has no 'send' command yet (nomic send GAME [--all])"
