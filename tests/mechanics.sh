@@ -299,6 +299,31 @@ expect_in out "From: big@v.org" "its header is kept"
 expect_in out "SHA-256 $(sha256sum < big.eml | cut -d' ' -f1)" "with the digest of the whole mail"
 expect_eq "$(to_count d.db big@v.org)" 1 "answers to the sender of the large mail"
 
+# the ceilings on what one event sends: 1,000 messages, 1,000 addresses
+python3 - << 'EOF'
+objs = ["""type: rule
+ruleOrder: 10
+if: exists(type=="move" & subtype=="each" & objectId==%m)
+then: forEach(type=="addr" & a==%a)(send(%a, "one of many")) & delete(objectId==%m) & sendNow()""",
+        """type: rule
+ruleOrder: 20
+if: exists(type=="move" & subtype=="list" & objectId==%m) & exists(type=="list" & all==%l)
+then: send(%l, "one to all") & delete(objectId==%m) & sendNow()""",
+        "type: list\nall: " + " ".join("q%d@c.org" % i for i in range(1500))]
+objs += ["type: addr\na: p%d@c.org" % i for i in range(1500)]
+open("c.nomic", "w").write("\n\n".join(objs) + "\n")
+EOF
+"$NOMIC" init c.db --ruleset c.nomic > /dev/null
+printf 'subtype: each\n' | "$NOMIC" move c.db --from k@c.org > out 2>&1
+expect_in out "500 messages not sent: one event sends at most 1000" "an event sending 1,500 messages says what it dropped"
+expect_eq "$(sqlite3 c.db 'select count(*) from outbox where event=1')" 1000 "mails from the event of 1,500 messages"
+printf 'subtype: list\n' | "$NOMIC" move c.db --from k@c.org > out 2>&1
+expect_in out "500 addresses sent nothing: one event mails at most 1000 addresses" "a message to 1,500 addresses says what it dropped"
+expect_eq "$(sqlite3 c.db "select group_concat(words) from (select length(r.list) - length(replace(r.list, ' ', '')) + 1 as words from outbox o join recipients r on r.id=o.to_id where o.event=2)")" 1000 \
+    "recipients of the message to 1,500 addresses"
+"$NOMIC" log c.db > out
+expect_in out "500 addresses sent nothing" "nomic log shows the ceiling's note"
+
 # forged mails under mailPolicy tokens: answered once an hour per address
 "$NOMIC" config d.db mailPolicy tokens > /dev/null
 "$NOMIC" token d.db ann@d.org > /dev/null
