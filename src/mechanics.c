@@ -229,14 +229,22 @@ static char *mail_text(const MsgList *sent, const char *idx, int count, size_t *
         if (*p == ',') p++;
         const char *t = sym_text(sent->m[i].text);
         size_t n = strlen(t);
-        if (k && b.len + n + 64 > MAX_OUT_TEXT) {
+        if (k && b.len + n + 256 > MAX_OUT_TEXT) { /* room for the notes */
             *left_out = (size_t)(count - k);
             buf_printf(&b, "\n\n[%zu more message%s of this event left out: a mail from the game holds at most %d KiB]\n",
                        *left_out, *left_out == 1 ? "" : "s", MAX_OUT_TEXT >> 10);
             break;
         }
         if (k) buf_printf(&b, "\n\n-------- message %d of %d --------\n\n", k + 1, count);
-        buf_add(&b, t, n < MAX_OUT_TEXT ? n : MAX_OUT_TEXT);
+        if (n <= MAX_OUT_TEXT) {
+            buf_add(&b, t, n);
+            continue;
+        }
+        /* one message larger than a mail: its start, and a line that says so */
+        size_t cut = MAX_OUT_TEXT - 512;
+        while (cut > 0 && ((unsigned char)t[cut] & 0xC0) == 0x80) cut--; /* not inside a UTF-8 character */
+        buf_add(&b, t, cut);
+        buf_printf(&b, "\n\n[this message is cut here: a mail from the game holds at most %d KiB]\n", MAX_OUT_TEXT >> 10);
     }
     return buf_take(&b);
 }
@@ -295,8 +303,8 @@ bool game_hand_over(Game *g, Outcome *o)
         note(o, t);
     }
     if (left_out) {
-        snprintf(t, sizeof t, "%zu messages left out of their mail: a mail holds at most %d KiB", left_out,
-                 MAX_OUT_TEXT >> 10);
+        snprintf(t, sizeof t, "%zu message%s left out of %s mail: a mail holds at most %d KiB", left_out,
+                 left_out == 1 ? "" : "s", left_out == 1 ? "its" : "their", MAX_OUT_TEXT >> 10);
         note(o, t);
     }
     return ok;

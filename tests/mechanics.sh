@@ -324,6 +324,23 @@ expect_eq "$(sqlite3 c.db "select group_concat(words) from (select length(r.list
 "$NOMIC" log c.db > out
 expect_in out "500 addresses sent nothing" "nomic log shows the ceiling's note"
 
+# a mail from the game holds at most 1 MiB of text, and says what it left out
+cat > big.nomic << 'EOF'
+type: rule
+ruleOrder: 10
+if: exists(type=="move" & subtype=="big" & moveSender==%s & text==%t & objectId==%m)
+then: send(%s, %t) & send(%s, %t) & delete(objectId==%m) & sendNow()
+EOF
+"$NOMIC" init big.db --ruleset big.nomic > /dev/null
+python3 -c 'import sys; sys.stdout.write("subtype: big\ntext: " + "z" * 1100000 + "\n")' |
+    "$NOMIC" move big.db --from k@b.org > out 2>&1
+expect_in out "1 message left out of its mail: a mail holds at most 1024 KiB" "the event says what a full mail left out"
+len=$(sqlite3 big.db 'select max(length(text)) from outbox')
+[ "$len" -le 1048576 ] && ok || fail "a mail from the game holds $len bytes of text, more than 1 MiB"
+sqlite3 big.db 'select text from outbox' | tail -c 300 > out
+expect_in out "[this message is cut here: a mail from the game holds at most 1024 KiB]" "the cut message says so"
+expect_in out "[1 more message of this event left out" "the mail says a message was left out"
+
 # forged mails under mailPolicy tokens: answered once an hour per address
 "$NOMIC" config d.db mailPolicy tokens > /dev/null
 "$NOMIC" token d.db ann@d.org > /dev/null
