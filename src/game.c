@@ -1,8 +1,16 @@
 /*
  * game.c - events: journal, run, commit (game.h).
+ *
+ * Test hooks, read from the environment, for the suites that check what
+ * happens when an event goes wrong (docs/mechanics.md): NOMIC_TEST_CRASH_EVENT=N
+ * aborts the program while it runs event N, NOMIC_TEST_STALL_EVENT=N[:S] makes
+ * it wait S seconds (60) there, to be killed or to have its disk filled;
+ * store.c's NOMIC_TEST_FAIL_COMMIT=N
+ * makes the commit of event N fail as a full disk would.
  */
 #include "game.h"
 #include "mechanics.h"
+#include "mailin.h"
 
 #include <fcntl.h>
 #include <glib.h>
@@ -324,7 +332,7 @@ static bool load_game(Game *g, Buf *err)
         g->known_event = settled_event(g->st);
         load_meta(g);
         engine_invalidate(g->eng);
-        if (!(ok = store_each_outbox(g->st, queue_row, g))) buf_printf(err, "%s", store_error(g->st));
+        if (!(ok = store_each_queued(g->st, queue_row, g))) buf_printf(err, "%s", store_error(g->st));
     }
     store_commit(g->st);
     return ok;
@@ -412,6 +420,21 @@ static int cmp_id(const void *a, const void *b)
 
 static void hex_hash(uint64_t h, char out[17]) { snprintf(out, 17, "%016" PRIx64, h); }
 
+/* Is the test hook `name` set to this event? */
+static bool test_hook(const char *name, long event)
+{
+    const char *v = getenv(name);
+    return v && *v && event > 0 && strtol(v, NULL, 10) == event;
+}
+
+/* NOMIC_TEST_STALL_EVENT=N:SECONDS, or 60 seconds. */
+static unsigned stall_seconds(void)
+{
+    const char *colon = strchr(getenv("NOMIC_TEST_STALL_EVENT"), ':');
+    long s = colon ? strtol(colon + 1, NULL, 10) : 60;
+    return s > 0 && s < 3600 ? (unsigned)s : 60;
+}
+
 /* Writes the event's outcome and effects in one transaction. */
 static bool commit_event(Game *g, Outcome *o, const char *status)
 {
@@ -438,11 +461,7 @@ static bool commit_event(Game *g, Outcome *o, const char *status)
         buf_free(&b);
         free(ids);
         /* the outbox: what sendNow handed over, and what still waits */
-        ok = ok && store_outbox_drop_queued(st);
-        const char *delivery = o->er.sent.len ? game_delivery(g) : NULL;
-        for (size_t i = 0; ok && i < o->er.sent.len; i++)
-            ok = store_outbox_add(st, o->event, sym_text(o->er.sent.m[i].to), sym_text(o->er.sent.m[i].text), "sent",
-                                  delivery, o->time) > 0;
+        ok = ok && store_outbox_drop_queued(st) && game_hand_over(g, o);
         for (size_t i = 0; ok && i < g->eng->queue.len; i++)
             ok = store_outbox_add(st, o->event, sym_text(g->eng->queue.m[i].to), sym_text(g->eng->queue.m[i].text),
                                   "queued", NULL, o->time) > 0;
@@ -492,6 +511,11 @@ static const Sym *reserved_attrs(int *n)
 static char *validate_moves(const FmtDoc *doc)
 {
     if (doc->n == 0) return xstrdup("no move found in the message (write attributes as name: value lines)");
+    if (doc->n > MAX_MOVES) {
+        Buf b = {0};
+        buf_printf(&b, "the message holds %d moves; a message may hold at most %d", doc->n, MAX_MOVES);
+        return buf_take(&b);
+    }
     int nr;
     const Sym *res = reserved_attrs(&nr);
     Buf b = {0};
@@ -565,6 +589,8 @@ static void loop_meta_rule(Game *g, Outcome *o)
  * Returns the journal status. */
 static const char *settle(Game *g, Outcome *o, Saved *sv, bool dry)
 {
+    if (!dry && test_hook("NOMIC_TEST_CRASH_EVENT", o->event)) abort();
+    if (!dry && test_hook("NOMIC_TEST_STALL_EVENT", o->event)) sleep(stall_seconds());
     engine_run(g->eng, o->time, &o->er);
     o->ran = true;
     const char *status = "applied";
@@ -660,17 +686,32 @@ void game_collect(Game *g, bool force)
 
 static bool run_due_timers(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud);
 
+/* Journals a received message, with its key (a mail's identity, or NULL)
+ * in the same transaction: a mail is either journaled and known, or
+ * neither.  Its number, or -1. */
+static long journal_message(Store *st, const char *sender, int64_t time, int64_t stamp, const char *moves,
+                            const char *raw, const char *key)
+{
+    if (!key) return store_journal_received(st, "move", time, sender, moves, raw, stamp);
+    if (!store_begin(st)) return -1;
+    long n = store_journal_received(st, "move", time, sender, moves, raw, stamp);
+    if (n > 0 && store_mail_taken(st, key, n) && store_commit(st)) return n;
+    store_rollback(st);
+    return -1;
+}
+
 /* One message as an event.  moves: the object text to run (NULL: the
- * Mechanics refused the message, for the reason `why`, which is taken). */
+ * Mechanics refused the message, for the reason `why`, which is taken);
+ * key: the mail's identity, kept with it, or NULL. */
 static bool event_message(Game *g, const char *sender, int64_t time, int64_t stamp, const char *moves,
-                          const char *raw, char *why, bool dry, Outcome *o)
+                          const char *raw, const char *key, char *why, bool dry, Outcome *o)
 {
     game_collect(g, false);
     memset(o, 0, sizeof *o);
     o->kind = "move";
     o->time = time;
     if (g->st && !dry) {
-        o->event = store_journal_received(g->st, "move", time, sender, moves, raw, stamp);
+        o->event = journal_message(g->st, sender, time, stamp, moves, raw, key);
         if (o->event < 0) {
             free(why);
             return false;
@@ -691,7 +732,7 @@ static bool event_message(Game *g, const char *sender, int64_t time, int64_t sta
 
 bool game_event_move(Game *g, const char *sender, int64_t time, int64_t stamp, const char *body, bool dry, Outcome *o)
 {
-    return event_message(g, sender, time, stamp, body, NULL, NULL, dry, o);
+    return event_message(g, sender, time, stamp, body, NULL, NULL, NULL, dry, o);
 }
 
 /* Does the message pass the game's mailPolicy?  NULL, or why not. */
@@ -721,25 +762,74 @@ bool game_submit(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud)
     return ok;
 }
 
+/* A mail already taken (an MTA's retry, a copy by another route): why it
+ * is not applied again, or NULL.  *failed: the store could not say. */
+static char *copy_of_taken(Game *g, const Incoming *m, bool dry, bool *failed)
+{
+    *failed = false;
+    if (!m->key || !g->st || dry) return NULL;
+    long n = store_mail_seen(g->st, m->key);
+    if (n <= 0) {
+        *failed = n < 0;
+        return NULL;
+    }
+    Buf b = {0};
+    buf_printf(&b, "a copy of the mail taken as event %ld (the same Message-ID and sender, or, without a "
+                   "Message-ID, the same mail byte for byte): not applied again",
+               n);
+    return buf_take(&b);
+}
+
+/* May the sender of a mail refused unread (no token, too large) be
+ * answered now?  Once an ANSWER_PERIOD; if not, `why` says so. */
+static bool may_answer_unread(Game *g, const Incoming *m, char **why)
+{
+    int64_t last = g->st ? store_answered_at(g->st, m->sender) : 0;
+    if (last <= 0 || m->time - last >= ANSWER_PERIOD) return true;
+    Buf b = {0};
+    buf_printf(&b, "%s (not answered: this address had an answer about a refused mail less than %d minutes ago)",
+               *why, ANSWER_PERIOD / 60);
+    free(*why);
+    *why = buf_take(&b);
+    return false;
+}
+
 static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud)
 {
     if (!dry && !run_due_timers(g, m->time, false, fn, ud)) return false;
-    char *why = policy_refusal(g, m);
+    bool failed;
+    char *why = copy_of_taken(g, m, dry, &failed);
+    if (failed) return false;
+    bool copy = why != NULL, unread = false;
+    if (!why && m->refusal) why = xstrdup(m->refusal);
+    if (!why) why = policy_refusal(g, m);
+    unread = why && !copy;
     Buf moves = {0}, err = {0};
     const char *text = m->body;
     if (!why && g->sugar) {
         if (sugar_expand(g->sugar, m->body, &moves, &err)) text = buf_str(&moves);
         else why = buf_take(&err);
     }
-    /* the journal keeps what was received when it differs from the moves */
-    const char *raw = m->raw ? m->raw : !why && strcmp(text, m->body) == 0 ? NULL : m->body;
+    /* the journal keeps what was received when it differs from the moves;
+     * of a mail refused unread only its header and a digest (a stranger
+     * cannot fill the disk), of a copy nothing */
+    const char *got = m->raw ? m->raw : m->body;
+    char *summary = unread && !m->refusal ? mail_summary(got, strlen(got)) : NULL;
+    const char *raw = copy ? NULL : summary ? summary : m->raw ? m->raw : !why && strcmp(text, m->body) == 0 ? NULL : m->body;
     Outcome o;
-    /* a refused mail is answered in the event's own transaction */
-    g->answering = m->via == VIA_MAIL && !m->automatic ? m : NULL;
-    bool ok = event_message(g, m->sender, m->time, m->stamp ? m->stamp : m->time, why ? NULL : text, raw, why, dry, &o);
+    /* a refused mail is answered in the event's own transaction; a copy
+     * never (its first was), one refused unread at most once a period */
+    bool answer = m->via == VIA_MAIL && !m->automatic && !copy;
+    if (answer && unread) answer = may_answer_unread(g, m, &why);
+    g->answering = answer ? m : NULL;
+    g->answer_unread = unread;
+    bool ok = event_message(g, m->sender, m->time, m->stamp ? m->stamp : m->time, why ? NULL : text, raw,
+                            copy ? NULL : m->key, why, dry, &o);
     g->answering = NULL;
-    if (fn) fn(ud, g, &o);
+    g->answer_unread = false;
+    if (fn && ok) fn(ud, g, &o); /* a failed event is not reported as if it had happened */
     outcome_free(&o);
+    free(summary);
     buf_free(&moves);
     buf_free(&err);
     return ok;
@@ -776,7 +866,7 @@ static bool run_due_timers(Game *g, int64_t time, bool dry, OutcomeFn fn, void *
         Outcome o;
         int64_t at = g->next_timer;
         bool ok = game_event_tick(g, at, dry, &o);
-        if (fn) fn(ud, g, &o);
+        if (fn && ok) fn(ud, g, &o);
         bool stuck = !o.er.have_timer || o.er.next_timer <= at;
         outcome_free(&o);
         if (!ok) return false;
@@ -818,8 +908,40 @@ bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud)
     return ok;
 }
 
+/* How many times the program has tried to run event n (0: none recorded):
+ * the meta key "attempts" holds "N TRIES" for the event being recovered. */
+static int attempts_of(Store *st, long n)
+{
+    char *v = store_meta_get(st, "attempts");
+    long event = 0;
+    int tries = 0;
+    if (!v || sscanf(v, "%ld %d", &event, &tries) != 2 || event != n) tries = 0;
+    free(v);
+    return tries;
+}
+
+/* The engine died twice on this event (a crash, the OOM killer): it is
+ * journaled as refused, its sender is told, and the game goes on. */
+static bool set_aside(Game *g, const EventRow *r, Outcome *o)
+{
+    o->refused = true;
+    o->message = xstrdup("the engine failed on this event twice; it was set aside (nothing of it was applied)");
+    Incoming m = {VIA_MAIL, r->sender ? r->sender : "", r->time, r->stamp, "", NULL, NULL, false, NULL, NULL};
+    g->answering = r->sender && *r->sender && strcmp(r->kind, "move") == 0 ? &m : NULL;
+    /* a timer the engine died on waits for the next event's run of the
+     * rules, rather than being tried again at once, forever */
+    if (strcmp(r->kind, "tick") == 0) g->have_timer = false;
+    Saved sv;
+    save_state(g, &sv);
+    bool ok = store_event_set_aside(g->st, r->n) && finish(g, o, &sv, "refused", false);
+    g->answering = NULL;
+    return ok;
+}
+
 /* A move journaled but never settled (the program stopped in between) is
- * processed now, exactly once, under its journal number. */
+ * processed now, exactly once, under its journal number.  Each try is
+ * counted first: the program that died on it may die on it again, and a
+ * second death sets it aside (poison events never stop a game). */
 static bool recover(Game *g)
 {
     long n = store_last_event(g->st);
@@ -832,17 +954,29 @@ static bool recover(Game *g)
         o.event = n;
         o.time = r.time;
         o.kind = strcmp(r.kind, "tick") == 0 ? "tick" : "move";
-        Saved sv;
-        save_state(g, &sv);
-        const char *status;
-        if (strcmp(r.kind, "tick") == 0) {
-            status = "refused";
-            if (g->halted) o.message = xstrdup("the game has ended; timers no longer run");
-            else status = settle(g, &o, &sv, false);
+        /* the tries begun so far, all failed; the first was by the
+         * program that journaled it */
+        int tries = attempts_of(g->st, n);
+        if (tries < 1) tries = 1;
+        char v[64];
+        snprintf(v, sizeof v, "%ld %d", n, tries + 1);
+        if (tries >= 2) {
+            ok = set_aside(g, &r, &o);
+        } else if (!store_meta_set(g->st, "attempts", v)) {
+            ok = false;
         } else {
-            status = process_move(g, r.sender ? r.sender : "", r.time, r.stamp, r.input ? r.input : "", false, &o, &sv);
+            Saved sv;
+            save_state(g, &sv);
+            const char *status;
+            if (strcmp(r.kind, "tick") == 0) {
+                status = "refused";
+                if (g->halted) o.message = xstrdup("the game has ended; timers no longer run");
+                else status = settle(g, &o, &sv, false);
+            } else {
+                status = process_move(g, r.sender ? r.sender : "", r.time, r.stamp, r.input ? r.input : "", false, &o, &sv);
+            }
+            ok = finish(g, &o, &sv, status, false);
         }
-        ok = finish(g, &o, &sv, status, false);
         outcome_free(&o);
     }
     event_row_free(&r);

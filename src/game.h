@@ -33,6 +33,7 @@ typedef struct Game {
     Sugar *sugar;        /* the game's sugar table, NULL: none */
     long known_event;    /* the journal's last event as this process knows it */
     const struct Incoming *answering; /* a mail to answer if it is refused */
+    bool answer_unread;  /* that answer is about a mail refused unread (at most one an hour per address) */
 } Game;
 
 /* How long an event waits for another program's event to finish. */
@@ -51,7 +52,17 @@ struct Incoming {
     const char *raw;     /* as received (a whole mail) for the journal; NULL: body */
     const char *token;   /* the token presented (mail `token:` line, HTTP bearer), or NULL */
     bool automatic;      /* an automatic mail (a bounce, an auto-reply): never answered */
+    const char *key;     /* a mail's identity (Message-ID and sender, or a digest): taken at most once; or NULL */
+    const char *refusal; /* the Mechanics refuse it unread, for this reason (too large), and raw is
+                          * then only what the journal may keep of it; or NULL */
 };
+
+/* The most moves one message may hold (docs/limits.md). */
+#define MAX_MOVES 1000
+/* How long an address waits between two answers about mails refused
+ * unread (no token, too large): forged mail cannot make the game a
+ * mail cannon aimed at someone. */
+#define ANSWER_PERIOD 3600
 
 typedef struct Outcome {
     long event;          /* journal number (0 in memory) */

@@ -32,9 +32,9 @@ static char **split_recipients(const char *to, int *n)
     char **out = NULL;
     size_t len = 0, cap = 0;
     for (const char *s = to; *s;) {
-        while (*s == ' ' || *s == ',' || *s == '\t') s++;
+        while (*s && strchr(" ,\t\r\n", *s)) s++;
         const char *w = s;
-        while (*s && *s != ' ' && *s != ',' && *s != '\t') s++;
+        while (*s && !strchr(" ,\t\r\n", *s)) s++;
         size_t n = (size_t)(s - w);
         bool seen = n == 0;
         for (size_t i = 0; i < len && !seen; i++) seen = strlen(out[i]) == n && memcmp(out[i], w, n) == 0;
@@ -51,6 +51,23 @@ static void free_recipients(char **r, int n)
 {
     for (int i = 0; i < n; i++) free(r[i]);
     free(r);
+}
+
+/* The body's transfer encoding: the text as it is (7bit) only when every
+ * line is short and every byte printable ASCII; else quoted-printable,
+ * which carries long lines, bare CRs and UTF-8 through any relay (SMTP
+ * allows 998 bytes a line, CRLF line ends, and some relays refuse more). */
+static GMimeContentEncoding body_encoding(const char *text)
+{
+    size_t line = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p == '\n') {
+            line = 0;
+            continue;
+        }
+        if (*p >= 0x7f || (*p < 0x20 && *p != '\t') || ++line > 76) return GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE;
+    }
+    return GMIME_CONTENT_ENCODING_7BIT;
 }
 
 char *mail_format(const char *from, const char *to, const char *subject, const char *message_id, int64_t date,
@@ -80,10 +97,9 @@ char *mail_format(const char *from, const char *to, const char *subject, const c
     g_mime_part_set_content(GMIME_PART(part), content);
     g_object_unref(content);
     g_mime_text_part_set_charset(part, "utf-8");
+    g_mime_part_set_content_encoding(GMIME_PART(part), body_encoding(text));
     g_mime_message_set_mime_part(msg, GMIME_OBJECT(part));
     g_object_unref(part);
-    /* 7-bit safe whatever the text: quoted-printable where needed */
-    g_mime_object_encode(GMIME_OBJECT(msg), GMIME_ENCODING_CONSTRAINT_7BIT);
 
     GMimeFormatOptions *opts = g_mime_format_options_new();
     g_mime_format_options_set_newline_format(opts, crlf ? GMIME_NEWLINE_FORMAT_DOS : GMIME_NEWLINE_FORMAT_UNIX);
@@ -106,6 +122,9 @@ static char *subject_of(const char *game, const char *text)
     }
     Buf b = {0};
     buf_printf(&b, "%s: %.*s", game, (int)n, text);
+    /* no control character (a bare CR) reaches a header */
+    for (size_t i = 0; i < b.len; i++)
+        if ((unsigned char)b.s[i] < 0x20 || b.s[i] == 0x7f) b.s[i] = ' ';
     return buf_take(&b);
 }
 

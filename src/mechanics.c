@@ -158,6 +158,154 @@ bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o)
         buf_puts(&b, "or as name: value lines in the object format.\n");
     }
     bool ok = store_outbox_add(g->st, o->event, m->sender, buf_str(&b), "sent", game_delivery(g), m->time) > 0;
+    if (ok && g->answer_unread) ok = store_answered(g->st, m->sender, m->time);
     buf_free(&b);
+    return ok;
+}
+
+/* ---- hand-over: one mail per address per event ---- */
+
+/* One address's share of an event's messages: their indexes, in order. */
+typedef struct Share {
+    char *addr;
+    Buf idx;     /* "3,7,9": also the key that groups addresses */
+    int count;
+    size_t last; /* the last message added (a message naming an address twice reaches it once) */
+} Share;
+
+/* The distinct addresses of the messages (words, commas allowed), each
+ * with the indexes of its messages; past MAX_EVENT_ADDRESSES the others
+ * are counted in *dropped. */
+static Share *share_out(const MsgList *sent, size_t nmsg, size_t *nshares, size_t *dropped)
+{
+    /* address -> its share's index + 1, or 0 when dropped */
+    GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+    Share *sh = NULL;
+    size_t len = 0, cap = 0;
+    *dropped = 0;
+    for (size_t i = 0; i < nmsg; i++) {
+        for (const char *s = sym_text(sent->m[i].to); *s;) {
+            while (*s && strchr(" ,\t\r\n", *s)) s++;
+            const char *w = s;
+            while (*s && !strchr(" ,\t\r\n", *s)) s++;
+            if (s == w) continue;
+            char *addr = xstrndup(w, (size_t)(s - w));
+            gpointer v;
+            if (!g_hash_table_lookup_extended(seen, addr, NULL, &v)) {
+                if (len < MAX_EVENT_ADDRESSES) {
+                    GROW(sh, len, cap);
+                    sh[len] = (Share){xstrdup(addr), {0}, 0, 0};
+                    v = GSIZE_TO_POINTER(++len);
+                } else {
+                    (*dropped)++;
+                    v = GSIZE_TO_POINTER(0);
+                }
+                g_hash_table_insert(seen, addr, v);
+            } else {
+                free(addr);
+            }
+            Share *x = v ? &sh[GPOINTER_TO_SIZE(v) - 1] : NULL;
+            if (!x || (x->count && x->last == i)) continue;
+            buf_printf(&x->idx, "%s%zu", x->count ? "," : "", i);
+            x->count++;
+            x->last = i;
+        }
+    }
+    g_hash_table_destroy(seen);
+    *nshares = len;
+    return sh;
+}
+
+/* The text of one mail: the messages of `idx`, in order, each after the
+ * first under a line that says which it is; past MAX_OUT_TEXT the rest
+ * are left out, and the mail says so. */
+static char *mail_text(const MsgList *sent, const char *idx, int count, size_t *left_out)
+{
+    Buf b = {0};
+    int k = 0;
+    *left_out = 0;
+    for (const char *p = idx; *p; k++) {
+        size_t i = strtoul(p, (char **)&p, 10);
+        if (*p == ',') p++;
+        const char *t = sym_text(sent->m[i].text);
+        size_t n = strlen(t);
+        if (k && b.len + n + 256 > MAX_OUT_TEXT) { /* room for the notes */
+            *left_out = (size_t)(count - k);
+            buf_printf(&b, "\n\n[%zu more message%s of this event left out: a mail from the game holds at most %d KiB]\n",
+                       *left_out, *left_out == 1 ? "" : "s", MAX_OUT_TEXT >> 10);
+            break;
+        }
+        if (k) buf_printf(&b, "\n\n-------- message %d of %d --------\n\n", k + 1, count);
+        if (n <= MAX_OUT_TEXT) {
+            buf_add(&b, t, n);
+            continue;
+        }
+        /* one message larger than a mail: its start, and a line that says so */
+        size_t cut = MAX_OUT_TEXT - 512;
+        while (cut > 0 && ((unsigned char)t[cut] & 0xC0) == 0x80) cut--; /* not inside a UTF-8 character */
+        buf_add(&b, t, cut);
+        buf_printf(&b, "\n\n[this message is cut here: a mail from the game holds at most %d KiB]\n", MAX_OUT_TEXT >> 10);
+    }
+    return buf_take(&b);
+}
+
+/* Adds what a ceiling dropped to the event's journal message. */
+static void note(Outcome *o, const char *text)
+{
+    Buf b = {0};
+    if (o->message) buf_printf(&b, "%s; ", o->message);
+    buf_puts(&b, text);
+    free(o->message);
+    o->message = buf_take(&b);
+}
+
+bool game_hand_over(Game *g, Outcome *o)
+{
+    const MsgList *sent = &o->er.sent;
+    if (!sent->len) return true;
+    size_t nmsg = sent->len < MAX_EVENT_MESSAGES ? sent->len : MAX_EVENT_MESSAGES, nsh, dropped;
+    Share *sh = share_out(sent, nmsg, &nsh, &dropped);
+    const char *delivery = game_delivery(g);
+    bool ok = true;
+    size_t left_out = 0;
+    /* addresses that get the same messages share one mail */
+    GHashTable *done = g_hash_table_new(g_str_hash, g_str_equal);
+    for (size_t i = 0; ok && i < nsh; i++) {
+        if (g_hash_table_contains(done, buf_str(&sh[i].idx))) continue;
+        g_hash_table_add(done, (gpointer)buf_str(&sh[i].idx));
+        Buf to = {0};
+        for (size_t j = i; j < nsh; j++)
+            if (strcmp(buf_str(&sh[j].idx), buf_str(&sh[i].idx)) == 0) {
+                if (to.len) buf_putc(&to, ' ');
+                buf_puts(&to, sh[j].addr);
+            }
+        size_t lo;
+        char *text = mail_text(sent, buf_str(&sh[i].idx), sh[i].count, &lo);
+        left_out += lo;
+        ok = store_outbox_add(g->st, o->event, buf_str(&to), text, "sent", delivery, o->time) > 0;
+        free(text);
+        buf_free(&to);
+    }
+    g_hash_table_destroy(done);
+    for (size_t i = 0; i < nsh; i++) {
+        free(sh[i].addr);
+        buf_free(&sh[i].idx);
+    }
+    free(sh);
+    char t[160];
+    if (sent->len > nmsg) {
+        snprintf(t, sizeof t, "%zu messages not sent: one event sends at most %d", sent->len - nmsg, MAX_EVENT_MESSAGES);
+        note(o, t);
+    }
+    if (dropped) {
+        snprintf(t, sizeof t, "%zu addresses sent nothing: one event mails at most %d addresses", dropped,
+                 MAX_EVENT_ADDRESSES);
+        note(o, t);
+    }
+    if (left_out) {
+        snprintf(t, sizeof t, "%zu message%s left out of %s mail: a mail holds at most %d KiB", left_out,
+                 left_out == 1 ? "" : "s", left_out == 1 ? "its" : "their", MAX_OUT_TEXT >> 10);
+        note(o, t);
+    }
     return ok;
 }

@@ -42,7 +42,19 @@ bool game_token_valid(Game *g, const char *address, const char *token);
 /* The address a token belongs to, malloc'd, or NULL. */
 char *game_token_owner(Game *g, const char *token);
 
-/* Answers a mail the Mechanics refused: a message to its sender. */
+/* Answers a mail the Mechanics refused: a message to its sender (and,
+ * for a mail refused unread, notes when, for ANSWER_PERIOD). */
 bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o);
+
+/* Ceilings on what one event makes the game send (docs/limits.md). */
+#define MAX_EVENT_MESSAGES 1000   /* messages handed over; the rest are dropped */
+#define MAX_EVENT_ADDRESSES 1000  /* distinct addresses; the rest get nothing */
+#define MAX_OUT_TEXT (1 << 20)    /* bytes of one mail's text */
+
+/* Writes to the outbox what sendNow handed over in event o: one mail per
+ * address, holding that address's messages in order (addresses that get
+ * the same messages share one mail), within the ceilings above; what a
+ * ceiling dropped is noted in o->message. */
+bool game_hand_over(Game *g, Outcome *o);
 
 #endif

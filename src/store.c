@@ -4,6 +4,10 @@
  * WAL journal mode with synchronous=NORMAL: a committed event survives a
  * crash of the program; a power cut may lose the last commits but never
  * leaves half of one.  Prepared statements are cached per Store.
+ *
+ * A test hook, read from the environment: NOMIC_TEST_FAIL_COMMIT=N makes
+ * writing the outcome of event N fail as a full disk would, so the suites
+ * can check what a failed commit leaves (docs/mechanics.md).
  */
 #include "store.h"
 
@@ -78,6 +82,18 @@ static const char *schema =
     "CREATE INDEX IF NOT EXISTS outbox_undelivered ON outbox(delivery) WHERE delivery IN ('pending','sending','failed');"
     "CREATE TABLE IF NOT EXISTS config(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS tokens(address TEXT PRIMARY KEY, hash TEXT NOT NULL, issued_at INTEGER NOT NULL);";
+
+/* Tables and indexes a game made by an earlier build of this format may
+ * lack; made on every open (nothing is written when they exist):
+ * mail_keys, each mail taken (its Message-ID and sender, or a digest)
+ * and the event it became, so that a mail is applied at most once;
+ * answers, when the Mechanics last answered an address about a mail they
+ * refused unread; and the index that finds the queue without reading the
+ * outbox's history. */
+static const char *extras =
+    "CREATE TABLE IF NOT EXISTS mail_keys(key TEXT PRIMARY KEY, event INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS answers(address TEXT PRIMARY KEY, at INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS outbox_queued ON outbox(state) WHERE state='queued';";
 
 struct Store {
     sqlite3 *db;
@@ -189,6 +205,7 @@ Store *store_open(const char *path, bool create, bool force, Buf *err)
     }
     if (create) {
         store_meta_set(s, "format", STORE_FORMAT);
+        exec(s, extras);
     } else {
         char *f = store_meta_get(s, "format");
         if (f && strcmp(f, "2") == 0 && upgrade_from_2(s)) {
@@ -197,6 +214,11 @@ Store *store_open(const char *path, bool create, bool force, Buf *err)
         }
         bool ok = f && strcmp(f, STORE_FORMAT) == 0;
         free(f);
+        if (ok && !exec(s, extras)) {
+            buf_printf(err, "%s: %s", path, s->err);
+            store_close(s);
+            return NULL;
+        }
         if (!ok) {
             buf_printf(err, "%s is not a nomic game (or was made by another version)", path);
             store_close(s);
@@ -258,7 +280,15 @@ bool store_changed_elsewhere(Store *s)
 bool store_begin(Store *s) { return exec(s, "BEGIN IMMEDIATE"); }
 bool store_begin_read(Store *s) { return exec(s, "BEGIN"); }
 bool store_commit(Store *s) { return exec(s, "COMMIT"); }
-void store_rollback(Store *s) { exec(s, "ROLLBACK"); }
+/* Keeps the error that made the caller roll back (a failed COMMIT has
+ * already ended the transaction, and ROLLBACK would only say so). */
+void store_rollback(Store *s)
+{
+    char why[sizeof s->err];
+    memcpy(why, s->err, sizeof why);
+    exec(s, "ROLLBACK");
+    memcpy(s->err, why, sizeof why);
+}
 
 static char *col_text(sqlite3_stmt *st, int i)
 {
@@ -422,6 +452,12 @@ long store_journal_received(Store *s, const char *kind, int64_t time, const char
 bool store_event_outcome(Store *s, long n, const char *status, const char *message, const char *trace,
                          const char *trace_json, const char *hash)
 {
+    /* a test hook: the commit of event N fails as on a full disk */
+    const char *hook = getenv("NOMIC_TEST_FAIL_COMMIT");
+    if (hook && *hook && strtol(hook, NULL, 10) == n) {
+        snprintf(s->err, sizeof s->err, "database or disk is full (NOMIC_TEST_FAIL_COMMIT=%ld)", n);
+        return false;
+    }
     sqlite3_stmt *st = stmt(s, Q_OUTCOME);
     if (!st) return false;
     sqlite3_bind_int64(st, 1, n);
@@ -659,6 +695,25 @@ bool store_each_outbox(Store *s, bool (*fn)(void *ud, const OutRow *r), void *ud
     return ok;
 }
 
+bool store_each_queued(Store *s, bool (*fn)(void *ud, const OutRow *r), void *ud)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT " OUT_COLUMNS " FROM outbox o JOIN recipients r ON r.id=o.to_id"
+                           " WHERE o.state='queued' ORDER BY o.id",
+                           -1, &st, NULL) != SQLITE_OK)
+        return fail(s);
+    bool ok = true;
+    while (ok && sqlite3_step(st) == SQLITE_ROW) {
+        OutRow r;
+        out_row(st, &r);
+        ok = fn(ud, &r);
+        out_row_free(&r);
+    }
+    sqlite3_finalize(st);
+    return ok;
+}
+
 int store_outbox_claim(Store *s, long after, int64_t now, int64_t lease_until, bool all, OutRow *r)
 {
     sqlite3_stmt *st = stmt(s, Q_OUT_CLAIM);
@@ -717,4 +772,61 @@ char *store_all_senders(Store *s)
     }
     sqlite3_finalize(st);
     return buf_take(&b);
+}
+
+/* One integer that a query with one text parameter answers; dflt when
+ * there is no row, -1 when the store fails. */
+static int64_t lookup_int(Store *s, const char *sql, const char *key, int64_t dflt)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return (fail(s), -1);
+    bind_text(st, 1, key);
+    int rc = sqlite3_step(st);
+    int64_t v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : rc == SQLITE_DONE ? dflt : (fail(s), -1);
+    sqlite3_finalize(st);
+    return v;
+}
+
+static bool put_pair(Store *s, const char *sql, const char *key, int64_t v)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return fail(s);
+    bind_text(st, 1, key);
+    sqlite3_bind_int64(st, 2, v);
+    bool ok = step_done(s, st);
+    sqlite3_finalize(st);
+    return ok;
+}
+
+long store_mail_seen(Store *s, const char *key)
+{
+    return (long)lookup_int(s, "SELECT event FROM mail_keys WHERE key=?1", key, 0);
+}
+
+bool store_mail_taken(Store *s, const char *key, long event)
+{
+    return put_pair(s, "INSERT INTO mail_keys(key,event) VALUES(?1,?2)", key, event);
+}
+
+int64_t store_answered_at(Store *s, const char *address)
+{
+    return lookup_int(s, "SELECT at FROM answers WHERE address=?1", address, 0);
+}
+
+bool store_answered(Store *s, const char *address, int64_t when)
+{
+    return put_pair(s, "INSERT INTO answers(address,at) VALUES(?1,?2) ON CONFLICT(address) DO UPDATE SET at=excluded.at",
+                    address, when);
+}
+
+bool store_event_set_aside(Store *s, long n)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "UPDATE events SET raw=coalesce(raw,input), input=NULL WHERE n=?1", -1, &st, NULL) !=
+        SQLITE_OK)
+        return fail(s);
+    sqlite3_bind_int64(st, 1, n);
+    bool ok = step_done(s, st);
+    sqlite3_finalize(st);
+    return ok;
 }

@@ -8,7 +8,9 @@
  * object it touched, for `show --at`), snapshots (the whole pool every
  * SNAPSHOT_MIN_CHANGES and as many changes as objects), outbox (every message, queued or sent) and
  * recipients (each distinct recipient list once), config (the settings
- * of the Mechanics) and tokens (per address, hashed).
+ * of the Mechanics), tokens (per address, hashed), mail_keys (each mail
+ * taken, by Message-ID or digest, and its event) and answers (when an
+ * address was last answered about a mail refused unread).
  *
  * A received move is written and committed before it is processed
  * (store_journal_received); its outcome and all its effects are then
@@ -86,6 +88,10 @@ long store_journal_received(Store *s, const char *kind, int64_t time, const char
 bool store_event_outcome(Store *s, long n, const char *status, const char *message, const char *trace,
                          const char *trace_json, const char *hash);
 bool store_event_get(Store *s, long n, EventRow *row);
+/* An event the engine cannot run: its moves are kept with the message as
+ * received (raw), and it no longer holds moves to run, as one the
+ * Mechanics refused unread (replay then refuses it too). */
+bool store_event_set_aside(Store *s, long n);
 long store_last_event(Store *s);
 bool store_each_event(Store *s, long from, long to, bool (*fn)(void *ud, const EventRow *r), void *ud);
 void event_row_free(EventRow *r);
@@ -120,6 +126,9 @@ long store_outbox_add(Store *s, long event, const char *to, const char *text, co
                       const char *delivery, int64_t when);
 bool store_outbox_drop_queued(Store *s); /* before re-writing the queue */
 bool store_each_outbox(Store *s, bool (*fn)(void *ud, const OutRow *r), void *ud);
+/* Only the messages waiting for sendNow (the index outbox_queued): what
+ * loading a game needs, whatever the size of the outbox's history. */
+bool store_each_queued(Store *s, bool (*fn)(void *ud, const OutRow *r), void *ud);
 /* Takes the oldest message after id `after` due for delivery at `now`
  * (all: also those waiting out a backoff, and those given up) and leases
  * it to this process until `lease_until`, counting the attempt.  1: *r is
@@ -138,6 +147,16 @@ bool store_lock(Store *s, int wait_ms);
 void store_unlock(Store *s);
 /* Has another connection committed since the last call? */
 bool store_changed_elsewhere(Store *s);
+
+/* Mail taken: the event a mail's key (its Message-ID and sender, or a
+ * digest) became, 0 when it is new, -1 when the store failed; and the
+ * record of a new one (in the transaction that journals it). */
+long store_mail_seen(Store *s, const char *key);
+bool store_mail_taken(Store *s, const char *key, long event);
+/* When `address` was last answered about a mail refused unread (0:
+ * never; -1: the store failed), and the record of an answer. */
+int64_t store_answered_at(Store *s, const char *address);
+bool store_answered(Store *s, const char *address, int64_t when);
 
 /* Every distinct sender in the journal (for the loop meta-rule's notice). */
 char *store_all_senders(Store *s);

@@ -208,6 +208,9 @@ table game { "game@nomic.test" = "$MAILUSER" }
 listen on 127.0.0.1 port $PORT hostname mx.nomic.test
 action "nomic" mda "$NOMIC_RUN deliver $DB" virtual <game> user $MAILUSER
 match from any for rcpt-to "game@nomic.test" action "nomic"
+# the game's own mail to players at relay.test goes through this server, to aiosmtpd
+action "relay" relay host smtp+notls://127.0.0.1:$PORT2
+match from any for domain "relay.test" action "relay"
 EOF
 /usr/sbin/smtpd -n -f smtpd.conf > out 2>&1 || { cat out; abort "smtpd -n refuses the test's smtpd.conf"; }
 start_group smtpd sh "$HELP/run-smtpd.sh" "$T"
@@ -290,6 +293,20 @@ expect_eq "$(jq_ '" ".join(o.get("from", "") + ":" + o.get("vote", "") + ":" + o
     "alice:FOR:$PROP" "one vote, alice's FOR (not the attachment's AGAINST)"
 expect_players "alice:1 Björn:0 Zoë:0" "a vote scores its point"
 
+# The MTA hands the same mail over twice (a retry, a second route): it is
+# applied once, and the journal says so.
+nm show "$DB" > state.before
+mail_in bjorn@example.net "a mail with a Message-ID" --h-Message-Id '<twice.1@example.net>' --body 'REGISTER Twice' &&
+    expect_eq "$status" applied "the first copy: the event"
+nm show "$DB" > state.after
+mail_in bjorn@example.net "the same mail again" --h-Message-Id '<twice.1@example.net>' --body 'REGISTER Twice' &&
+    expect_eq "$status" refused "the second copy: the event"
+expect_eq "$(last_event 'd["events"][-1]["message"].startswith("a copy of the mail taken as event %d " % d["events"][-2]["event"])')" True \
+    "the journal says the second copy is one of the first"
+nm show "$DB" > state.again
+cmp -s state.after state.again && ok || fail "the second copy changed the state: $(diff state.after state.again | head -5)"
+expect_players "alice:1 Björn:0 Zoë:0 Twice:0" "one player from the mail handed over twice"
+
 # --- 3. answers and the token policy ---------------------------------------
 nm show "$DB" > state.before
 mail_in dave@example.com "a mail with no move" --body 'Hello, how do I play?' &&
@@ -315,14 +332,61 @@ mail_in alice@example.org "forged: another address's token" --body "token: $TOKZ
 REGISTER Mallory" && expect_eq "$status" refused "a mail with zoe's token from alice: the event"
 nm show "$DB" > state.after
 cmp -s state.before state.after && ok || fail "a mail with another address's token changed the state: $(diff state.before state.after | head -5)"
-expect_players "alice:1 Björn:0 Zoë:0" "no forged move counted"
+expect_players "alice:1 Björn:0 Zoë:0 Twice:0" "no forged move counted"
+nm outbox "$DB" --json > outbox.json
+expect_eq "$(jq_ 'len([m for m in d["messages"] if "alice@example.org" in str(m["to"]) and "token" in m["text"]])' < outbox.json)" 1 \
+    "answers to alice about the two forged mails within the hour"
 mail_in alice@example.org "with alice's token" --body "token: $TOKA
 REGISTER Alicia" && expect_eq "$status" applied "a mail with its sender's token: the event"
-expect_players "alice:1 Björn:0 Zoë:0 Alicia:0" "the move with its token is applied"
+expect_players "alice:1 Björn:0 Zoë:0 Twice:0 Alicia:0" "the move with its token is applied"
 nm log "$DB" > log.txt
 expect_not_in log.txt "$TOKA" "the token never appears in the journal"
 expect_status 0 "replay after the mail" nm replay "$DB"
 expect_status 0 "back to mailPolicy open" nm config "$DB" mailPolicy --unset
+
+# --- a full disk ------------------------------------------------------------
+# In a private mount namespace a 4 MiB tmpfs holds a game; its disk is
+# filled while a delivery's event runs (held 5 s by the test hook
+# NOMIC_TEST_STALL_EVENT), so the event's commit fails: exit 75, the MTA
+# will try again.  Once there is room, the retry is recognised: the mail is
+# applied once.
+printf 'From: disk@example.org\r\nSubject: moves\r\nMessage-ID: <full.1@example.org>\r\n\r\nREGISTER Disk\r\n' > full.eml
+mkdir full
+cat > full.sh << 'EOF'
+D=$1 NOMIC=$2 T=$3
+mount --make-rprivate / && mount -t tmpfs -o size=4m tmpfs "$D" || exit 3
+"$NOMIC" init "$D/g.db" --ruleset favor > /dev/null || exit 4
+NOMIC_TEST_STALL_EVENT=1:5 "$NOMIC" deliver "$D/g.db" < "$T/full.eml" > "$T/full1.out" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 40 ] && ! "$NOMIC" log "$D/g.db" 2> /dev/null | grep -q '^event 1 .* received '; do sleep 0.1; i=$((i + 1)); done
+dd if=/dev/zero of="$D/fill" bs=4k > /dev/null 2>&1
+wait $pid
+echo $? > "$T/full1.rc"
+rm -f "$D/fill"
+"$NOMIC" deliver "$D/g.db" < "$T/full.eml" > "$T/full2.out" 2>&1
+echo $? > "$T/full2.rc"
+"$NOMIC" show "$D/g.db" --type player > "$T/full.players"
+"$NOMIC" log "$D/g.db" > "$T/full.log"
+EOF
+if ! unshare -m true 2> /dev/null; then
+    skip "a full disk: no private mount namespace here for a tmpfs"
+else
+    unshare -m sh full.sh "$T/full" "$NOMIC_RUN" "$T" > full.sh.out 2>&1
+    st=$?
+    if [ $st -ne 0 ]; then
+        fail "a full disk: the tmpfs game could not be set up (exit $st)"
+        cat full.sh.out
+    else
+        expect_eq "$(cat full1.rc)" 75 "a delivery whose commit meets a full disk: the exit status"
+        expect_in full1.out "full" "it says the disk is full"
+        expect_not_in full1.out "applied" "it reports nothing applied"
+        expect_eq "$(cat full2.rc)" 0 "the MTA's retry once there is room: the exit status"
+        expect_in full2.out "a copy of the mail taken as event 1" "the retry is recognised"
+        expect_eq "$(grep -c '^nickname: Disk$' full.players)" 1 "players registered by the mail that met the full disk"
+        expect_eq "$(grep -c '^event .*  applied  from disk@example.org$' full.log)" 1 "events applied from that mail"
+    fi
+fi
 
 # --- 4. mail out: nomic send to an SMTP server -----------------------------
 if "$NOMIC_RUN" send 2>&1 | grep -q 'unknown command'; then
@@ -346,7 +410,7 @@ else
     mail_in erin@example.org "REGISTER Jürgen" --add-header 'MIME-Version: 1.0' \
         --add-header 'Content-Type: text/plain; charset=utf-8' \
         --add-header 'Content-Transfer-Encoding: 8bit' --body 'REGISTER Jürgen'
-    expect_players "alice:1 Björn:0 Zoë:0 Alicia:0 Jürgen:0" "Jürgen registered by mail"
+    expect_players "alice:1 Björn:0 Zoë:0 Twice:0 Alicia:0 Jürgen:0" "Jürgen registered by mail"
     expect_status 0 "nomic send" nm send "$DB"
     outbox
     WELCOME="Welcome to Engine City, Jürgen !"
@@ -367,7 +431,7 @@ else
     stop_group aiosmtpd
     port_open "$PORT2" && fail "aiosmtpd still listens on $PORT2 after it was stopped"
     mail_in frank@example.org "REGISTER Frank" --body 'REGISTER Frank'
-    expect_players "alice:1 Björn:0 Zoë:0 Alicia:0 Jürgen:0 Frank:0" "Frank registered while the receiver is down"
+    expect_players "alice:1 Björn:0 Zoë:0 Twice:0 Alicia:0 Jürgen:0 Frank:0" "Frank registered while the receiver is down"
     nm send "$DB" > out 2>&1
     note "nomic send with the receiver down: exit $?"
     outbox
@@ -409,6 +473,41 @@ else
     expect_eq "$(jq_ 'len([m for m in d["messages"] if m.get("delivery") == "pending"])' < outbox.json)" 0 \
         "messages still pending after send --all"
     expect_ok "each delivered message reaches each of its recipients once, and nothing else arrives" $PY "$HELP/maildir.py" "$T/maildir" delivered outbox.json
+
+    # Never raw: a 3,000-character line and a bare CR, through OpenSMTPD
+    # (which relays relay.test to aiosmtpd), arrive intact.
+    DB2=$T/game/long.db
+    expect_status 0 "init a second game" nm init "$DB2" --ruleset favor
+    expect_status 0 "its transport is OpenSMTPD" nm config "$DB2" transport "smtp://127.0.0.1:$PORT"
+    expect_status 0 "its mailFrom" nm config "$DB2" mailFrom game@nomic.test
+    $PY -c 'import sys; sys.stdout.write("subtype: register\nnickname: " + "y" * 3000 + "a\rb\n")' > long.move
+    expect_status 0 "a nickname of 3,000 characters and a bare CR" nm move "$DB2" --from long@relay.test --file "$T/long.move"
+    expect_status 0 "nomic send through OpenSMTPD" nm send "$DB2"
+    nm outbox "$DB2" --json > outbox2.json
+    expect_eq "$(jq_ 'len(d["messages"])' < outbox2.json)" 1 "mails of the event to its one player (the welcome and the news, as one)"
+    LMID=$(jq_ 'd["messages"][0].get("messageId") or ""' < outbox2.json)
+    i=0
+    while [ $i -lt 100 ] && [ "$(in_maildir "$LMID")" != 1 ]; do sleep 0.2; i=$((i + 1)); done
+    expect_eq "$(in_maildir "$LMID")" 1 "copies of <$LMID> relayed by OpenSMTPD to the maildir"
+    expect_ok "the long line and the bare CR arrive intact, in lines of at most 998 characters, CRLF only" $PY -c '
+import email, email.policy, os, sys
+top, mid = sys.argv[1], sys.argv[2]
+for sub in ("new", "cur"):
+    for name in os.listdir(os.path.join(top, sub)):
+        raw = open(os.path.join(top, sub, name), "rb").read()
+        m = email.message_from_bytes(raw, policy=email.policy.default)
+        if (m["Message-ID"] or "").strip().strip("<>") != mid:
+            continue
+        body = raw.split(b"\n\n", 1)[-1] if b"\r\n\r\n" not in raw else raw.split(b"\r\n\r\n", 1)[1]
+        long = [len(l) for l in raw.split(b"\n") if len(l.rstrip(b"\r")) > 998]
+        if long: print("lines over 998 characters:", long)
+        if m["Content-Transfer-Encoding"] != "quoted-printable": print("encoding:", m["Content-Transfer-Encoding"])
+        if b"\r" in body.replace(b"\r\n", b""): print("a bare CR in the body as it arrived")
+        t = m.get_content()
+        if "y" * 3000 + "a\rb" not in t: print("the decoded text lacks the long line with its bare CR:", repr(t[:80]))
+        if "New player" not in t: print("the news is not in the same mail:", repr(t[-200:]))
+        sys.exit(0)
+print("no message", mid)' "$T/maildir" "$LMID"
 fi
 
 finish

@@ -130,7 +130,9 @@ expect_not_in out "$tok" "the token never appears in the log"
 sqlite3 m.db "select count(*) from events where status='refused' and input is null" > out
 [ "$(cat out)" -ge 2 ] && ok || fail "the refused mails are journaled"
 expect_status 0 "token re-issued" "$NOMIC" token m.db cy@z.org
-expect_status 0 "the old token no longer counts" "$NOMIC" deliver m.db < good.eml
+mail 'cy@z.org' 'Thu, 01 Jan 2026 00:11:00 +0000' 'Content-Type: text/plain' "token: $tok
+REGISTER Cy3" > good2.eml
+expect_status 0 "the old token no longer counts" "$NOMIC" deliver m.db < good2.eml
 expect_in out "not this sender's" "a re-issued token voids the old one"
 expect_status 0 "replay with refused mails" "$NOMIC" replay m.db
 
@@ -197,6 +199,182 @@ grep -q '^Date: ' $m && ok || fail "a Date header"
 grep -q '^To: ' $m && ok || fail "a To header"
 "$NOMIC" outbox q.db --json > out
 expect_in out '"delivery":"delivered","attempts":3' "three attempts in all"
+
+# --- a mail is applied once, whatever the MTA retries --------------------
+# The test hooks of docs/mechanics.md: NOMIC_TEST_STALL_EVENT=N holds event
+# N for a minute (an MTA's timeout kills it), NOMIC_TEST_FAIL_COMMIT=N makes
+# its commit fail as on a full disk, NOMIC_TEST_CRASH_EVENT=N aborts there.
+ulimit -c 0 # the aborts below leave no core
+"$NOMIC" init d.db --ruleset favor --time 2026-01-01Z > /dev/null
+nplayers() { "$NOMIC" show "$1" --type player | grep -c '^nickname:'; }
+last_n() { sqlite3 "$1" 'select max(n) from events'; }
+applied_from() { "$NOMIC" log "$1" | grep -c "^event .*  applied  from $2\$"; } # DB ADDRESS: applied events from ADDRESS
+mail 'ann@d.org' 'Thu, 01 Jan 2026 00:05:00 +0000' 'Content-Type: text/plain' 'REGISTER Ann' > ann.eml
+NOMIC_TEST_STALL_EVENT=1 "$NOMIC" deliver d.db < ann.eml > stalled.out 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 100 ] && ! "$NOMIC" log d.db 2> /dev/null | grep -q '^event 1 .* received '; do sleep 0.1; i=$((i + 1)); done
+"$NOMIC" log d.db | grep -q '^event 1 .* received ' && ok || fail "the slow event is journaled as received while it runs"
+kill -9 $pid
+wait $pid 2> /dev/null
+expect_status 0 "the MTA's retry of a killed delivery" "$NOMIC" deliver d.db < ann.eml
+expect_in out "a copy of the mail taken as event 1" "the retry is recognised, and says so"
+expect_eq "$(nplayers d.db)" 1 "players after a killed delivery and its retry"
+expect_eq "$(applied_from d.db ann@d.org)" 1 "events applied from the killed and retried mail"
+expect_eq "$(sqlite3 d.db "select count(*) from outbox o join recipients r on r.id=o.to_id where r.list='ann@d.org'")" 1 \
+    "welcomes to ann (the killed event finished once, by the retry)"
+
+mail 'bob@d.org' 'Thu, 01 Jan 2026 00:06:00 +0000' 'Content-Type: text/plain' 'REGISTER Bob' > bob.eml
+n=$(($(last_n d.db) + 1))
+expect_status 75 "a commit that fails (disk full): try again later" env NOMIC_TEST_FAIL_COMMIT=$n "$NOMIC" deliver d.db < bob.eml
+expect_in err "disk is full" "the failure says why"
+expect_not_in out "applied" "a failed commit is not reported as applied"
+expect_not_in out "event -1" "nor as an event -1"
+expect_status 0 "the MTA's retry after the failed commit" "$NOMIC" deliver d.db < bob.eml
+expect_in out "a copy of the mail taken as event $n" "the retry after a failed commit is recognised"
+expect_eq "$(nplayers d.db)" 2 "players after a failed commit and its retry"
+expect_eq "$(applied_from d.db bob@d.org)" 1 "events applied from the mail whose commit failed"
+
+# without a Message-ID, the digest of the whole mail tells a copy
+printf 'From: cy@d.org\r\nSubject: moves\r\n\r\nREGISTER Cy\r\n' > nomid.eml
+expect_status 0 "a mail without Message-ID" "$NOMIC" deliver d.db < nomid.eml
+expect_status 0 "the same mail again" "$NOMIC" deliver d.db < nomid.eml
+expect_in out "a copy of the mail taken as event" "a copy without Message-ID is recognised by its digest"
+# the same text under another Message-ID is another mail
+mail 'cy@d.org' 'Thu, 01 Jan 2026 00:07:00 +0000' 'Content-Type: text/plain' 'REGISTER Cy' > cy1.eml
+expect_status 0 "the same moves in a new mail" "$NOMIC" deliver d.db < cy1.eml
+expect_not_in out "a copy of the mail" "a new Message-ID is a new mail"
+expect_eq "$(applied_from d.db cy@d.org)" 2 "cy's two mails (not the copy) are applied"
+
+# --- an event the engine dies on is set aside after two tries ------------
+mail 'eve@d.org' 'Thu, 01 Jan 2026 00:08:00 +0000' 'Content-Type: text/plain' 'REGISTER Eve' > eve.eml
+n=$(($(last_n d.db) + 1))
+before=$(nplayers d.db)
+NOMIC_TEST_CRASH_EVENT=$n "$NOMIC" deliver d.db < eve.eml > out 2>&1
+st=$?
+[ $st -ne 0 ] && [ $st -ne 75 ] && ok || fail "the engine dies on event $n (the hook): exit $st"
+expect_eq "$(sqlite3 d.db "select status from events where n=$n")" received "the event it died on stays received"
+NOMIC_TEST_CRASH_EVENT=$n "$NOMIC" log d.db > out 2>&1
+st=$?
+[ $st -ne 0 ] && ok || fail "the second try (the next program to open the game) dies too: exit $st"
+expect_eq "$(sqlite3 d.db "select value from meta where key='attempts'")" "$n 2" "the tries are counted before each retry"
+expect_status 0 "the third program sets it aside and goes on" env NOMIC_TEST_CRASH_EVENT=$n "$NOMIC" log d.db
+expect_in out "the engine failed on this event twice; it was set aside" "nomic log shows the event set aside"
+expect_eq "$(sqlite3 d.db "select status from events where n=$n")" refused "the set-aside event's status"
+"$NOMIC" outbox d.db > out
+expect_in out "set aside" "its sender is told"
+expect_in out "to: eve@d.org" "the notice goes to eve"
+mail 'fay@d.org' 'Thu, 01 Jan 2026 00:09:00 +0000' 'Content-Type: text/plain' 'REGISTER Fay' > fay.eml
+expect_status 0 "another player's ordinary move after the poison event" env NOMIC_TEST_CRASH_EVENT=$n "$NOMIC" deliver d.db < fay.eml
+expect_in out "applied" "fay's move is applied"
+expect_eq "$(nplayers d.db)" $((before + 1)) "players: fay, not eve"
+expect_status 0 "the MTA's retry of the poison mail" "$NOMIC" deliver d.db < eve.eml
+expect_in out "a copy of the mail taken as event $n" "the poison mail is not run again"
+expect_status 0 "replay after the set-aside event" "$NOMIC" replay d.db
+
+# --- no amplification ----------------------------------------------------
+to_count() { # DB ADDRESS [EVENT]: outbox rows whose recipients include ADDRESS (of EVENT)
+    sqlite3 "$1" "select count(*) from outbox o join recipients r on r.id=o.to_id where (' '||r.list||' ') like '% $2 %'${3:+ and o.event=$3}"
+}
+moves() { python3 -c 'import sys; sys.stdout.write("".join("REGISTER p%d\n" % i for i in range(int(sys.argv[1]))))' "$1"; }
+mail 'victim@v.org' 'Thu, 01 Jan 2026 00:10:00 +0000' 'Content-Type: text/plain' "$(moves 5000)" > flood.eml
+expect_status 0 "a forged mail of 5,000 moves" "$NOMIC" deliver d.db < flood.eml
+expect_in out "the message holds 5000 moves; a message may hold at most 1000" "the refusal gives the limit"
+expect_eq "$(to_count d.db victim@v.org)" 1 "mails to the victim after 5,000 moves in one mail"
+mail 'victim2@v.org' 'Thu, 01 Jan 2026 00:11:00 +0000' 'Content-Type: text/plain' "$(moves 900)" > flood2.eml
+expect_status 0 "a mail of 900 moves, each answered by the rules" "$NOMIC" deliver d.db < flood2.eml
+n=$(last_n d.db)
+expect_eq "$(to_count d.db victim2@v.org "$n")" 1 "mails to its sender from that one event"
+sqlite3 d.db "select text from outbox o join recipients r on r.id=o.to_id where r.list='victim2@v.org'" > out
+expect_in out "-------- message 2 of " "the messages of the event are one mail, separated"
+head -c 2200000 /dev/zero | tr '\0' 'x' | fold -w 70 > big.txt
+mail 'big@v.org' 'Thu, 01 Jan 2026 00:12:00 +0000' 'Content-Type: text/plain' "$(cat big.txt)" > big.eml
+expect_status 0 "a 2 MB mail is taken, and refused" "$NOMIC" deliver d.db < big.eml
+expect_in out "a mail to the game may hold at most 1 MiB" "the refusal gives the limit"
+n=$(last_n d.db)
+raw=$(sqlite3 d.db "select length(raw) from events where n=$n")
+[ "$raw" -lt 8192 ] && ok || fail "a refused 2 MB mail is journaled whole: $raw bytes kept"
+sqlite3 d.db "select raw from events where n=$n" > out
+expect_in out "From: big@v.org" "its header is kept"
+expect_in out "SHA-256 $(sha256sum < big.eml | cut -d' ' -f1)" "with the digest of the whole mail"
+expect_eq "$(to_count d.db big@v.org)" 1 "answers to the sender of the large mail"
+
+# the ceilings on what one event sends: 1,000 messages, 1,000 addresses
+python3 - << 'EOF'
+objs = ["""type: rule
+ruleOrder: 10
+if: exists(type=="move" & subtype=="each" & objectId==%m)
+then: forEach(type=="addr" & a==%a)(send(%a, "one of many")) & delete(objectId==%m) & sendNow()""",
+        """type: rule
+ruleOrder: 20
+if: exists(type=="move" & subtype=="list" & objectId==%m) & exists(type=="list" & all==%l)
+then: send(%l, "one to all") & delete(objectId==%m) & sendNow()""",
+        "type: list\nall: " + " ".join("q%d@c.org" % i for i in range(1500))]
+objs += ["type: addr\na: p%d@c.org" % i for i in range(1500)]
+open("c.nomic", "w").write("\n\n".join(objs) + "\n")
+EOF
+"$NOMIC" init c.db --ruleset c.nomic > /dev/null
+printf 'subtype: each\n' | "$NOMIC" move c.db --from k@c.org > out 2>&1
+expect_in out "500 messages not sent: one event sends at most 1000" "an event sending 1,500 messages says what it dropped"
+expect_eq "$(sqlite3 c.db 'select count(*) from outbox where event=1')" 1000 "mails from the event of 1,500 messages"
+printf 'subtype: list\n' | "$NOMIC" move c.db --from k@c.org > out 2>&1
+expect_in out "500 addresses sent nothing: one event mails at most 1000 addresses" "a message to 1,500 addresses says what it dropped"
+expect_eq "$(sqlite3 c.db "select group_concat(words) from (select length(r.list) - length(replace(r.list, ' ', '')) + 1 as words from outbox o join recipients r on r.id=o.to_id where o.event=2)")" 1000 \
+    "recipients of the message to 1,500 addresses"
+"$NOMIC" log c.db > out
+expect_in out "500 addresses sent nothing" "nomic log shows the ceiling's note"
+
+# a mail from the game holds at most 1 MiB of text, and says what it left out
+cat > big.nomic << 'EOF'
+type: rule
+ruleOrder: 10
+if: exists(type=="move" & subtype=="big" & moveSender==%s & text==%t & objectId==%m)
+then: send(%s, %t) & send(%s, %t) & delete(objectId==%m) & sendNow()
+EOF
+"$NOMIC" init big.db --ruleset big.nomic > /dev/null
+python3 -c 'import sys; sys.stdout.write("subtype: big\ntext: " + "z" * 1100000 + "\n")' |
+    "$NOMIC" move big.db --from k@b.org > out 2>&1
+expect_in out "1 message left out of its mail: a mail holds at most 1024 KiB" "the event says what a full mail left out"
+len=$(sqlite3 big.db 'select max(length(text)) from outbox')
+[ "$len" -le 1048576 ] && ok || fail "a mail from the game holds $len bytes of text, more than 1 MiB"
+sqlite3 big.db 'select text from outbox' | tail -c 300 > out
+expect_in out "[this message is cut here: a mail from the game holds at most 1024 KiB]" "the cut message says so"
+expect_in out "[1 more message of this event left out" "the mail says a message was left out"
+
+# forged mails under mailPolicy tokens: answered once an hour per address
+"$NOMIC" config d.db mailPolicy tokens > /dev/null
+"$NOMIC" token d.db ann@d.org > /dev/null
+for k in 1 2 3; do
+    mail 'ann@d.org' 'Thu, 01 Jan 2026 00:13:00 +0000' 'Content-Type: text/plain' "REGISTER Forged$k" > forged$k.eml
+    expect_status 0 "forged mail $k under tokens" "$NOMIC" deliver d.db < forged$k.eml
+done
+expect_in out "not answered: this address had an answer" "the journal says why a forged mail was not answered"
+expect_eq "$(sqlite3 d.db "select count(*) from outbox o join recipients r on r.id=o.to_id where r.list='ann@d.org' and o.text like '%token%'")" 1 \
+    "answers to three forged mails within the hour"
+n=$(last_n d.db)
+sqlite3 d.db "select raw from events where n=$n" > out
+expect_not_in out "REGISTER Forged3" "a mail failing authentication is not journaled whole"
+expect_in out "SHA-256" "only its header and digest"
+"$NOMIC" config d.db mailPolicy --unset > /dev/null
+
+# --- mail out is never raw ------------------------------------------------
+# A 3,000-character line and a bare CR go out quoted-printable: no line
+# over 76 characters, no CR in the mail the local program is handed.
+"$NOMIC" init l.db --ruleset favor > /dev/null
+"$NOMIC" config l.db transport "sendmail:$T/sendmail" > /dev/null
+rm -rf sent && mkdir sent
+python3 -c 'import sys; sys.stdout.write("subtype: register\nnickname: " + "y" * 3000 + "a\rb\n")' |
+    "$NOMIC" move l.db --from long@l.org > /dev/null 2>&1
+m=sent/0.eml
+[ -f $m ] && ok || fail "the welcome with a long line was handed to the program"
+expect_in $m "Content-Transfer-Encoding: quoted-printable" "a long line and a bare CR are sent quoted-printable"
+expect_eq "$(awk 'length($0) > 998' $m | wc -l)" 0 "lines over 998 characters in the mail"
+expect_eq "$(tr -cd '\r' < $m | wc -c)" 0 "CRs in the mail as handed to a local program"
+python3 -c '
+import email, email.policy, sys
+m = email.message_from_bytes(open(sys.argv[1], "rb").read().split(b"\n", 1)[1], policy=email.policy.default)
+t = m.get_content()
+sys.exit(0 if ("y" * 3000 + "a\rb") in t else 1)' $m && ok || fail "the text decodes to the long line with its bare CR"
 
 # --- one writer at a time ---------------------------------------------
 "$NOMIC" init w.db --ruleset favor >/dev/null
