@@ -638,7 +638,10 @@ static void trace_firing(Engine *e, EventResult *r, const RuleEntry *re, const P
 {
     if (!e->trace_on) return;
     Buf *t = &r->trace, *j = &r->trace_json;
-    if (t->len > TRACE_MAX || j->len > TRACE_MAX) {
+    /* past its size the trace counts firings instead of showing them, but
+     * for a while longer it still shows the errors: they say why */
+    size_t room = error ? 2 * TRACE_MAX : TRACE_MAX;
+    if (t->len > room || j->len > room) {
         r->trace_omitted++;
         return;
     }
@@ -778,9 +781,14 @@ static Fired try_rule(Engine *e, RuleEntry *re, Ctx *cx, EventResult *r, size_t 
         return HELD_NOT;
     }
     if (cx->meter.tripped || !test_rule(re, cx)) {
+        if (cx->meter.tripped) {
+            size_t m = pool_mark(p);
+            trace_firing(e, r, re, re->prog, m, m, r->sent.len, e->queue.len, false, cx->error);
+            return ran_away(e, re, cx, r);
+        }
         if (cx->failed && e->trace_on && r->trace.len <= TRACE_MAX)
             buf_printf(&r->trace, "rule %u: its if stopped: %s\n", re->id, cx->error);
-        return cx->meter.tripped ? ran_away(e, re, cx, r) : HELD_NOT;
+        return HELD_NOT;
     }
     *umark = pool_mark(p);
     size_t qmark = e->queue.len, smark = r->sent.len;
