@@ -208,9 +208,9 @@ static int cmp_interest(const void *x, const void *y)
     return a->key < b->key ? -1 : a->key > b->key;
 }
 
-static void add_interest(Interest **a, int *n, Sym key, int rule, int read)
+static void add_interest(Interest **a, int *n, int *cap, Sym key, int rule, int read)
 {
-    *a = xrealloc(*a, (size_t)(*n + 1) * sizeof **a);
+    GROW(*a, *n, *cap);
     (*a)[(*n)++] = (Interest){key, rule, read};
 }
 
@@ -223,16 +223,17 @@ static void index_reads(Engine *e)
     free(e->untyped);
     e->by_attr = e->by_type = e->untyped = NULL;
     e->nby_attr = e->nby_type = e->nuntyped = 0;
+    int attr_cap = 0, type_cap = 0, untyped_cap = 0;
     for (int i = 0; i < e->nrules; i++) {
         const Deps *d = e->rules[i].deps;
         for (int k = 0; d && !d->always && k < d->nreads; k++) {
             const Read *r = &d->reads[k];
-            for (int a = 0; a < r->nattrs; a++) add_interest(&e->by_attr, &e->nby_attr, r->attrs[a], i, k);
+            for (int a = 0; a < r->nattrs; a++) add_interest(&e->by_attr, &e->nby_attr, &attr_cap, r->attrs[a], i, k);
             if (r->type != SYM_EMPTY) {
-                add_interest(&e->by_type, &e->nby_type, r->type, i, k);
-                add_interest(&e->by_attr, &e->nby_attr, SYM_type, i, k);
+                add_interest(&e->by_type, &e->nby_type, &type_cap, r->type, i, k);
+                add_interest(&e->by_attr, &e->nby_attr, &attr_cap, SYM_type, i, k);
             } else {
-                add_interest(&e->untyped, &e->nuntyped, SYM_EMPTY, i, k);
+                add_interest(&e->untyped, &e->nuntyped, &untyped_cap, SYM_EMPTY, i, k);
             }
         }
     }
@@ -385,11 +386,31 @@ static bool may_hold(const Engine *e, RuleEntry *re, Ctx *cx)
     return held;
 }
 
+static int cmp_entry_id(const void *x, const void *y)
+{
+    const RuleEntry *a = *(RuleEntry *const *)x, *b = *(RuleEntry *const *)y;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* The entry of rule `id` among the old ones sorted by id, or NULL. */
+static RuleEntry *old_entry(RuleEntry **by_id, int n, ObjId id)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (by_id[mid]->id < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && by_id[lo]->id == id ? by_id[lo] : NULL;
+}
+
 /* Rebuilds the run order, reusing the compiled form of unchanged rules.
  * Unless keep_knowledge, what was known about the rules is dropped: the
- * pool may have been replaced or rolled back. */
-static void rebuild(Engine *e, bool keep_knowledge)
+ * pool may have been replaced or rolled back.  Returns the bytes of rule
+ * text it had to compile. */
+static size_t rebuild(Engine *e, bool keep_knowledge)
 {
+    size_t compiled = 0;
     if (keep_knowledge) {
         drain(e);
     } else {
@@ -403,31 +424,32 @@ static void rebuild(Engine *e, bool keep_knowledge)
     int nold = e->nrules;
     e->rules = NULL;
     e->nrules = e->rulecap = 0;
+    RuleEntry **by_id = xmalloc((size_t)(nold ? nold : 1) * sizeof *by_id);
+    for (int k = 0; k < nold; k++) by_id[k] = &old[k];
+    if (nold) qsort(by_id, (size_t)nold, sizeof *by_id, cmp_entry_id);
     const IdSet *s = pool_lookup(e->pool, SYM_type, e->run_type);
     for (uint32_t i = s ? idset_seek(s, 0, 1) : 0; s && i < s->len; i = idset_seek(s, i + 1, 0)) {
         const Obj *o = pool_get(e->pool, s->ids[i]);
         RuleEntry r = {.id = o->id, .order = obj_get(o, SYM_ruleOrder), .cond = obj_get(o, SYM_if),
                        .then = obj_get(o, SYM_then), .norestart = obj_get(o, SYM_noRestart) == SYM_T};
-        for (int k = 0; k < nold; k++) {
-            if (old[k].id == r.id && old[k].cond == r.cond && old[k].then == r.then && (old[k].prog || old[k].error)) {
-                /* the same rule: keep its compiled form and what is known */
-                RuleEntry *o = &old[k];
-                r.prog = o->prog;
-                r.error = o->error;
-                r.deps = o->deps;
-                r.seeds = o->seeds;
-                r.nseeds = o->nseeds;
-                r.seedcap = o->seedcap;
-                r.known_false = keep_knowledge && o->known_false;
-                r.stale = o->stale;
-                r.first_empty = o->first_empty;
-                r.have_timer = o->have_timer;
-                r.timer = o->timer;
-                *o = (RuleEntry){0};
-                break;
-            }
+        RuleEntry *was = old_entry(by_id, nold, r.id);
+        if (was && was->cond == r.cond && was->then == r.then && (was->prog || was->error)) {
+            /* the same rule: keep its compiled form and what is known */
+            r.prog = was->prog;
+            r.error = was->error;
+            r.deps = was->deps;
+            r.seeds = was->seeds;
+            r.nseeds = was->nseeds;
+            r.seedcap = was->seedcap;
+            r.known_false = keep_knowledge && was->known_false;
+            r.stale = was->stale;
+            r.first_empty = was->first_empty;
+            r.have_timer = was->have_timer;
+            r.timer = was->timer;
+            *was = (RuleEntry){0};
         }
         if (!r.prog && !r.error) {
+            compiled += sym_len(r.cond) + sym_len(r.then);
             Diags d = {0};
             ParseError pe;
             int which;
@@ -463,10 +485,12 @@ static void rebuild(Engine *e, bool keep_knowledge)
     }
     for (int k = 0; k < nold; k++) free_entry(&old[k]);
     free(old);
+    free(by_id);
     /* rules whose order is not a number sort last; they never fire */
     if (e->nrules) qsort(e->rules, (size_t)e->nrules, sizeof *e->rules, cmp_rules);
     index_reads(e);
     e->dirty = false;
+    return compiled;
 }
 
 int engine_rules(Engine *e, RuleInfo **out)
@@ -744,9 +768,9 @@ static void trace_firing(Engine *e, EventResult *r, const RuleEntry *re, const P
 
 typedef enum { HELD_NOT, FIRED_SAME, FIRED_CHANGED, RAN_AWAY } Fired;
 
-/* The event went over its budget in rule re: the run stops, and the
+/* The event went over its budget in a rule: the run stops, and the
  * caller rolls the whole event back. */
-static Fired ran_away(Engine *e, const RuleEntry *re, Ctx *cx, EventResult *r)
+static Fired ran_away(Engine *e, ObjId rule, Sym order, Ctx *cx, EventResult *r)
 {
     r->status = EV_RUNAWAY;
     if (!cx->meter.tripped) {
@@ -760,7 +784,7 @@ static Fired ran_away(Engine *e, const RuleEntry *re, Ctx *cx, EventResult *r)
     while (strcmp(l->setting, cx->meter.tripped) != 0) l++;
     snprintf(r->message, sizeof r->message,
              "rule %u (ruleOrder %s) took the event past %s (%ld %s, engineSettings); the whole event was undone",
-             re->id, sym_text(re->order), l->setting, e->limit[l - limits], l->what);
+             rule, sym_text(order), l->setting, e->limit[l - limits], l->what);
     return RAN_AWAY;
 }
 
@@ -784,7 +808,7 @@ static Fired try_rule(Engine *e, RuleEntry *re, Ctx *cx, EventResult *r, size_t 
         if (cx->meter.tripped) {
             size_t m = pool_mark(p);
             trace_firing(e, r, re, re->prog, m, m, r->sent.len, e->queue.len, false, cx->error);
-            return ran_away(e, re, cx, r);
+            return ran_away(e, re->id, re->order, cx, r);
         }
         if (cx->failed && e->trace_on && r->trace.len <= TRACE_MAX)
             buf_printf(&r->trace, "rule %u: its if stopped: %s\n", re->id, cx->error);
@@ -797,7 +821,7 @@ static Fired try_rule(Engine *e, RuleEntry *re, Ctx *cx, EventResult *r, size_t 
     r->firings++;
     if (cx->meter.tripped) {
         trace_firing(e, r, re, re->prog, *umark, *umark, smark, qmark, false, cx->error);
-        return ran_away(e, re, cx, r);
+        return ran_away(e, re->id, re->order, cx, r);
     }
     if (cx->failed) {
         /* a run-time error undoes whatever this then had done */
@@ -816,8 +840,23 @@ static Fired try_rule(Engine *e, RuleEntry *re, Ctx *cx, EventResult *r, size_t 
     if (e->hook) e->hook(e->hook_ud, re->id, re->prog, e->vars, changed);
     if (changed) r->changing_firings++;
     /* a changed state is remembered for the loop check */
-    if (r->firings > e->limit[LIMIT_STEPS] || (changed && !meter_memory(cx, 32))) return ran_away(e, re, cx, r);
+    if (r->firings > e->limit[LIMIT_STEPS] || (changed && !meter_memory(cx, 32))) return ran_away(e, re->id, re->order, cx, r);
     return changed ? FIRED_CHANGED : FIRED_SAME;
+}
+
+/* A firing changed rules or the settings: the order is rebuilt and the
+ * new rules compiled, at the event's expense, so that a rule creating
+ * rules pays for what each creation costs the engine.  False when that
+ * trips the meter (the run is then over). */
+static bool rebuild_metered(Engine *e, Ctx *cx, EventResult *r, ObjId fired)
+{
+    Sym order = SYM_EMPTY;
+    for (int i = 0; i < e->nrules; i++)
+        if (e->rules[i].id == fired) order = e->rules[i].order;
+    size_t compiled = rebuild(e, true);
+    if (meter_work(cx, 4 * (uint64_t)e->nrules + compiled) && meter_memory(cx, 64 * (uint64_t)compiled)) return true;
+    ran_away(e, fired, order, cx, r);
+    return false;
 }
 
 static bool state_repeated(Seen *seen, const Pool *p, EventResult *r, ObjId last)
@@ -855,7 +894,7 @@ static void run_immediate(Engine *e, Ctx *cx, EventResult *r, Seen *seen)
         ObjId fired = re->id;
         bool norestart = re->norestart;
         if (state_repeated(seen, p, r, fired)) return;
-        if (touches_rules(e, umark, pool_mark(p))) rebuild(e, true);
+        if (touches_rules(e, umark, pool_mark(p)) && !rebuild_metered(e, cx, r, fired)) return;
         if (norestart) {
             /* re-test the same rule (found again: the order may be new) */
             for (i = 0; i < e->nrules && e->rules[i].id != fired; i++) continue;
@@ -914,7 +953,7 @@ static void run_shadow(Engine *e, Ctx *cx, EventResult *r, Seen *seen)
         }
         if (pool_mark(p) == amark) break;
         if (state_repeated(seen, p, r, last)) break;
-        if (touches_rules(e, amark, pool_mark(p))) rebuild(e, true);
+        if (touches_rules(e, amark, pool_mark(p)) && !rebuild_metered(e, cx, r, last)) break;
     }
 out:
     free(ops);
