@@ -160,7 +160,7 @@ static bool parse_pattern(Entry *e, const char *line, int len, const char *name,
         if (!why && e->w[i].kind != W_LIT && find_var(e, e->w[i].text, strlen(e->w[i].text)) != &e->w[i])
             why = "the same name is taken twice";
         if (!why && e->w[i].kind == W_REST && ++rests > MAX_RESTS)
-            why = "at most 3 <name...> in a pattern (matching a line must stay quick)";
+            why = "at most 3 <name...> in a pattern";
         if (why) {
             buf_printf(err, "%s:%d:%d: %s", name, lineno, w[i].start + 1, why);
             free(ws.w);
