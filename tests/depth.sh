@@ -6,7 +6,8 @@
 # fire and say why, while the other rules do; rules at the limits still
 # run on an 8 MiB stack; eval() and parses() of deep text; a megabyte value
 # and a 100,000-line value in the object format; deep and long SLR input;
-# nomic check on deep files; a sugar line of 68 words taken whole.  Uses
+# nomic check on deep files; sugar lines of 68 and 100,000 words taken
+# whole, and a sugar pattern of 65 words refused.  Uses
 # $NOMIC (default build/nomic) and python3 to write the big inputs.
 . "$(dirname "$0")/lib.sh"
 
@@ -166,6 +167,16 @@ mv b@x "PROPOSE ENACT Long conditions." "$line"
 expect_in out "Proposal 301 by bob" "the proposal with the 68-word line is taken"
 expect_eq "$(val formalChange proposal 301 newthen)" "send(\"x@y\", \"done\")" "the then after word 64 is kept"
 expect_eq "$(val formalChange proposal 301 newif)" "exists(type==\"player\" & $words)" "the if is kept whole"
+# 100,000 words: matching costs pattern words x line words, so it is quick
+"$NOMIC" init G --ruleset suber --time "$TIME" --force >/dev/null
+mv c@x "JOIN carol Zed"
+mv a@x "JOIN alice Young"
+mv b@x "JOIN bob adams"
+py "print('PROPOSE ENACT ' + ' '.join('w%d' % i for i in range(100000)))" >long-line
+TIME=$((TIME + 60))
+expect_status 0 "a sugar line of 100,000 words" "$NOMIC" move G --from b@x --time "$TIME" --file long-line
+expect_in out "Proposal 301 by bob" "the proposal of 100,000 words is taken"
+expect_eq "$(val proposal number 301 text | wc -w)" "100000" "every word of it is kept"
 py "print('PAT ' + ' '.join('w%d' % i for i in range(64)) + '\n    subtype: x')" >wide.sugar
 expect_status 1 "a pattern of 65 words is refused" "$NOMIC" sugar G --set wide.sugar
 expect_in err "wide.sugar:1:" "the refusal names the line"
