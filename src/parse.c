@@ -102,7 +102,8 @@ static void expect(Parser *ps, TokKind k, const char *what)
     if (!accept(ps, k)) syntax_error(ps, cur(ps), "expected %s", what);
 }
 
-/* Counts a node against PARSE_MAX_NODES; `at` is where to report. */
+/* Counts a node against PARSE_MAX_NODES; line and col say where to report
+ * the rule too long (the resolve pass adds nodes too, and may report). */
 static void count_node(Parser *ps, int line, int col)
 {
     if (++ps->nodes <= PARSE_MAX_NODES) return;
