@@ -4,11 +4,12 @@
 # change in Suber's Nomic is refused and the game goes on (and replays);
 # rules nested 300,000 deep or a megabyte long in an initial set cannot
 # fire and say why, while the other rules do; rules at the limits still
-# run on an 8 MiB stack; eval() and parses() of deep text; a megabyte value
-# and a 100,000-line value in the object format; deep and long SLR input;
-# nomic check on deep files; sugar lines of 68 and 100,000 words taken
-# whole, and a sugar pattern of 65 words refused.  Uses
-# $NOMIC (default build/nomic) and python3 to write the big inputs.
+# run on an 8 MiB stack, from the command line and over HTTP; eval() and
+# parses() of deep text; a megabyte value and a 100,000-line value in the
+# object format; deep and long SLR input; nomic check on deep files; sugar
+# lines of 68 and 100,000 words taken whole, and a sugar pattern of 65
+# words refused.  Uses $NOMIC (default build/nomic) and python3 to write
+# the big inputs.
 . "$(dirname "$0")/lib.sh"
 
 TIME=1767225600 # 2026-01-01
@@ -100,6 +101,34 @@ print('type: rule\nruleOrder: 10\nif: exists(type==\"move\" & objectId==%m) & ('
     "$NOMIC" log E >log
     expect_in log "queue for x@y: fired" "a rule at the limits fires ($shape)"
 done
+
+# --- over HTTP: nomic serve evaluates requests on its main thread ---------
+# The worst rule at the limits, then a body of 200,000 levels of
+# parentheses (within the 256 KiB a request may carry).
+py "
+c = '!' * 249 + '!(' + ' & '.join(['T'] * 1900) + ')'
+print('type: engineSettings\nrunType: rule\n')
+print('type: rule\nruleOrder: 10\nif: exists(type==\"move\" & objectId==%m & moveSender==%s) & (' + c + ')\nthen: delete(objectId==%m) & send(%s, \"fired\")')
+" >serve.nomic
+"$NOMIC" init S --ruleset serve.nomic >/dev/null
+PORT=$(py 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+(ulimit -s 8192 2>/dev/null; exec "$NOMIC" serve S --listen 127.0.0.1:"$PORT" >serve.out 2>serve.err) &
+SERVER=$!
+i=0
+until grep -q "http://127.0.0.1:$PORT/" serve.out 2>/dev/null || [ $i -gt 100 ]; do i=$((i + 1)); sleep 0.05; done
+post() { curl -s -o body -w '%{http_code}' -X POST "http://127.0.0.1:$PORT/api/move?from=x@y" --data-binary "$@" >status; }
+post 'say: hello'
+expect_eq "$(cat status)" "200" "a move over HTTP with the rule at the limits"
+expect_in body "fired" "the rule at the limits fires in the request"
+py "print('if: ' + '(' * 100000 + 'T' + ')' * 100000)" >deep-body
+post @deep-body
+expect_eq "$(cat status)" "200" "a 100,000-deep body over HTTP is answered"
+post 'say: again'
+expect_in body "fired" "the server goes on"
+kill "$SERVER" 2>/dev/null
+wait "$SERVER" 2>/dev/null
+got=$?
+if [ "$got" -lt 128 ] || [ "$got" -eq 143 ]; then ok; else fail "nomic serve died of signal $((got - 128))"; fi
 
 # --- eval() and parses() of deep text ---------------------------------------
 py "
