@@ -15,10 +15,9 @@
  * alternative as written in the table); <name...> one or more words, as
  * written, up to what the rest of the pattern needs (a pattern has at
  * most 64 words and three of these; a line is taken whole, however many
- * words it has).  A template is text
- * in which <name> stands for what the pattern took; an attribute whose
- * value comes out empty is left out (absent).  Lines starting with # are
- * comments.
+ * words it has).  A template is text in which <name> stands for what
+ * the pattern took; an attribute whose value comes out empty is left out
+ * (absent).  Lines starting with # are comments.
  *
  * A message body is read in blocks separated by blank lines or `---`: a
  * block whose first line matches a pattern is sugar, every line of it one
