@@ -630,7 +630,7 @@ const Builtin builtins[] = {
     FN("eval", 3, 3, "eee", fn_eval, "eval(text, i, v)",
        "MathFlag's arithmetic: the exact value of text (1 to 8 characters of 0-9 + - * / ( ) i v) with i and v; "
        "\"\" when undefined (malformed, division by zero); an i or v of \"\" reads as 0, other non-numbers make it undefined"),
-    FN("parses", 1, 1, "e", fn_parses, "parses(text)", "T if text parses as a condition or a verb list"),
+    FN("parses", 1, 1, "e", fn_parses, "parses(text)", "T if text parses as a condition or a verb list (F past 256 levels of nesting or 4096 nodes: docs/limits.md)"),
 };
 
 const int nbuiltins = (int)(sizeof builtins / sizeof builtins[0]);

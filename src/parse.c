@@ -3,6 +3,13 @@
  *
  * Each parsing function opens with the production it parses (DESIGN 3).
  * Errors stop the parse at the first one and say where and near what.
+ *
+ * Every tree the parser builds is bounded (parse.h): at most
+ * PARSE_MAX_DEPTH levels of nesting and PARSE_MAX_NODES nodes per rule.
+ * The parser, the checker, the dependency analysis and the evaluator all
+ * recurse over the tree (the evaluator once per goal of a chain of `&`),
+ * so these two numbers are what keep every one of them inside the stack,
+ * whatever a player writes.
  */
 #include "parse.h"
 
@@ -57,6 +64,8 @@ typedef struct Parser {
     ParseError *err;
     jmp_buf fail;
     int vcap;
+    int depth;  /* nesting of the construct being parsed */
+    int nodes;  /* nodes built so far for this Prog */
 } Parser;
 
 static void syntax_error(Parser *ps, const Token *t, const char *fmt, const char *arg)
@@ -93,8 +102,34 @@ static void expect(Parser *ps, TokKind k, const char *what)
     if (!accept(ps, k)) syntax_error(ps, cur(ps), "expected %s", what);
 }
 
+/* Counts a node against PARSE_MAX_NODES; line and col say where to report
+ * the rule too long (the resolve pass adds nodes too, and may report). */
+static void count_node(Parser *ps, int line, int col)
+{
+    if (++ps->nodes <= PARSE_MAX_NODES) return;
+    ps->err->line = line;
+    ps->err->col = col;
+    snprintf(ps->err->msg, sizeof ps->err->msg,
+             "more than %d values, names and operators in one rule; split it into several rules", PARSE_MAX_NODES);
+    longjmp(ps->fail, 1);
+}
+
+/* Enters one level of nesting at t: '(', '!', a unary '-' or the
+ * arguments of a call.  The caller calls leave() when the level is done. */
+static void enter(Parser *ps, const Token *t)
+{
+    if (++ps->depth > PARSE_MAX_DEPTH) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "nested more than %d deep", PARSE_MAX_DEPTH);
+        syntax_error(ps, t, "%s", msg);
+    }
+}
+
+static void leave(Parser *ps) { ps->depth--; }
+
 static Node *node(Parser *ps, NodeKind kind, const Token *at)
 {
+    count_node(ps, at->line, at->col);
     Node *n = arena_alloc(&ps->prog->arena, sizeof *n);
     n->kind = kind;
     n->line = at->line;
@@ -104,6 +139,7 @@ static Node *node(Parser *ps, NodeKind kind, const Token *at)
 
 static Node *binary(Parser *ps, NodeKind kind, int op, Node *a, Node *b)
 {
+    count_node(ps, b->line, b->col);
     Node *n = arena_alloc(&ps->prog->arena, sizeof *n);
     n->kind = kind;
     n->op = op;
@@ -156,6 +192,7 @@ static Node *parse_call(Parser *ps, Token name)
     Node **args = NULL;
     int nargs = 0, cap = 0;
     while (cur(ps)->kind == TK_LPAREN) {
+        enter(ps, cur(ps));
         advance(ps);
         if (cur(ps)->kind != TK_RPAREN) {
             do {
@@ -166,6 +203,7 @@ static Node *parse_call(Parser *ps, Token name)
         if (cur(ps)->kind != TK_RPAREN)
             syntax_error(ps, cur(ps), "expected ')' or ',' in the arguments of %s", nm);
         advance(ps);
+        leave(ps);
     }
     n->n = nargs;
     n->kid = args;
@@ -216,9 +254,11 @@ static Node *parse_primary(Parser *ps)
         n->reads_attr = true;
         return n;
     case TK_LPAREN:
+        enter(ps, &t);
         advance(ps);
         n = parse_or(ps);
         expect(ps, TK_RPAREN, "')'");
+        leave(ps);
         return n;
     default:
         syntax_error(ps, &t, "expected %s", t.kind == TK_EOF || t.kind == TK_AND || t.kind == TK_OR
@@ -233,11 +273,13 @@ static Node *parse_neg(Parser *ps)
 {
     Token t = *cur(ps);
     if (t.kind == TK_MINUS) {
+        enter(ps, &t);
         advance(ps);
         Node *n = node(ps, N_NEG, &t);
         n->n = 1;
         n->kid = arena_alloc(&ps->prog->arena, sizeof *n->kid);
         n->kid[0] = parse_neg(ps);
+        leave(ps);
         return n;
     }
     return parse_primary(ps);
@@ -282,6 +324,7 @@ static Node *parse_concat(Parser *ps)
     int n = 0, cap = 0;
     push_node(ps, &parts, &n, &cap, first);
     while (starts_primary(cur(ps)->kind)) push_node(ps, &parts, &n, &cap, parse_sum(ps));
+    count_node(ps, first->line, first->col);
     Node *c = arena_alloc(&ps->prog->arena, sizeof *c);
     c->kind = N_CONCAT;
     c->line = first->line;
@@ -309,11 +352,13 @@ static Node *parse_unary(Parser *ps)
 {
     Token t = *cur(ps);
     if (t.kind == TK_NOT) {
+        enter(ps, &t);
         advance(ps);
         Node *n = node(ps, N_NOT, &t);
         n->n = 1;
         n->kid = arena_alloc(&ps->prog->arena, sizeof *n->kid);
         n->kid[0] = parse_unary(ps);
+        leave(ps);
         return n;
     }
     return parse_compare(ps);
@@ -462,6 +507,7 @@ static Node *parse_text(Parser *ps, const char *src, size_t len)
 {
     lex_free(&ps->lx);
     lex_init(&ps->lx, src, len);
+    ps->depth = 0;
     if (cur(ps)->kind == TK_EOF) syntax_error(ps, cur(ps), "%s", "expected a condition or a verb, found nothing");
     Node *n = parse_or(ps);
     if (cur(ps)->kind != TK_EOF) {

@@ -78,6 +78,14 @@ typedef struct Prog {
     Arena *arena;
 } Prog;
 
+/* Hard limits of the Mechanics on one rule (docs/limits.md), checked as
+ * it is parsed: a rule beyond them is a syntax error.  Every recursion
+ * over a tree (parsing, checking, the dependency analysis, evaluation) is
+ * bounded by them; PARSE_MAX_NODES also bounds the evaluator's chain of
+ * goals, which grows by one frame per conjunct of an `&`. */
+#define PARSE_MAX_DEPTH 256   /* '(', '!', unary '-' and call arguments, nested */
+#define PARSE_MAX_NODES 4096  /* nodes of the if and the then together */
+
 typedef struct ParseError {
     int line, col;  /* in the text that failed */
     char msg[240];

@@ -994,6 +994,11 @@ static void server_free(Server *s)
     free(s->name);
 }
 
+/* A move is evaluated on its connection's thread: it gets the stack the
+ * main thread has, which the parser's limits are measured against
+ * (docs/limits.md, "Parsing and nesting"), whatever the system default. */
+#define EVAL_STACK (8u << 20)
+
 static struct MHD_Daemon *start_http(Server *s, struct sockaddr_in *addr, int port)
 {
     /* a thread per connection: a move runs in its connection's thread and
@@ -1004,7 +1009,7 @@ static struct MHD_Daemon *start_http(Server *s, struct sockaddr_in *addr, int po
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_TIMEOUT, MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)MAX_PER_ADDRESS, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)(64 * 1024), MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_NOTIFY_CONNECTION,
-        on_connection, s, MHD_OPTION_END);
+        on_connection, s, MHD_OPTION_THREAD_STACK_SIZE, (size_t)EVAL_STACK, MHD_OPTION_END);
 }
 
 int server_run(Game *g, const char *path, const char *host, int port)

@@ -42,20 +42,26 @@ typedef struct Span {
     int start, end;
 } Span;
 
-#define MAX_WORDS 64
-#define MAX_RESTS 3 /* <name...> per pattern: a line is matched in O(words^3) at worst */
+/* Words of a line, as many as it has: a line is taken whole. */
+typedef struct Words {
+    Span *w;
+    int n, cap;
+} Words;
 
-static int split_words(const char *line, int len, Span *w)
+#define MAX_PATTERN_WORDS 64 /* a pattern longer than this is refused when the table is read */
+#define MAX_RESTS 3 /* <name...> per pattern: beyond that, where one ends is guesswork to the player */
+
+static void split_words(const char *line, int len, Words *ws)
 {
-    int n = 0;
-    for (int i = 0; i < len && n < MAX_WORDS;) {
+    ws->n = 0;
+    for (int i = 0; i < len;) {
         while (i < len && isspace((unsigned char)line[i])) i++;
         if (i >= len) break;
         int s = i;
         while (i < len && !isspace((unsigned char)line[i])) i++;
-        w[n++] = (Span){s, i};
+        GROW(ws->w, ws->n, ws->cap);
+        ws->w[ws->n++] = (Span){s, i};
     }
-    return n;
 }
 
 static bool is_name(const char *s, size_t n)
@@ -134,9 +140,17 @@ static const char *parse_word(const char *s, int n, PWord *w)
 
 static bool parse_pattern(Entry *e, const char *line, int len, const char *name, int lineno, Buf *err)
 {
-    Span w[MAX_WORDS];
-    int n = split_words(line, len, w);
+    Words ws = {0};
+    split_words(line, len, &ws);
+    const Span *w = ws.w;
+    int n = ws.n;
     e->pattern = xstrndup(line, (size_t)len);
+    if (n > MAX_PATTERN_WORDS) {
+        buf_printf(err, "%s:%d:%d: a pattern has at most %d words; this one has %d", name, lineno,
+                   w[MAX_PATTERN_WORDS].start + 1, MAX_PATTERN_WORDS, n);
+        free(ws.w);
+        return false;
+    }
     e->w = xcalloc((size_t)n, sizeof *e->w);
     int rests = 0;
     for (int i = 0; i < n; i++) {
@@ -146,12 +160,14 @@ static bool parse_pattern(Entry *e, const char *line, int len, const char *name,
         if (!why && e->w[i].kind != W_LIT && find_var(e, e->w[i].text, strlen(e->w[i].text)) != &e->w[i])
             why = "the same name is taken twice";
         if (!why && e->w[i].kind == W_REST && ++rests > MAX_RESTS)
-            why = "at most 3 <name...> in a pattern (matching a line must stay quick)";
+            why = "at most 3 <name...> in a pattern";
         if (why) {
             buf_printf(err, "%s:%d:%d: %s", name, lineno, w[i].start + 1, why);
+            free(ws.w);
             return false;
         }
     }
+    free(ws.w);
     return true;
 }
 
@@ -239,29 +255,50 @@ static bool word_is(const char *line, Span w, const char *lit)
     return strlen(lit) == n && strncasecmp(line + w.start, lit, n) == 0;
 }
 
-static bool match_from(const Entry *e, int pi, const char *line, const Span *w, int nw, int wi, Take *take)
+/* The alternative of a <name:A|B> that word w is, or NULL. */
+static const char *choice_of(const PWord *p, const char *line, Span w)
 {
-    if (pi == e->nw) return wi == nw;
-    const PWord *p = &e->w[pi];
-    if (p->kind == W_REST) {
-        for (int end = wi + 1; end <= nw; end++) {
-            take[pi] = (Take){w[wi].start, w[end - 1].end, NULL};
-            if (match_from(e, pi + 1, line, w, nw, end, take)) return true;
-        }
-        return false;
+    for (int k = 0; k < p->nalts; k++)
+        if (word_is(line, w, p->alts[k])) return p->alts[k];
+    return NULL;
+}
+
+/* Can pattern word p stand for the single line word w? */
+static bool word_fits(const PWord *p, const char *line, Span w)
+{
+    if (p->kind == W_LIT) return word_is(line, w, p->text);
+    if (p->kind == W_CHOICE) return choice_of(p, line, w) != NULL;
+    return true;
+}
+
+/* Matches the whole line against e, filling take[] (one per pattern word).
+ * ok[pi][wi] says whether pattern words pi.. can take line words wi..; it
+ * is filled from the end, so the time and memory are (pattern words) x
+ * (line words) however the <name...> fall, and nothing recurses.  A
+ * <name...> takes as few words as leave a match for the rest. */
+static bool match_line(const Entry *e, const char *line, const Span *w, int nw, Take *take)
+{
+    size_t cols = (size_t)nw + 1;
+    bool *ok = xcalloc((size_t)(e->nw + 1) * cols, sizeof *ok);
+    ok[(size_t)e->nw * cols + (size_t)nw] = true;
+    for (int pi = e->nw - 1; pi >= 0; pi--) {
+        bool *row = ok + (size_t)pi * cols, *next = row + cols;
+        const PWord *p = &e->w[pi];
+        for (int wi = nw - 1; wi >= 0; wi--)
+            row[wi] = p->kind == W_REST ? next[wi + 1] || row[wi + 1] : next[wi + 1] && word_fits(p, line, w[wi]);
     }
-    if (wi == nw) return false;
-    if (p->kind == W_LIT) {
-        if (!word_is(line, w[wi], p->text)) return false;
-    } else if (p->kind == W_CHOICE) {
-        int k = 0;
-        while (k < p->nalts && !word_is(line, w[wi], p->alts[k])) k++;
-        if (k == p->nalts) return false;
-        take[pi] = (Take){0, 0, p->alts[k]};
-    } else {
-        take[pi] = (Take){w[wi].start, w[wi].end, NULL};
+    bool found = ok[0];
+    for (int pi = 0, wi = 0; found && pi < e->nw; pi++) {
+        const PWord *p = &e->w[pi];
+        const bool *next = ok + (size_t)(pi + 1) * cols;
+        int end = wi + 1;
+        if (p->kind == W_REST)
+            while (!next[end]) end++; /* there is one: ok[pi][wi] holds */
+        take[pi] = (Take){w[wi].start, w[end - 1].end, p->kind == W_CHOICE ? choice_of(p, line, w[wi]) : NULL};
+        wi = end;
     }
-    return match_from(e, pi + 1, line, w, nw, wi + 1, take);
+    free(ok);
+    return found;
 }
 
 static void fill(const Entry *e, const Take *take, const char *line, const char *tmpl, Buf *v)
@@ -296,28 +333,44 @@ static void emit_move(const Entry *e, const Take *take, const char *line, Buf *o
 }
 
 /* Does the line start with the first word of some pattern? */
-static bool looks_like_sugar(const Sugar *s, const char *line, const Span *w, int nw)
+static bool looks_like_sugar(const Sugar *s, const char *line, int len)
 {
-    for (int i = 0; nw && i < s->n; i++)
-        if (word_is(line, w[0], s->e[i].w[0].text)) return true;
+    int i = 0;
+    while (i < len && isspace((unsigned char)line[i])) i++;
+    int start = i;
+    while (i < len && !isspace((unsigned char)line[i])) i++;
+    for (int k = 0; i > start && k < s->n; k++)
+        if (word_is(line, (Span){start, i}, s->e[k].w[0].text)) return true;
     return false;
 }
 
 static bool expand_line(const Sugar *s, const char *line, int len, int lineno, Buf *out, Buf *err)
 {
-    Span w[MAX_WORDS];
-    int nw = split_words(line, len, w);
+    Words ws = {0};
+    split_words(line, len, &ws);
+    const Span *w = ws.w;
+    int nw = ws.n;
     for (int i = 0; i < s->n; i++) {
-        Take take[MAX_WORDS];
-        if (s->e[i].nw <= MAX_WORDS && match_from(&s->e[i], 0, line, w, nw, 0, take)) {
-            emit_move(&s->e[i], take, line, out);
+        const Entry *e = &s->e[i];
+        if (!nw || !word_is(line, w[0], e->w[0].text)) continue; /* a pattern starts with a literal */
+        Take *take = xcalloc((size_t)e->nw, sizeof *take);
+        bool matched = match_line(e, line, w, nw, take);
+        if (matched) emit_move(e, take, line, out);
+        free(take);
+        if (matched) {
+            free(ws.w);
             return true;
         }
     }
-    buf_printf(err, "line %d: `%.*s` is not a move; the forms are:\n", lineno, len, line);
+    /* the line is quoted up to 200 bytes (never inside a character): enough to recognise it */
+    int shown = len;
+    if (shown > 200)
+        for (shown = 200; shown > 0 && ((unsigned char)line[shown] & 0xc0) == 0x80;) shown--;
+    buf_printf(err, "line %d: `%.*s%s` is not a move; the forms are:\n", lineno, shown, line, shown < len ? "..." : "");
     for (int i = 0; i < s->n; i++)
         if (!nw || word_is(line, w[0], s->e[i].w[0].text)) buf_printf(err, "  %s\n", s->e[i].pattern);
     if (err->len && err->s[err->len - 1] == '\n') err->s[--err->len] = 0;
+    free(ws.w);
     return false;
 }
 
@@ -349,9 +402,7 @@ bool sugar_expand(const Sugar *s, const char *body, Buf *out, Buf *err)
             if (!sugar_block) buf_add(&res, p, (size_t)(next - p));
         } else {
             if (!in_block) {
-                Span w[MAX_WORDS];
-                int nw = split_words(p, len, w);
-                sugar_block = s && looks_like_sugar(s, p, w, nw);
+                sugar_block = s && looks_like_sugar(s, p, len);
                 if (!sugar_block && res.len && res.s[res.len - 1] != '\n') buf_putc(&res, '\n');
                 in_block = true;
             }

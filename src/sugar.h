@@ -13,10 +13,11 @@
  * Pattern words: a literal word matches itself in any case; <name> one
  * word; <name:A|B> one of the alternatives in any case (the value is the
  * alternative as written in the table); <name...> one or more words, as
- * written, up to what the rest of the pattern needs.  A template is text
- * in which <name> stands for what the pattern took; an attribute whose
- * value comes out empty is left out (absent).  Lines starting with # are
- * comments.
+ * written, up to what the rest of the pattern needs (a pattern has at
+ * most 64 words and three of these; a line is taken whole, however many
+ * words it has).  A template is text in which <name> stands for what
+ * the pattern took; an attribute whose value comes out empty is left out
+ * (absent).  Lines starting with # are comments.
  *
  * A message body is read in blocks separated by blank lines or `---`: a
  * block whose first line matches a pattern is sugar, every line of it one

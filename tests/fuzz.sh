@@ -4,6 +4,11 @@
 # `smoke` for 20 seconds (the test suite), `long N` for N seconds.  A crash,
 # a leak or an abort() of a target's own check fails the run; the input
 # that did it is left in build/fuzz/.  TARGETS="slr eval" runs only those.
+# Inputs reach a megabyte for the rule language and the object format and
+# 256 KB for the others.  Each target first runs, once each, the deep and
+# long inputs of deep_seeds.py (nesting far past the parser's limit,
+# megabyte lines); they stay out of the corpus it then mutates, where they
+# would take most of the time.
 set -eu
 cd "$(dirname "$0")/.."
 mode=${1:-smoke}
@@ -22,16 +27,23 @@ PKG_LIBS=$(pkg-config --libs glib-2.0 gmime-3.0 libcurl libmicrohttpd)
 for t in ${TARGETS:-objfmt rule mail sugar eval slr}; do
     # shellcheck disable=SC2086
     clang $FLAGS $PKG_CFLAGS -o "$OUT/fuzz_$t" "tests/fuzz/fuzz_$t.c" $LIB build/rulesets_gen.c build/web_gen.c -lsqlite3 -lgmp -lm $PKG_LIBS
-    work=$(mktemp -d)
+    case $t in
+    rule | objfmt) maxlen=1048576 ;;
+    *) maxlen=262144 ;;
+    esac
+    work=$(mktemp -d) deep=$(mktemp -d)
     cp tests/fuzz/corpus_$t/* "$work/"
-    echo "fuzz_$t: $secs s"
-    if ! (cd "$OUT" && "./fuzz_$t" -max_total_time="$secs" -max_len=4096 -print_final_stats=1 "$work" > "fuzz_$t.log" 2>&1); then
+    python3 tests/fuzz/deep_seeds.py "$t" "$deep" "$maxlen"
+    echo "fuzz_$t: the deep inputs, then $secs s"
+    if ! (cd "$OUT" && "./fuzz_$t" "$deep"/* > "fuzz_$t.log" 2>&1 &&
+        "./fuzz_$t" -max_total_time="$secs" -max_len="$maxlen" -print_final_stats=1 "$work" >> "fuzz_$t.log" 2>&1); then
         tail -40 "$OUT/fuzz_$t.log"
         echo "fuzz_$t: crash; the input is in $OUT, the log in $OUT/fuzz_$t.log"
-        rm -rf "$work"
+        rm -rf "$work" "$deep"
         exit 1
     fi
+    grep -aE "^Executed .* in [0-9]+ ms$" "$OUT/fuzz_$t.log" | wc -l | sed 's/^/  deep inputs run: /'
     grep -aE "^Done|stat::number_of_executed_units|stat::peak_rss" "$OUT/fuzz_$t.log" | sed 's/^/  /'
-    rm -rf "$work"
+    rm -rf "$work" "$deep"
 done
 echo "fuzz: no crash"

@@ -1,6 +1,7 @@
 /*
  * test_lang.c - the rule language's lexer, parser and static checker.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -90,6 +91,80 @@ static void parser_errors_say_where(void **state)
     assert_true(m[0] != 0);
 }
 
+/* n copies of `open`, then `mid`, then n copies of `close`: malloc'd. */
+static char *nest(const char *open, const char *mid, const char *close, int n)
+{
+    Buf b = {0};
+    for (int i = 0; i < n; i++) buf_puts(&b, open);
+    buf_puts(&b, mid);
+    for (int i = 0; i < n; i++) buf_puts(&b, close);
+    return buf_take(&b);
+}
+
+/* prefix, then item joined n times by sep: malloc'd. */
+static char *join(const char *prefix, const char *item, const char *sep, int n)
+{
+    Buf b = {0};
+    buf_puts(&b, prefix);
+    for (int i = 0; i < n; i++) buf_printf(&b, "%s%s", i ? sep : "", item);
+    return buf_take(&b);
+}
+
+/* Each way of nesting is taken to 256 levels and refused at 257, at the
+ * column where the 257th level opens (the '(' of a call). */
+static void nesting_is_bounded(void **state)
+{
+    static const struct {
+        const char *open, *mid, *close;
+    } ways[] = {
+        {"(", "T", ")"}, {"!", "T", ""}, {"-", "1 == 1", ""}, {"if(", "T", ", T, F)"}, {"exists(", "T", ")"},
+    };
+    for (size_t k = 0; k < sizeof ways / sizeof *ways; k++) {
+        char *ok = nest(ways[k].open, ways[k].mid, ways[k].close, PARSE_MAX_DEPTH);
+        assert_string_equal(parse_msg(ok, NULL, NULL, NULL), "");
+        free(ok);
+        int line = 0, col = 0;
+        char *deep = nest(ways[k].open, ways[k].mid, ways[k].close, 200000);
+        const char *m = parse_msg(deep, NULL, &line, &col);
+        assert_non_null(strstr(m, "nested more than 256 deep"));
+        assert_int_equal(line, 1);
+        assert_int_equal(col, (PARSE_MAX_DEPTH + 1) * (int)strlen(ways[k].open));
+        free(deep);
+    }
+    /* the then is bounded the same way, and says so as the then's error */
+    char *deep = nest("(", "halt()", ")", 300000);
+    int which = -1;
+    ParseError pe;
+    assert_null(parse_rule("T", 1, deep, strlen(deep), &which, &pe));
+    assert_int_equal(which, 1);
+    assert_non_null(strstr(pe.msg, "nested more than 256 deep"));
+    free(deep);
+}
+
+/* Flat chains have no depth to speak of but build a tree as long as they
+ * are, which the evaluator walks one frame per goal: the node count bounds
+ * them, for every kind of chain, in the if and in the then. */
+static void long_chains_are_bounded(void **state)
+{
+    static const struct {
+        const char *prefix, *item, *sep;
+        bool then;
+    } chains[] = {
+        {"", "T", " & ", false},   {"", "F", " | ", false},       {"%x == ", "\"a\"", " ", false},
+        {"%x == ", "1", " + ", false}, {"if(", "T", ", ", false}, {"", "halt()", " & ", true},
+    };
+    for (size_t k = 0; k < sizeof chains / sizeof *chains; k++) {
+        char *c = join(chains[k].prefix, chains[k].item, chains[k].sep, 300000);
+        const char *m = chains[k].then ? parse_msg("T", c, NULL, NULL) : parse_msg(c, NULL, NULL, NULL);
+        assert_non_null(strstr(m, "more than 4096 values, names and operators in one rule"));
+        free(c);
+    }
+    /* 2,000 conjuncts (4,000 nodes) are within the limit */
+    char *c = join("", "T", " & ", 2000);
+    assert_string_equal(parse_msg(c, "halt()", NULL, NULL), "");
+    free(c);
+}
+
 static const Node *strip(const Node *n) { return n; }
 
 static void precedence_and_sugar(void **state)
@@ -163,6 +238,8 @@ int run_lang_tests(void)
         cmocka_unit_test(lexer_errors),
         cmocka_unit_test(parser_accepts_the_papers_forms),
         cmocka_unit_test(parser_errors_say_where),
+        cmocka_unit_test(nesting_is_bounded),
+        cmocka_unit_test(long_chains_are_bounded),
         cmocka_unit_test(precedence_and_sugar),
         cmocka_unit_test(checker),
     };
