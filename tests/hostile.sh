@@ -101,6 +101,13 @@ refused_for work maxWork
 expect_in out "past maxWork (300000 units of work, engineSettings)" "work: the refusal gives the budget"
 goes_on work
 
+# --- aggregates nested 200 deep: 35^200 candidates ---------------------------
+nested=$(awk 'BEGIN { s = "T"; for (i = 0; i < 200; i++) s = "count(" s ")>=0"; print s }')
+hostile_game nested "$TRIGGER & $nested" 'halt()'
+attack nested
+refused_for nested maxWork
+goes_on nested
+
 # --- a message sent to many, again and again --------------------------------
 hostile_game mail "$TRIGGER & exists(type==\"c\" & n==%n & objectId==%o)" \
     'set(%o)(n==%n+1) & send("v1@victim.example v2@victim.example v3@victim.example", "spam")' \
@@ -144,7 +151,7 @@ expect_status 0 "many: a later ordinary move is applied" "$NOMIC" move many.db -
 expect_status 0 "many: replay" "$NOMIC" replay many.db
 
 # --- every limit is held to its ceiling; a bad value is noted ---------------
-for l in "maxSteps 10000000" "maxWork 2000000000" "maxMemory 536870912" "maxDeliveries 10000000" "maxNumberDigits 1000000"; do
+for l in "maxSteps 10000000" "maxWork 500000000" "maxMemory 536870912" "maxDeliveries 10000000" "maxNumberDigits 1000000"; do
     name=${l% *} ceiling=${l#* }
     hostile_game ceil "exists(type==\"move\" & subtype==\"never\")" 'halt()' "runType: rule
 $name: 99999999999999"
