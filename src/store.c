@@ -677,13 +677,11 @@ void out_row_free(OutRow *r)
     memset(r, 0, sizeof *r);
 }
 
-bool store_each_outbox(Store *s, bool (*fn)(void *ud, const OutRow *r), void *ud)
+/* Calls fn for each outbox row the query selects, in order. */
+static bool each_outbox_row(Store *s, const char *sql, bool (*fn)(void *ud, const OutRow *r), void *ud)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db,
-                           "SELECT " OUT_COLUMNS " FROM outbox o JOIN recipients r ON r.id=o.to_id ORDER BY o.id", -1,
-                           &st, NULL) != SQLITE_OK)
-        return fail(s);
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return fail(s);
     bool ok = true;
     while (ok && sqlite3_step(st) == SQLITE_ROW) {
         OutRow r;
@@ -695,23 +693,17 @@ bool store_each_outbox(Store *s, bool (*fn)(void *ud, const OutRow *r), void *ud
     return ok;
 }
 
+bool store_each_outbox(Store *s, bool (*fn)(void *ud, const OutRow *r), void *ud)
+{
+    return each_outbox_row(s, "SELECT " OUT_COLUMNS " FROM outbox o JOIN recipients r ON r.id=o.to_id ORDER BY o.id", fn, ud);
+}
+
 bool store_each_queued(Store *s, bool (*fn)(void *ud, const OutRow *r), void *ud)
 {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db,
+    return each_outbox_row(s,
                            "SELECT " OUT_COLUMNS " FROM outbox o JOIN recipients r ON r.id=o.to_id"
                            " WHERE o.state='queued' ORDER BY o.id",
-                           -1, &st, NULL) != SQLITE_OK)
-        return fail(s);
-    bool ok = true;
-    while (ok && sqlite3_step(st) == SQLITE_ROW) {
-        OutRow r;
-        out_row(st, &r);
-        ok = fn(ud, &r);
-        out_row_free(&r);
-    }
-    sqlite3_finalize(st);
-    return ok;
+                           fn, ud);
 }
 
 int store_outbox_claim(Store *s, long after, int64_t now, int64_t lease_until, bool all, OutRow *r)
