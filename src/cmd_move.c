@@ -20,6 +20,12 @@ static void print_one(void *ud, Game *g, const Outcome *o)
     bool is_move = strcmp(o->kind, "move") == 0;
     cli_print_outcome(o, is_move ? p->sender : NULL, p->trace);
     if (is_move) p->refused = o->refused;
+    /* a rule designer trying a move sees how much of the budget it takes */
+    const Meter *m = &o->er.used;
+    if (p->trace && o->ran && m->work_max)
+        printf("cost: %llu of maxWork %llu, about %llu bytes of maxMemory %llu, %llu of maxDeliveries %llu\n",
+               (unsigned long long)m->work, (unsigned long long)m->work_max, (unsigned long long)m->memory,
+               (unsigned long long)m->memory_max, (unsigned long long)m->deliveries, (unsigned long long)m->deliveries_max);
 }
 
 static int move_or_try(int argc, char **argv, bool dry)

@@ -42,6 +42,7 @@ expect_in log.txt "subtype register" "log keeps the malformed input"
 before=$(sqlite3 g.db "select count(*) from events; select count(*) from objects")
 expect_status 0 "try" sh -c "printf 'subtype: register\nnickname: bob\n' | '$NOMIC' try g.db --from b@x --time 2026-01-01T03:00:00Z"
 expect_in out "create" "try shows the trace"
+expect_in out "of maxWork 50000000, about " "try shows what the move costs of the budget"
 after=$(sqlite3 g.db "select count(*) from events; select count(*) from objects")
 [ "$before" = "$after" ] && ok || fail "try changed the database"
 "$NOMIC" show g.db --type player > players.txt
