@@ -281,8 +281,8 @@ mail 'victim@v.org' 'Thu, 01 Jan 2026 00:10:00 +0000' 'Content-Type: text/plain'
 expect_status 0 "a forged mail of 5,000 moves" "$NOMIC" deliver d.db < flood.eml
 expect_in out "the message holds 5000 moves; a message may hold at most 1000" "the refusal gives the limit"
 expect_eq "$(to_count d.db victim@v.org)" 1 "mails to the victim after 5,000 moves in one mail"
-mail 'victim2@v.org' 'Thu, 01 Jan 2026 00:11:00 +0000' 'Content-Type: text/plain' "$(moves 900)" > flood2.eml
-expect_status 0 "a mail of 900 moves, each answered by the rules" "$NOMIC" deliver d.db < flood2.eml
+mail 'victim2@v.org' 'Thu, 01 Jan 2026 00:11:00 +0000' 'Content-Type: text/plain' "$(moves 300)" > flood2.eml
+expect_status 0 "a mail of 300 moves, each answered by the rules" "$NOMIC" deliver d.db < flood2.eml
 n=$(last_n d.db)
 expect_eq "$(to_count d.db victim2@v.org "$n")" 1 "mails to its sender from that one event"
 sqlite3 d.db "select text from outbox o join recipients r on r.id=o.to_id where r.list='victim2@v.org'" > out
