@@ -42,5 +42,6 @@ int main(void)
     failed += run_store_tests();
     failed += run_deps_tests();
     failed += run_mathexpr_tests();
+    failed += run_hash_tests();
     return failed;
 }
