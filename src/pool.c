@@ -20,33 +20,40 @@ static uint64_t key_hash(Sym name, Sym value)
 }
 
 /* The state hash's terms, SipHash under the game's key (pool.h) over
- * unambiguous encodings: a tag and the id, then for an attribute the name's
- * length, the name and the value.  The texts themselves are hashed, not
- * their Sym numbers (which differ between runs) nor their FNV hashes (which
- * anyone can make collide). */
-static uint64_t term_hash(const Pool *p, uint64_t head, Sym name, Sym value)
+ * unambiguous encodings: eight bytes of head (the id, a tag, and for an
+ * attribute the name's length), then the name and the value.  The texts
+ * themselves are hashed, not their Sym numbers (which differ between runs)
+ * nor their FNV hashes (which anyone can make collide). */
+enum { TAG_EXISTS = 1, TAG_ATTR = 2, TAG_LONG_NAME = 3 };
+
+static size_t put_le(unsigned char *b, uint64_t x)
 {
-    size_t nl = sym_len(name), vl = sym_len(value), n = 16 + nl + vl;
-    unsigned char stack[256], *b = n <= sizeof stack ? stack : xmalloc(n);
-    for (int i = 0; i < 8; i++) b[i] = (unsigned char)(head >> (8 * i));
-    for (int i = 0; i < 8; i++) b[8 + i] = (unsigned char)((uint64_t)nl >> (8 * i));
-    memcpy(b + 16, sym_text(name), nl);
-    memcpy(b + 16 + nl, sym_text(value), vl);
-    uint64_t h = siphash24(p->hash_key, b, n);
-    if (b != stack) free(b);
-    return h;
+    for (int i = 0; i < 8; i++) b[i] = (unsigned char)(x >> (8 * i));
+    return 8;
 }
 
 static uint64_t triple_hash(const Pool *p, ObjId id, Sym name, Sym value)
 {
-    return term_hash(p, (uint64_t)id | 1ULL << 56, name, value);
+    size_t nl = sym_len(name), vl = sym_len(value), n = 16 + nl + vl;
+    unsigned char stack[256], *b = n <= sizeof stack ? stack : xmalloc(n);
+    size_t at;
+    if (nl < 1u << 24) {
+        at = put_le(b, (uint64_t)id | (uint64_t)TAG_ATTR << 32 | (uint64_t)nl << 40);
+    } else { /* names this long are rare: their length takes eight more bytes */
+        at = put_le(b, (uint64_t)id | (uint64_t)TAG_LONG_NAME << 32);
+        at += put_le(b + at, nl);
+    }
+    memcpy(b + at, sym_text(name), nl);
+    memcpy(b + at + nl, sym_text(value), vl);
+    uint64_t h = siphash24(p->hash_key, b, at + nl + vl);
+    if (b != stack) free(b);
+    return h;
 }
 
 static uint64_t exist_hash(const Pool *p, ObjId id)
 {
-    uint64_t head = (uint64_t)id | 2ULL << 56;
     unsigned char b[8];
-    for (int i = 0; i < 8; i++) b[i] = (unsigned char)(head >> (8 * i));
+    put_le(b, (uint64_t)id | (uint64_t)TAG_EXISTS << 32);
     return siphash24(p->hash_key, b, sizeof b);
 }
 
