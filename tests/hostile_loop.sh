@@ -4,7 +4,8 @@
 # deleting it left the hash as before wins nothing, while real loops, in
 # every evaluation mode, are still loops; consecutive public hashes give a
 # search over short Secret Expressions nothing, where the old hash gave
-# the secret; and replay agrees with every game, whatever dry runs
+# the secret, yet after reveal anyone can recompute them (public_hash.py);
+# and replay agrees with every game, whatever dry runs
 # (`try`, the timer probe) ran away meanwhile.  Uses $NOMIC and sqlite3.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -48,6 +49,13 @@ key2=$(sqlite3 G2 "SELECT value FROM meta WHERE key='hash_key'")
 expect_not_in log.json "$key" "the log does not show the key"
 "$NOMIC" reveal G >reveal.out 2>&1
 expect_in reveal.out "hash key: $key" "reveal publishes the key"
+# with it, anyone can recompute the published hash as docs/formats.md says
+"$NOMIC" show G --json >show.json
+revealed=$(sed -n 's/^hash key: //p' reveal.out)
+python3 "$HERE/public_hash.py" "$revealed" show.json log.json >check.out 2>&1
+expect_eq "$(cat check.out)" "matches" "the published hash follows from the state and the revealed key"
+python3 "$HERE/public_hash.py" "$key2" show.json log.json >check.out 2>&1
+expect_in check.out "differs" "and not from another key"
 
 # ----------------------------------------------------- real loops stay loops
 loop_set() { # FILE EVALUATION NORESTART: a light flipped for ever, and a
