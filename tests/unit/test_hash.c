@@ -2,7 +2,8 @@
  * test_hash.c - the state hash: SipHash-2-4 against its reference vectors,
  * a hash that depends on the content and the key but not on the order of
  * changes, the undo log's verdict on whether the pool is back where it
- * was, and a loop that needs a repeated state, not a repeated hash.
+ * was, a loop that needs a repeated state, not a repeated hash, and dry
+ * runs that leave the game as they found it.
  */
 #include <string.h>
 
@@ -160,6 +161,53 @@ static void real_repeat_is_a_loop(void **state)
     }
 }
 
+static const char *runaway =
+    "type: engineSettings\nrunType: rule\nmaxSteps: 41\nevaluation: shadow\n\n"
+    "type: rule\nruleOrder: 1\n"
+    "if: exists(type==\"move\" & subtype==\"note\" & moveSender==%s & objectId==%m)\n"
+    "then: send(%s, \"noted\") & delete(%m)\n\n"
+    "type: rule\nruleOrder: 2\n"
+    "if: exists(type==\"move\" & subtype==\"loop\" & objectId==%m) & exists(type==\"light\" & on!=T & objectId==%l)\n"
+    "then: set(%l)(on==T)\n\n"
+    "type: rule\nruleOrder: 3\n"
+    "if: exists(type==\"light\" & on==T & objectId==%l)\n"
+    "then: set(%l)(on==F)\n\n"
+    "type: rule\nruleOrder: 4\n"
+    "if: exists(type==\"move\" & subtype==\"run\")\n"
+    "then: create(type==\"spark\")\n\n"
+    "type: rule\nruleOrder: 5\n"
+    "if: exists(type==\"move\" & subtype==\"run\")\n"
+    "then: create(type==\"ember\")\n\n"
+    "type: light\non: F\n";
+
+/* A dry run that runs away or loops leaves the game as it found it: the
+ * next id (shadow firings reserve ids), the generator, the queue, halted,
+ * the last mover, the timer. */
+static void dry_runs_leave_the_game_alone(void **state)
+{
+    Game *g = unit_game(runaway);
+    assert_string_equal(unit_move(g, "a@x", 10, "subtype: note\n"), "applied");
+    assert_int_equal(g->eng->queue.len, 1);
+    ObjId next = g->pool->next_id;
+    uint64_t rng[4], hash = g->pool->state_hash;
+    memcpy(rng, g->eng->rng, sizeof rng);
+    const char *bodies[] = {"subtype: run\n", "subtype: loop\n"}, *want[] = {"refused", "loop"};
+    for (int i = 0; i < 2; i++) {
+        Outcome o = {0};
+        assert_true(game_event_move(g, "b@x", 20, 20, bodies[i], true, &o));
+        assert_string_equal(o.status, want[i]);
+        outcome_free(&o);
+        assert_int_equal(g->pool->next_id, next);
+        assert_memory_equal(g->eng->rng, rng, sizeof rng);
+        assert_int_equal(g->eng->queue.len, 1);
+        assert_false(g->halted);
+        assert_null(g->winner_note);
+        assert_string_equal(g->last_mover, "a@x");
+        assert_true(g->pool->state_hash == hash);
+    }
+    game_close(g);
+}
+
 int run_hash_tests(void)
 {
     value_init();
@@ -169,6 +217,7 @@ int run_hash_tests(void)
         cmocka_unit_test(undo_log_tells_a_return),
         cmocka_unit_test(forged_collision_is_no_loop),
         cmocka_unit_test(real_repeat_is_a_loop),
+        cmocka_unit_test(dry_runs_leave_the_game_alone),
     };
     return cmocka_run_group_tests_name("hash", tests, NULL, NULL);
 }
