@@ -107,6 +107,7 @@ scenarios: $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/eval-check
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/agora.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/hostile.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/depth.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/hostile_loop.sh
 	$(BUILD)/suber-random --variant suber --games 100 --quiet
 	$(BUILD)/suber-random --variant suber1982 --games 20 --quiet
 

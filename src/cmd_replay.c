@@ -53,6 +53,7 @@ int cmd_replay(int argc, char **argv)
     if (!g) return EXIT_USAGE;
     Replay r = {game_memory(g->seed), 0, 0, false};
     r.mem->eng->created = g->eng->created;
+    pool_set_hash_key(r.mem->pool, g->pool->hash_key); /* the game's: every hash depends on it */
     int rc = EXIT_REFUSED;
     if (store_each_initial(g->st, load_initial, &r)) {
         store_each_event(g->st, 1, 0x7fffffffL, replay_event, &r);

@@ -1,7 +1,9 @@
 /*
  * cmd_reveal.c - nomic reveal: publishes the generator's seed and the salt
  * of the commitment `init` printed, so that anyone can check the
- * commitment and every draw (replaying the journal from the seed).
+ * commitment and every draw (replaying the journal from the seed), and the
+ * key of the state hash, so that anyone can recompute the hashes the
+ * journal published.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -30,8 +32,13 @@ int cmd_reveal(int argc, char **argv)
         if (strcmp(again, published) != 0) rc = EXIT_REFUSED;
         free(again);
     }
+    char *key = store_meta_get(g->st, "hash_key");
+    if (key) printf("hash key: %s\n", key);
+    else printf("hash key: none (this game was made before the state hash was keyed: it is keyed with zeros)\n");
+    free(key);
     if (!g->halted)
-        fprintf(stderr, "nomic reveal: the game has not ended: from now on anyone can predict its draws\n");
+        fprintf(stderr, "nomic reveal: the game has not ended: from now on anyone can predict its draws "
+                        "and test guesses of its private values against the published hashes\n");
     /* from now on the server's /api/game shows the seed and salt too */
     char *revealed = store_meta_get(g->st, "seed_revealed");
     if (!revealed) {

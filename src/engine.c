@@ -552,31 +552,45 @@ void engine_mark_syms(const Engine *e)
 
 /* ---- seen states ---- */
 
+/* The states seen during one event: their hashes, each with the undo mark
+ * at which the pool was in that state.  A hash is only a candidate: two
+ * entries may share one (a collision), and a repeat is confirmed from the
+ * undo records since the mark (state_repeated). */
+typedef struct SeenState {
+    uint64_t h; /* 0: empty slot */
+    size_t mark;
+} SeenState;
+
 typedef struct Seen {
-    uint64_t *h;
+    SeenState *s;
     size_t cap, len;
 } Seen;
 
-/* Returns true if h was already there. */
-static bool seen_add(Seen *s, uint64_t h)
+static void seen_insert(Seen *s, uint64_t h, size_t mark)
 {
     if ((s->len + 1) * 2 > s->cap) {
-        Seen n = {xcalloc(s->cap ? s->cap * 2 : 256, sizeof *n.h), s->cap ? s->cap * 2 : 256, 0};
+        Seen n = {xcalloc(s->cap ? s->cap * 2 : 256, sizeof *n.s), s->cap ? s->cap * 2 : 256, 0};
         for (size_t i = 0; i < s->cap; i++)
-            if (s->h[i]) seen_add(&n, s->h[i]);
-        free(s->h);
+            if (s->s[i].h) seen_insert(&n, s->s[i].h, s->s[i].mark);
+        free(s->s);
         *s = n;
     }
-    if (h == 0) h = 1;
     size_t m = s->cap - 1;
-    for (size_t i = h & m;; i = (i + 1) & m) {
-        if (s->h[i] == h) return true;
-        if (!s->h[i]) {
-            s->h[i] = h;
-            s->len++;
-            return false;
-        }
-    }
+    size_t i = h & m;
+    while (s->s[i].h) i = (i + 1) & m;
+    s->s[i] = (SeenState){h, mark};
+    s->len++;
+}
+
+/* Whether the pool is in a state seen before; if not, remembers it.  Only
+ * on a hash match does it look at the states themselves. */
+static bool seen_add(Seen *s, const Pool *p)
+{
+    uint64_t h = p->state_hash ? p->state_hash : 1;
+    for (size_t m = s->cap - 1, i = h & m; s->cap && s->s[i].h; i = (i + 1) & m)
+        if (s->s[i].h == h && pool_unchanged_since(p, s->s[i].mark)) return true;
+    seen_insert(s, h, pool_mark(p));
+    return false;
 }
 
 /* ---- traces ---- */
@@ -861,7 +875,7 @@ static bool rebuild_metered(Engine *e, Ctx *cx, EventResult *r, ObjId fired)
 
 static bool state_repeated(Seen *seen, const Pool *p, EventResult *r, ObjId last)
 {
-    if (!seen_add(seen, p->state_hash)) return false;
+    if (!seen_add(seen, p)) return false;
     r->status = EV_LOOP;
     snprintf(r->message, sizeof r->message,
              "the game state repeated within one event (rule %u fired last): a verifiable loop", last);
@@ -978,7 +992,7 @@ void engine_run(Engine *e, int64_t now, EventResult *r)
     new_time(e, now);
     report_broken_rules(e, r);
     Seen seen = {0};
-    seen_add(&seen, p->state_hash);
+    seen_add(&seen, p);
     Ctx cx = {.pool = p, .now = now, .created = e->created, .rng = e->rng, .queue = &e->queue, .sent = &r->sent};
     meter_start(e, &cx.meter);
     if (e->shadow) run_shadow(e, &cx, r, &seen);
@@ -994,6 +1008,6 @@ void engine_run(Engine *e, int64_t now, EventResult *r)
     r->have_timer = cx.have_timer;
     r->next_timer = cx.next_timer;
     buf_putc(&r->trace_json, ']');
-    free(seen.h);
+    free(seen.s);
     free(cx.trail);
 }

@@ -226,6 +226,10 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
 {
     Game *g = game_new();
     seed_rng(g, have_seed ? seed : random_seed());
+    /* random even when the seed is given: a seed may be guessed, the key
+     * must not be */
+    uint64_t key[2] = {random_seed(), random_seed()};
+    pool_set_hash_key(g->pool, key);
     Buf sugar = {0};
     for (int i = 0; i < nsets; i++) {
         const char *label;
@@ -279,6 +283,9 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
     char *commitment = game_commitment(g->seed, salt);
     ok = ok && store_meta_set(g->st, "seed_salt", salt) && store_meta_set(g->st, "seed_commitment", commitment);
     free(commitment);
+    char hk[33];
+    snprintf(hk, sizeof hk, "%016" PRIx64 "%016" PRIx64, key[0], key[1]);
+    ok = ok && store_meta_set(g->st, "hash_key", hk);
     g->eng->created = time;
     snprintf(v, sizeof v, "%" PRId64, time);
     ok = ok && store_meta_set(g->st, "created", v);
@@ -317,6 +324,18 @@ static bool queue_row(void *ud, const OutRow *r)
     return true;
 }
 
+/* The key of the state hash, kept private in the meta like the seed.  A
+ * game made before there was one has none: its hash is then keyed with
+ * zeros (and the hashes it journaled before do not replay). */
+static void load_hash_key(Game *g)
+{
+    uint64_t key[2] = {0, 0};
+    char *v = store_meta_get(g->st, "hash_key");
+    if (v && sscanf(v, "%16" SCNx64 "%16" SCNx64, &key[0], &key[1]) != 2) key[0] = key[1] = 0;
+    free(v);
+    pool_set_hash_key(g->pool, key);
+}
+
 /* The pool, the game's own state and the messages waiting for sendNow,
  * as the store has them. */
 static bool load_game(Game *g, Buf *err)
@@ -327,6 +346,7 @@ static bool load_game(Game *g, Buf *err)
         buf_printf(err, "%s", store_error(g->st));
         return false;
     }
+    load_hash_key(g);
     bool ok = store_load_objects(g->st, g->pool, err);
     if (ok) {
         g->known_event = settled_event(g->st);
@@ -534,19 +554,39 @@ static char *validate_moves(const FmtDoc *doc)
     return buf_take(&b);
 }
 
+/* What an event may change besides the pool's objects, kept to put back
+ * when the event is undone: a runaway, or any dry run (`try`, the timer
+ * probe).  Nothing that is not journaled may move the counters that
+ * replay repeats (next_id, the generator) nor what the meta keeps (the
+ * timer, halted, the last mover, the loop's winner). */
 typedef struct Saved {
     size_t mark;
+    ObjId next_id;   /* shadow firings reserve ids that a runaway never uses */
     uint64_t rng[4];
     MsgList queue;
+    bool halted, have_timer;
+    int64_t next_timer;
+    char *last_mover, *winner_note;
 } Saved;
+
+static void copy_queue(MsgList *to, const MsgList *from)
+{
+    *to = (MsgList){0};
+    for (size_t i = 0; i < from->len; i++) msg_push(to, from->m[i].to, from->m[i].text);
+}
 
 static void save_state(Game *g, Saved *s)
 {
     g->pool->logging = true;
     s->mark = pool_mark(g->pool);
+    s->next_id = g->pool->next_id;
     memcpy(s->rng, g->eng->rng, sizeof s->rng);
-    s->queue = (MsgList){0};
-    for (size_t i = 0; i < g->eng->queue.len; i++) msg_push(&s->queue, g->eng->queue.m[i].to, g->eng->queue.m[i].text);
+    copy_queue(&s->queue, &g->eng->queue);
+    s->halted = g->halted;
+    s->have_timer = g->have_timer;
+    s->next_timer = g->next_timer;
+    s->last_mover = g->last_mover ? xstrdup(g->last_mover) : NULL;
+    s->winner_note = g->winner_note ? xstrdup(g->winner_note) : NULL;
 }
 
 /* A dry run draws from a throwaway generator: were it the game's, `try`
@@ -557,14 +597,38 @@ static void throwaway_rng(Game *g)
     for (int i = 0; i < 4; i++) g->eng->rng[i] = splitmix(&x);
 }
 
+/* Undoes the event's effects on the pool, the counters and the queue.  It
+ * may run twice (a dry run that runs away): the saved queue is copied, not
+ * moved. */
 static void restore_state(Game *g, Saved *s)
 {
     pool_undo_to(g->pool, s->mark);
+    g->pool->next_id = s->next_id;
     memcpy(g->eng->rng, s->rng, sizeof s->rng);
     msg_free(&g->eng->queue);
-    g->eng->queue = s->queue;
-    s->queue = (MsgList){0};
+    copy_queue(&g->eng->queue, &s->queue);
     engine_invalidate(g->eng);
+}
+
+/* After a dry run, the game's own state too is as it was.  (A real event
+ * that runs away keeps its sender as the last mover, as before.) */
+static void restore_meta(Game *g, Saved *s)
+{
+    g->halted = s->halted;
+    g->have_timer = s->have_timer;
+    g->next_timer = s->next_timer;
+    free(g->last_mover);
+    g->last_mover = s->last_mover;
+    free(g->winner_note);
+    g->winner_note = s->winner_note;
+    s->last_mover = s->winner_note = NULL;
+}
+
+static void saved_free(Saved *s)
+{
+    msg_free(&s->queue);
+    free(s->last_mover);
+    free(s->winner_note);
 }
 
 static void loop_meta_rule(Game *g, Outcome *o)
@@ -610,7 +674,7 @@ static const char *settle(Game *g, Outcome *o, Saved *sv, bool dry)
     }
     g->have_timer = o->er.have_timer;
     g->next_timer = o->er.next_timer;
-    hex_hash(g->pool->state_hash, o->hash);
+    hex_hash(pool_public_hash(g->pool), o->hash);
     return status;
 }
 
@@ -620,10 +684,11 @@ static bool finish(Game *g, Outcome *o, Saved *sv, const char *status, bool dry)
     o->status = status;
     if (dry) {
         restore_state(g, sv);
+        restore_meta(g, sv);
     } else {
         ok = commit_event(g, o, status);
-        msg_free(&sv->queue);
     }
+    saved_free(sv);
     pool_forget_undo(g->pool);
     g->pool->logging = false;
     return ok;
@@ -889,9 +954,15 @@ static void probe_timer(Game *g, int64_t time)
 {
     if (g->have_timer || g->halted) return;
     Outcome o;
-    if (game_event_tick(g, time, true, &o) && o.ran && o.er.changing_firings > 0) {
-        g->have_timer = true;
-        g->next_timer = time;
+    if (game_event_tick(g, time, true, &o) && o.ran) {
+        if (o.er.status != EV_RUNAWAY) {
+            g->have_timer = o.er.have_timer;
+            g->next_timer = o.er.next_timer;
+        }
+        if (o.er.changing_firings > 0) {
+            g->have_timer = true;
+            g->next_timer = time;
+        }
     }
     outcome_free(&o);
 }

@@ -31,7 +31,7 @@ const Command commands[] = {
     {"serve", cmd_serve, "nomic serve GAME [--listen HOST:PORT]",
      "serve the game over HTTP: the web page, the JSON API, the clock and the mail out"},
     {"reveal", cmd_reveal, "nomic reveal GAME",
-     "publish the generator's seed and check it against the commitment init printed"},
+     "publish the generator's seed, checked against the commitment init printed, and the state hash's key"},
     {"slr", cmd_slr, "nomic slr parse FILE [--json|--objects] | nomic slr emit GAME",
      "Agora's Short Logical Ruleset: read one (a summary, JSON or objects), or print a game's"},
     {"help", cmd_help, "nomic help [--markdown]", "this summary and the rule language's verbs and functions"},

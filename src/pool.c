@@ -19,12 +19,43 @@ static uint64_t key_hash(Sym name, Sym value)
     return hash_mix(((uint64_t)name << 32) ^ value);
 }
 
-static uint64_t triple_hash(ObjId id, Sym name, Sym value)
+/* The state hash's terms, SipHash under the game's key (pool.h) over
+ * unambiguous encodings: eight bytes of head (the id, a tag, and for an
+ * attribute the name's length), then the name and the value.  The texts
+ * themselves are hashed, not their Sym numbers (which differ between runs)
+ * nor their FNV hashes (which anyone can make collide). */
+enum { TAG_EXISTS = 1, TAG_ATTR = 2, TAG_LONG_NAME = 3 };
+
+static size_t put_le(unsigned char *b, uint64_t x)
 {
-    return hash_mix(hash_mix(id * 0x9e3779b97f4a7c15ULL ^ sym_hash(name)) + sym_hash(value));
+    for (int i = 0; i < 8; i++) b[i] = (unsigned char)(x >> (8 * i));
+    return 8;
 }
 
-static uint64_t exist_hash(ObjId id) { return hash_mix(id ^ 0x5bd1e9955bd1e995ULL); }
+static uint64_t triple_hash(const Pool *p, ObjId id, Sym name, Sym value)
+{
+    size_t nl = sym_len(name), vl = sym_len(value), n = 16 + nl + vl;
+    unsigned char stack[256], *b = n <= sizeof stack ? stack : xmalloc(n);
+    size_t at;
+    if (nl < 1u << 24) {
+        at = put_le(b, (uint64_t)id | (uint64_t)TAG_ATTR << 32 | (uint64_t)nl << 40);
+    } else { /* names this long are rare: their length takes eight more bytes */
+        at = put_le(b, (uint64_t)id | (uint64_t)TAG_LONG_NAME << 32);
+        at += put_le(b + at, nl);
+    }
+    memcpy(b + at, sym_text(name), nl);
+    memcpy(b + at + nl, sym_text(value), vl);
+    uint64_t h = siphash24(p->hash_key, b, at + nl + vl);
+    if (b != stack) free(b);
+    return h;
+}
+
+static uint64_t exist_hash(const Pool *p, ObjId id)
+{
+    unsigned char b[8];
+    put_le(b, (uint64_t)id | (uint64_t)TAG_EXISTS << 32);
+    return siphash24(p->hash_key, b, sizeof b);
+}
 
 Pool *pool_new(void)
 {
@@ -186,7 +217,7 @@ static void index_add(Pool *p, ObjId id, Sym name, Sym value)
     } else {
         range_get(p, name)->text_live++;
     }
-    p->state_hash += triple_hash(id, name, value);
+    p->state_hash += triple_hash(p, id, name, value);
 }
 
 static void index_remove(Pool *p, ObjId id, Sym name, Sym value)
@@ -195,7 +226,7 @@ static void index_remove(Pool *p, ObjId id, Sym name, Sym value)
     IndexEntry *e = index_find(p, name, canon);
     if (e) idset_remove(&e->set, id);
     if (!sym_is_number(canon)) range_find(p, name)->text_live--;
-    p->state_hash -= triple_hash(id, name, value);
+    p->state_hash -= triple_hash(p, id, name, value);
 }
 
 /* ---- objects ---- */
@@ -240,7 +271,7 @@ static void install(Pool *p, Obj *o)
     }
     p->objs[o->id] = o;
     idset_add(&p->all, o->id);
-    p->state_hash += exist_hash(o->id);
+    p->state_hash += exist_hash(p, o->id);
     for (uint32_t i = 0; i < o->n; i++) index_add(p, o->id, o->attrs[i].name, o->attrs[i].value);
 }
 
@@ -283,7 +314,7 @@ static Obj *uninstall(Pool *p, ObjId id)
     Obj *o = p->objs[id];
     for (uint32_t i = 0; i < o->n; i++) index_remove(p, id, o->attrs[i].name, o->attrs[i].value);
     idset_remove(&p->all, id);
-    p->state_hash -= exist_hash(id);
+    p->state_hash -= exist_hash(p, id);
     p->objs[id] = NULL;
     return o;
 }
@@ -317,31 +348,38 @@ Sym obj_get(const Obj *o, Sym name)
     return found ? o->attrs[i].value : SYM_EMPTY;
 }
 
-/* Writes without logging; used by pool_set and by undo. */
-static void raw_set(Pool *p, Obj *o, Sym name, Sym value)
+/* Sets name to value ("" removes) in the attributes of o alone. */
+static void obj_put(Obj *o, Sym name, Sym value)
 {
     bool found;
     uint32_t i = attr_pos(o, name, &found);
     if (found) {
-        index_remove(p, o->id, name, o->attrs[i].value);
-        if (value == SYM_EMPTY) {
-            memmove(o->attrs + i, o->attrs + i + 1, (o->n - i - 1) * sizeof *o->attrs);
-            o->n--;
+        if (value != SYM_EMPTY) {
+            o->attrs[i].value = value;
             return;
         }
-        o->attrs[i].value = value;
-    } else {
-        if (value == SYM_EMPTY) return;
-        if (o->n == o->cap) {
-            /* objects have about a dozen attributes: grow by four, not double */
-            o->cap += 4;
-            o->attrs = xrealloc(o->attrs, o->cap * sizeof *o->attrs);
-        }
-        memmove(o->attrs + i + 1, o->attrs + i, (o->n - i) * sizeof *o->attrs);
-        o->attrs[i] = (Attr){name, value};
-        o->n++;
+        memmove(o->attrs + i, o->attrs + i + 1, (o->n - i - 1) * sizeof *o->attrs);
+        o->n--;
+        return;
     }
-    index_add(p, o->id, name, value);
+    if (value == SYM_EMPTY) return;
+    if (o->n == o->cap) {
+        /* objects have about a dozen attributes: grow by four, not double */
+        o->cap += 4;
+        o->attrs = xrealloc(o->attrs, o->cap * sizeof *o->attrs);
+    }
+    memmove(o->attrs + i + 1, o->attrs + i, (o->n - i) * sizeof *o->attrs);
+    o->attrs[i] = (Attr){name, value};
+    o->n++;
+}
+
+/* Writes without logging; used by pool_set and by undo. */
+static void raw_set(Pool *p, Obj *o, Sym name, Sym value)
+{
+    Sym old = obj_get(o, name);
+    if (old != SYM_EMPTY) index_remove(p, o->id, name, old);
+    obj_put(o, name, value);
+    if (value != SYM_EMPTY) index_add(p, o->id, name, value);
 }
 
 bool pool_set(Pool *p, ObjId id, Sym name, Sym value)
@@ -461,4 +499,90 @@ void pool_forget_undo(Pool *p)
 {
     for (size_t i = 0; i < p->undo_len; i++) obj_free(p->undo[i].saved);
     p->undo_len = 0;
+}
+
+/* ---- the key, the public digest, and repeats ---- */
+
+void pool_set_hash_key(Pool *p, const uint64_t key[2])
+{
+    p->hash_key[0] = key[0];
+    p->hash_key[1] = key[1];
+    p->state_hash = 0;
+    for (uint32_t i = idset_seek(&p->all, 0, 1); i < p->all.len; i = idset_seek(&p->all, i + 1, 0)) {
+        const Obj *o = p->objs[p->all.ids[i]];
+        p->state_hash += exist_hash(p, o->id);
+        for (uint32_t k = 0; k < o->n; k++) p->state_hash += triple_hash(p, o->id, o->attrs[k].name, o->attrs[k].value);
+    }
+}
+
+/* Under a key of its own (the game's with its halves swapped and a tag),
+ * so that the digest is no term of the state hash. */
+uint64_t pool_public_hash(const Pool *p)
+{
+    uint64_t key[2] = {p->hash_key[1] ^ 0x6e6f6d6963707562ULL, p->hash_key[0]};
+    unsigned char b[8];
+    for (int i = 0; i < 8; i++) b[i] = (unsigned char)(p->state_hash >> (8 * i));
+    return siphash24(key, b, sizeof b);
+}
+
+static int cmp_objid(const void *a, const void *b)
+{
+    ObjId x = *(const ObjId *)a, y = *(const ObjId *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Walks the undo records from the newest back to `mark` on copies of the
+ * objects they touch, which then hold those objects as they were at the
+ * mark (NULL: not alive then); untouched objects did not change. */
+static void objects_at_mark(const Pool *p, size_t mark, ObjId *ids, size_t n, Obj **then)
+{
+    for (size_t i = 0; i < n; i++) {
+        const Obj *o = pool_get(p, ids[i]);
+        then[i] = o ? obj_clone(o) : NULL;
+    }
+    for (size_t k = p->undo_len; k-- > mark;) {
+        const Undo *u = &p->undo[k];
+        const ObjId *at = bsearch(&u->id, ids, n, sizeof *ids, cmp_objid);
+        Obj **o = &then[at - ids];
+        if (u->kind == UNDO_CREATE) {
+            obj_free(*o);
+            *o = NULL;
+        } else if (u->kind == UNDO_DELETE) {
+            obj_free(*o);
+            *o = obj_clone(u->saved);
+        } else if (*o) {
+            obj_put(*o, u->name, u->old);
+        }
+    }
+}
+
+static bool same_obj(const Obj *a, const Obj *b)
+{
+    if (!a || !b) return a == b;
+    if (a->n != b->n) return false;
+    for (uint32_t i = 0; i < a->n; i++)
+        if (a->attrs[i].name != b->attrs[i].name || a->attrs[i].value != b->attrs[i].value) return false;
+    return true;
+}
+
+bool pool_unchanged_since(const Pool *p, size_t mark)
+{
+    if (!p->logging || mark > p->undo_len) return false;
+    size_t n = 0, total = p->undo_len - mark;
+    ObjId *ids = xmalloc((total ? total : 1) * sizeof *ids);
+    for (size_t k = mark; k < p->undo_len; k++) ids[n++] = p->undo[k].id;
+    qsort(ids, n, sizeof *ids, cmp_objid);
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!u || ids[i] != ids[u - 1]) ids[u++] = ids[i];
+    Obj **then = xmalloc((u ? u : 1) * sizeof *then);
+    objects_at_mark(p, mark, ids, u, then);
+    bool same = true;
+    for (size_t i = 0; i < u; i++) {
+        same = same && same_obj(then[i], pool_get(p, ids[i]));
+        obj_free(then[i]);
+    }
+    free(then);
+    free(ids);
+    return same;
 }

@@ -16,7 +16,10 @@
  *    also compare greater, which makes that shortcut wrong).
  *  - state_hash is the sum over live objects of a hash of the id and of every
  *    (id, name, value) triple: order-independent and updated per change, so
- *    the engine can detect a repeated state in O(1).
+ *    the engine can spot a possibly repeated state in O(1).  The terms are
+ *    SipHash under hash_key, the game's secret: no player can choose values
+ *    that make two states collide, nor learn from the hash what a value is.
+ *    A match is still only a candidate: pool_unchanged_since confirms it.
  *  - While logging is on, every change appends an undo record; pool_undo_to
  *    rolls the pool back to an earlier mark exactly (ids included).
  *  - While `changes.on`, pool_create, pool_delete and pool_set also append a
@@ -97,6 +100,7 @@ typedef struct Pool {
     RangeIndex *ranges; /* open addressing by name */
     size_t ranges_cap, ranges_len;
     uint64_t state_hash;
+    uint64_t hash_key[2]; /* the game's secret (store meta hash_key) */
     bool logging;
     ChangeList changes;
     Undo *undo;
@@ -129,6 +133,18 @@ const RangeIndex *pool_range_index(const Pool *p, Sym name);
 size_t pool_mark(const Pool *p);
 void pool_undo_to(Pool *p, size_t mark);
 void pool_forget_undo(Pool *p); /* drop the log (commit) */
+
+/* Sets the key of the state hash and computes the hash again under it. */
+void pool_set_hash_key(Pool *p, const uint64_t key[2]);
+/* The digest the journal publishes after each event: a keyed hash of
+ * state_hash, so two consecutive digests (whose states differ by one value)
+ * tell nothing about that value to anyone without the key. */
+uint64_t pool_public_hash(const Pool *p);
+/* Whether the undo records from `mark` on leave the pool exactly as it was
+ * at the mark: every object created since is gone again, every one deleted
+ * since is back, every attribute set since has its old value.  False when
+ * the log is off.  Costs O(records since the mark). */
+bool pool_unchanged_since(const Pool *p, size_t mark);
 
 /* Between events: drops the emptied posting lists (and their numbers from
  * the range indexes), then marks every Sym the pool holds for the collector

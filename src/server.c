@@ -159,7 +159,8 @@ static void snapshot_free(Snapshot *n)
 }
 
 /* The commitment to the generator's seed, and once `nomic reveal` has
- * published it, the seed and salt to check it with. */
+ * published it, the seed and salt to check it with and the key of the
+ * published state hashes. */
 static void seed_fields(Buf *b, Game *g)
 {
     char *commitment = store_meta_get(g->st, "seed_commitment"), *revealed = store_meta_get(g->st, "seed_revealed");
@@ -172,6 +173,12 @@ static void seed_fields(Buf *b, Game *g)
         buf_puts(b, ",\"seedSalt\":");
         json_string(b, salt, strlen(salt));
     }
+    char *key = revealed ? store_meta_get(g->st, "hash_key") : NULL;
+    if (key) {
+        buf_puts(b, ",\"hashKey\":");
+        json_string(b, key, strlen(key));
+    }
+    free(key);
     free(commitment);
     free(revealed);
     free(salt);

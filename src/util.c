@@ -130,6 +130,51 @@ uint64_t hash_mix(uint64_t h)
     return h;
 }
 
+/* ---- SipHash-2-4 (Aumasson and Bernstein), as in its reference code ---- */
+
+#define ROTL(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
+#define SIPROUND                                                                                                   \
+    do {                                                                                                           \
+        v0 += v1, v1 = ROTL(v1, 13) ^ v0, v0 = ROTL(v0, 32);                                                      \
+        v2 += v3, v3 = ROTL(v3, 16) ^ v2;                                                                          \
+        v0 += v3, v3 = ROTL(v3, 21) ^ v0;                                                                          \
+        v2 += v1, v1 = ROTL(v1, 17) ^ v2, v2 = ROTL(v2, 32);                                                      \
+    } while (0)
+
+/* Little-endian whatever the machine: the hashes are kept in the journal. */
+static inline uint64_t load_le(const unsigned char *s, size_t n)
+{
+    uint64_t m = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&m, s, n);
+#else
+    for (size_t i = 0; i < n; i++) m |= (uint64_t)s[i] << (8 * i);
+#endif
+    return m;
+}
+
+uint64_t siphash24(const uint64_t key[2], const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    uint64_t v0 = key[0] ^ 0x736f6d6570736575ULL, v1 = key[1] ^ 0x646f72616e646f6dULL;
+    uint64_t v2 = key[0] ^ 0x6c7967656e657261ULL, v3 = key[1] ^ 0x7465646279746573ULL;
+    size_t full = n - n % 8;
+    for (size_t i = 0; i <= full; i += 8) {
+        /* the last block: the bytes left and the length in the top byte */
+        uint64_t m = i < full ? load_le(s + i, 8) : load_le(s + i, n % 8) | (uint64_t)(n & 0xff) << 56;
+        v3 ^= m;
+        SIPROUND;
+        SIPROUND;
+        v0 ^= m;
+    }
+    v2 ^= 0xff;
+    SIPROUND;
+    SIPROUND;
+    SIPROUND;
+    SIPROUND;
+    return v0 ^ v1 ^ v2 ^ v3;
+}
+
 char *read_file(const char *path, size_t *len)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");

@@ -46,7 +46,9 @@ char *buf_take(Buf *b);      /* caller frees; b is left empty */
 void buf_reset(Buf *b);
 void buf_free(Buf *b);
 
-/* 64-bit FNV-1a: stable across runs and machines (state hashes rely on it). */
+/* 64-bit FNV-1a: stable across runs and machines, for hash tables.  Not
+ * keyed: anyone can find collisions, so nothing a player could steer may
+ * rest on it (the state hash uses siphash24). */
 uint64_t hash_bytes(const void *p, size_t n);
 uint64_t hash_mix(uint64_t h); /* a strong 64-bit finaliser */
 
@@ -60,6 +62,10 @@ void buf_add_utf8(Buf *b, const char *s, size_t n);
 /* The longest prefix of s[0..n) not over max bytes that does not cut a
  * UTF-8 sequence in two. */
 size_t utf8_cut(const char *s, size_t n, size_t max);
+/* SipHash-2-4 of n bytes under a 128-bit key (key[0] is its first eight
+ * bytes, little-endian): a keyed pseudo-random function, so without the key
+ * no one can predict an output, let alone find two inputs that agree. */
+uint64_t siphash24(const uint64_t key[2], const void *p, size_t n);
 
 /* Reads a whole file (or stdin for "-"); NULL and errno on failure. */
 char *read_file(const char *path, size_t *len);

@@ -44,5 +44,6 @@ int main(void)
     failed += run_mathexpr_tests();
     failed += run_idset_tests();
     failed += run_meter_tests();
+    failed += run_hash_tests();
     return failed;
 }
