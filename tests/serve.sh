@@ -205,7 +205,9 @@ ujson() {
 cat >heavy.nomic <<'EOF'
 type: engineSettings
 runType: rule
-maxSteps: 300000
+maxSteps: 1000000
+maxWork: 500000000
+maxMemory: 536870912
 
 type: rule
 ruleOrder: 1
