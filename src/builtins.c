@@ -501,7 +501,9 @@ static void do_forEach(Ctx *cx, const Node *call, const Obj *cand)
     free(f.snap);
 }
 
-/* Recipients as one normalised list: words separated by single spaces. */
+/* Recipients as one normalised list: words separated by single spaces.
+ * The last list is remembered with its normal form and its length, as
+ * favor sends every announcement to the same list of all players. */
 static Sym recipients(Ctx *cx, Sym r)
 {
     if (r == cx->rcpt_in && r != SYM_EMPTY) return cx->rcpt_out;
@@ -509,34 +511,37 @@ static Sym recipients(Ctx *cx, Sym r)
     Buf b = {0};
     const char *p = sym_text(r), *w;
     size_t n;
+    uint64_t count = 0;
     while (next_word(&p, &w, &n, true)) {
         if (b.len) buf_putc(&b, ' ');
         buf_add(&b, w, n);
+        count++;
     }
     Sym s = sym_intern(buf_str(&b), b.len);
     buf_free(&b);
     cx->rcpt_in = r;
     cx->rcpt_out = s;
+    cx->rcpt_count = count;
     return s;
 }
 
-/* A message queued for the recipients `to`: deliveries are metered, one
- * per recipient, and the memory of the queue entry. */
-static bool meter_message(Ctx *cx, Sym to)
+/* A message queued for the list recipients() last made (so that
+ * cx->rcpt_count is its length): deliveries are metered, one per
+ * recipient, and the memory of the queue entry. */
+static bool meter_message(Ctx *cx)
 {
-    uint64_t n = 1;
-    for (const char *p = sym_text(to); *p; p++) n += *p == ' ';
-    if (!meter_work(cx, 1 + sym_len(to) / 64)) return false;
+    uint64_t n = cx->rcpt_count;
+    if (!meter_work(cx, 1)) return false;
     cx->meter.deliveries += n;
     if (cx->meter.deliveries > cx->meter.deliveries_max) return meter_trip(cx, "maxDeliveries");
-    return meter_memory(cx, 32 + 8 * n);
+    return meter_memory(cx, 32); /* the list itself is one shared text */
 }
 
 static void do_send(Ctx *cx, const Node *call, const Obj *cand)
 {
     Sym to = recipients(cx, arg(cx, call, 0, cand));
     Sym text = arg(cx, call, 1, cand);
-    if (!cx->failed && to != SYM_EMPTY && meter_message(cx, to)) msg_push(cx->queue, to, text);
+    if (!cx->failed && to != SYM_EMPTY && meter_message(cx)) msg_push(cx->queue, to, text);
 }
 
 /* A message is a publication: it is kept in the outbox, forwarded, quoted
@@ -552,7 +557,7 @@ static void do_sendObject(Ctx *cx, const Node *call, const Obj *cand)
     Sym to = recipients(cx, arg(cx, call, 0, cand));
     ObjId id = eval_first_match(cx, call->kid[1]);
     Sym header = arg(cx, call, 2, cand);
-    if (cx->failed || to == SYM_EMPTY || !meter_message(cx, to)) return;
+    if (cx->failed || to == SYM_EMPTY || !meter_message(cx)) return;
     Buf b = {0};
     buf_add(&b, sym_text(header), sym_len(header));
     buf_putc(&b, '\n');

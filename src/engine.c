@@ -59,7 +59,7 @@ const Limit limits[NLIMITS] = {
     [LIMIT_STEPS] = {"maxSteps", 1000000, 10000000, "rule firings"},
     [LIMIT_WORK] = {"maxWork", 50000000, 500000000, "units of work"},
     [LIMIT_MEMORY] = {"maxMemory", 64L << 20, 512L << 20, "bytes of memory"},
-    [LIMIT_DELIVERIES] = {"maxDeliveries", 1000000, 10000000, "message deliveries"},
+    [LIMIT_DELIVERIES] = {"maxDeliveries", 100000000, 1000000000, "message deliveries"},
     [LIMIT_DIGITS] = {"maxNumberDigits", 100000, 1000000, "digits in one number"},
 };
 

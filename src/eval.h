@@ -71,6 +71,7 @@ typedef struct Ctx {
     MsgList *sent;        /* handed over by sendNow during this event */
     bool halt;            /* halt() ran */
     Sym private_attrs;    /* engineSettings.privateAttributes */
+    uint64_t rcpt_count;  /* ... and how many addresses it has */
     Sym rcpt_in, rcpt_out;/* the last recipient list and its normal form:
                              favor sends every announcement to the same
                              list of all players */

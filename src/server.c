@@ -17,6 +17,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <malloc.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -1028,6 +1029,10 @@ int server_run(Game *g, const char *path, const char *host, int port)
         fprintf(stderr, "nomic serve: %s: not an IPv4 address (such as 127.0.0.1 or 0.0.0.0)\n", host);
         return EXIT_USAGE;
     }
+    /* a thread per connection: without a bound glibc gives threads arenas
+     * of their own, and the memory a burst of readers freed stays with
+     * them; two arenas keep the server's size near what it uses */
+    mallopt(M_ARENA_MAX, 2);
     Server s = {.g = g, .path = path, .name = cli_game_name(path), .probed_at = -1};
     pthread_mutex_init(&s.game_mu, NULL);
     pthread_mutex_init(&s.snap_mu, NULL);

@@ -151,7 +151,7 @@ expect_status 0 "many: a later ordinary move is applied" "$NOMIC" move many.db -
 expect_status 0 "many: replay" "$NOMIC" replay many.db
 
 # --- every limit is held to its ceiling; a bad value is noted ---------------
-for l in "maxSteps 10000000" "maxWork 500000000" "maxMemory 536870912" "maxDeliveries 10000000" "maxNumberDigits 1000000"; do
+for l in "maxSteps 10000000" "maxWork 500000000" "maxMemory 536870912" "maxDeliveries 1000000000" "maxNumberDigits 1000000"; do
     name=${l% *} ceiling=${l#* }
     hostile_game ceil "exists(type==\"move\" & subtype==\"never\")" 'halt()' "runType: rule
 $name: 99999999999999"
