@@ -810,7 +810,6 @@ static Fired try_rule(Engine *e, RuleEntry *re, Ctx *cx, EventResult *r, size_t 
     cx->prog = re->prog;
     cx->vars = e->vars;
     cx->private_attrs = e->private_attrs;
-    cx->rule = re->id;
     cx->failed = false;
     drain(e);
     bool may = may_hold(e, re, cx);

@@ -35,10 +35,7 @@ void ctx_error(Ctx *cx, const Node *at, const char *fmt, ...)
 
 bool meter_trip(Ctx *cx, const char *setting)
 {
-    if (!cx->meter.tripped) {
-        cx->meter.tripped = setting;
-        cx->meter.tripped_by = cx->rule;
-    }
+    if (!cx->meter.tripped) cx->meter.tripped = setting;
     cx->failed = true;
     snprintf(cx->error, sizeof cx->error, "the event exceeded %s", setting);
     return false;

@@ -53,7 +53,6 @@ typedef struct Meter {
     uint64_t number_bits;   /* the largest number a rule may compute */
     long number_digits;     /* ... as the setting gives it */
     const char *tripped;    /* the setting exceeded (maxWork ...), or NULL */
-    uint32_t tripped_by;    /* the rule running when it was */
 } Meter;
 
 typedef struct Ctx {
@@ -76,7 +75,6 @@ typedef struct Ctx {
                              favor sends every announcement to the same
                              list of all players */
     Meter meter;          /* the event's budget and what it used */
-    ObjId rule;           /* the rule being tested or run */
     bool failed;          /* a run-time error happened, or the meter tripped */
     char error[300];      /* ... and what it was */
     const Node *error_at;
