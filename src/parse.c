@@ -1,7 +1,8 @@
 /*
  * parse.c - recursive-descent parser of conditions and verb lists.
  *
- * Each parsing function opens with the production it parses (DESIGN 3).
+ * Each parsing function opens with the production it parses: read in
+ * order, those comments are the grammar of the language.
  * Errors stop the parse at the first one and say where and near what.
  *
  * Every tree the parser builds is bounded (parse.h): at most
