@@ -23,7 +23,7 @@ WEB     := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
 OBJ_LIB := $(SRC_LIB:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/rulesets_gen.o $(BUILD)/obj/web_gen.o
 OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all serve demo test unit scenarios mail browser fuzz-smoke sanitize bench docs clean
+.PHONY: all serve demo test check unit scenarios mail browser fuzz-smoke sanitize bench docs clean
 all: $(BUILD)/nomic
 
 $(BUILD)/obj/%.o: src/%.c src/*.h | $(BUILD)/obj
@@ -94,6 +94,13 @@ $(BUILD)/obj:
 
 unit: $(BUILD)/unit
 	$(BUILD)/unit
+
+# The inner loop: the unit tests, the golden scenarios and the command
+# line's own suite, in well under a minute (tests/README.md).
+check: $(BUILD)/nomic $(BUILD)/unit
+	$(BUILD)/unit
+	NOMIC=$(abspath $(BUILD)/nomic) python3 tests/run_scenarios.py tests/scenarios
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/cli.sh
 
 scenarios: $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/eval-check
 	NOMIC=$(abspath $(BUILD)/nomic) python3 tests/run_scenarios.py tests/scenarios
