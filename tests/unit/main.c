@@ -42,6 +42,7 @@ int main(void)
     failed += run_store_tests();
     failed += run_deps_tests();
     failed += run_mathexpr_tests();
+    failed += run_pool_tests();
     failed += run_idset_tests();
     failed += run_meter_tests();
     failed += run_hash_tests();

@@ -1,0 +1,198 @@
+/*
+ * test_pool.c - the object pool against a plain model: random creations,
+ * deletions and settings (numbers written several ways, texts, removals),
+ * then every invariant of pool.h checked from the outside: the posting
+ * lists hold exactly the live objects with that value, "5" and "5.0"
+ * share one, the range index knows every number, the running state hash is
+ * the one computed afresh, and an undo to any mark gives back the pool as
+ * it was, ids included.
+ */
+#include "unit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define IDS 400     /* ids the model tracks */
+#define NAMES 4
+#define VALUES 8
+
+static const char *names[NAMES] = {"type", "score", "owner", "note"};
+/* "3" and "3.0" and "6/2" are one number; "x" and "" are texts ("" removes) */
+static const char *values[VALUES] = {"3", "3.0", "6/2", "-1", "x", "10", "", "player"};
+
+typedef struct Model {
+    bool live[IDS];
+    int val[IDS][NAMES]; /* index in values[], -1 when absent */
+    ObjId next_id;
+} Model;
+
+static unsigned rng = 12345;
+static unsigned roll(unsigned n)
+{
+    rng = rng * 1103515245u + 12345u;
+    return (rng >> 16) % n;
+}
+
+static void model_clear(Model *m, ObjId id)
+{
+    for (int a = 0; a < NAMES; a++) m->val[id][a] = -1;
+}
+
+/* Does value index v of the model equal `text` as the language compares? */
+static bool same_value(int v, const char *text)
+{
+    return v >= 0 && val_eq(sym_cstr(values[v]), sym_cstr(text));
+}
+
+static void check_against(const Pool *p, const Model *m)
+{
+    size_t live = 0;
+    for (ObjId id = 1; id < IDS; id++) {
+        const Obj *o = pool_get(p, id);
+        assert_int_equal(o != NULL, m->live[id]);
+        if (!o) continue;
+        live++;
+        for (int a = 0; a < NAMES; a++) {
+            Sym got = obj_get(o, sym_cstr(names[a]));
+            int v = m->val[id][a];
+            if (v < 0 || !*values[v]) assert_string_equal(sym_text(got), "");
+            else assert_string_equal(sym_text(got), values[v]);
+        }
+    }
+    assert_int_equal(pool_size(p), live);
+    assert_int_equal(p->next_id, m->next_id);
+    /* every (name, value) lookup holds exactly the model's objects */
+    for (int a = 0; a < NAMES; a++)
+        for (int v = 0; v < VALUES; v++) {
+            if (!*values[v]) continue;
+            const IdSet *s = pool_lookup(p, sym_cstr(names[a]), sym_cstr(values[v]));
+            for (ObjId id = 1; id < IDS; id++) {
+                bool want = m->live[id] && same_value(m->val[id][a], values[v]);
+                assert_int_equal(s != NULL && idset_has(s, id), want);
+            }
+            /* a number held now is in the range index of its name */
+            if (s && s->live && sym_is_number(sym_cstr(values[v]))) {
+                const RangeIndex *r = pool_range_index(p, sym_cstr(names[a]));
+                assert_non_null(r);
+                bool found = false;
+                for (uint32_t i = 0; i < r->n; i++)
+                    found |= num_cmp(r->nums[i], sym_cstr(values[v])) == 0;
+                assert_true(found);
+            }
+        }
+    /* the running hash is the hash computed afresh (setting the same key
+     * again recomputes it from the objects) */
+    Pool *q = (Pool *)p;
+    uint64_t running = q->state_hash;
+    pool_set_hash_key(q, q->hash_key);
+    assert_true(running == q->state_hash);
+}
+
+static void random_change(Pool *p, Model *m)
+{
+    unsigned what = roll(10);
+    if (what == 0 && m->next_id < IDS) {
+        ObjId id = pool_create(p);
+        assert_int_equal(id, m->next_id);
+        m->next_id++;
+        m->live[id] = true;
+        model_clear(m, id);
+        return;
+    }
+    ObjId id = 1 + roll(m->next_id > 1 ? m->next_id - 1 : 1);
+    if (what == 1) {
+        assert_int_equal(pool_delete(p, id), m->live[id]);
+        m->live[id] = false;
+        return;
+    }
+    if (!m->live[id]) return;
+    int a = (int)roll(NAMES), v = (int)roll(VALUES);
+    int old = m->val[id][a];
+    bool changes = (old < 0 || !*values[old]) ? *values[v] != 0 : strcmp(values[old], values[v]) != 0;
+    assert_int_equal(pool_set(p, id, sym_cstr(names[a]), sym_cstr(values[v])), changes);
+    m->val[id][a] = *values[v] ? v : -1;
+}
+
+static void random_changes_keep_the_invariants(void **state)
+{
+    Pool *p = pool_new();
+    static Model m;
+    memset(&m, 0, sizeof m);
+    m.next_id = 1;
+    for (int round = 0; round < 20000; round++) {
+        random_change(p, &m);
+        if (round % 1000 == 999) {
+            check_against(p, &m);
+            pool_compact(p); /* emptied lists go; nothing live may */
+            check_against(p, &m);
+        }
+    }
+    check_against(p, &m);
+    pool_free(p);
+}
+
+/* Undo to a mark restores the pool exactly, and pool_unchanged_since sees
+ * a real return to a state (and only that) whatever the hash says. */
+static void undo_restores_exactly(void **state)
+{
+    Pool *p = pool_new();
+    static Model m, before;
+    memset(&m, 0, sizeof m);
+    m.next_id = 1;
+    for (int i = 0; i < 3000; i++) random_change(p, &m);
+    uint64_t key[2] = {1, 2};
+    pool_set_hash_key(p, key);
+    for (int trial = 0; trial < 20; trial++) {
+        before = m;
+        uint64_t hash = p->state_hash;
+        p->logging = true;
+        size_t mark = pool_mark(p);
+        assert_true(pool_unchanged_since(p, mark));
+        for (int i = 0; i < 200; i++) random_change(p, &m);
+        check_against(p, &m);
+        pool_undo_to(p, mark);
+        assert_true(pool_unchanged_since(p, mark));
+        assert_true(p->state_hash == hash);
+        check_against(p, &before);
+        m = before;
+        pool_forget_undo(p);
+        p->logging = false;
+    }
+    pool_free(p);
+}
+
+/* Setting a value and setting it back is a return to the same state, and
+ * so is an object made and deleted again; any real difference is seen. */
+static void unchanged_since_sees_a_real_difference(void **state)
+{
+    Pool *p = pool_new();
+    ObjId id = pool_create(p);
+    pool_set(p, id, SYM_type, sym_cstr("light"));
+    p->logging = true;
+    size_t mark = pool_mark(p);
+    pool_set(p, id, sym_cstr("on"), SYM_T);
+    assert_false(pool_unchanged_since(p, mark));
+    pool_set(p, id, sym_cstr("on"), sym_cstr(""));
+    assert_true(pool_unchanged_since(p, mark));
+    ObjId made = pool_create(p);
+    assert_false(pool_unchanged_since(p, mark));
+    pool_delete(p, made);
+    /* the object is gone again, but the ids moved on: the pool's objects
+     * are as they were */
+    assert_true(pool_unchanged_since(p, mark));
+    pool_delete(p, id);
+    assert_false(pool_unchanged_since(p, mark));
+    pool_undo_to(p, mark);
+    assert_string_equal(sym_text(obj_get(pool_get(p, id), SYM_type)), "light");
+    pool_free(p);
+}
+
+int run_pool_tests(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(random_changes_keep_the_invariants),
+        cmocka_unit_test(undo_restores_exactly),
+        cmocka_unit_test(unchanged_since_sees_a_real_difference),
+    };
+    return cmocka_run_group_tests_name("pool", tests, NULL, NULL);
+}
