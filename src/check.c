@@ -76,8 +76,7 @@ static void chk_args(Chk *c, const Node *call, bool *bound, bool in_match)
     const Builtin *b = &builtins[call->bi];
     bool after_match = false;
     for (int i = 0; i < call->n; i++) {
-        char k = builtin_argkind(b, i);
-        if (k == 'm') {
+        if (builtin_argkind(b, i) == ARG_MATCH) {
             chk_cond(c, call->kid[i], bound, true);
             after_match = true;
         } else {
@@ -158,7 +157,7 @@ static void chk_cond(Chk *c, const Node *n, bool *bound, bool in_match)
         chk_value(c, n->kid[1], bound, in_match);
         return;
     case N_CALL:
-        if (strcmp(builtins[n->bi].name, "exists") == 0) {
+        if (n->bi == BI_exists) {
             chk_cond(c, n->kid[0], bound, true);
             return;
         }
@@ -208,16 +207,20 @@ static void chk_verbs(Chk *c, const Node *n, bool *bound, bool in_match)
         return;
     }
     bool *local = copy(c, bound);
-    const char *name = b->name;
-    if (strcmp(name, "create") == 0) {
+    switch ((BuiltinId)n->bi) {
+    case BI_create:
         chk_assign(c, n->kid[0], bound, true, in_match); /* objectId==%v escapes */
-    } else if (strcmp(name, "set") == 0 || strcmp(name, "setAll") == 0) {
+        break;
+    case BI_set:
+    case BI_setAll:
         chk_cond(c, n->kid[0], local, true);
         chk_assign(c, n->kid[1], local, false, true);
-    } else if (strcmp(name, "forEach") == 0) {
+        break;
+    case BI_forEach:
         chk_cond(c, n->kid[0], local, true);
         for (int i = 1; i < n->n; i++) chk_verbs(c, n->kid[i], local, true);
-    } else {
+        break;
+    default:
         chk_args(c, n, local, in_match);
     }
     free(local);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "check.h"
 #include "cli.h"
 #include "sugar.h"

@@ -12,14 +12,14 @@
 
 static bool is_exists(const Node *n)
 {
-    return n->kind == N_CALL && strcmp(builtins[n->bi].name, "exists") == 0;
+    return n->kind == N_CALL && n->bi == BI_exists;
 }
 
 static bool takes_match(const Node *n)
 {
     if (n->kind != N_CALL) return false;
     for (int i = 0; i < n->n; i++)
-        if (builtin_argkind(&builtins[n->bi], i) == 'm') return true;
+        if (builtin_argkind(&builtins[n->bi], i) == ARG_MATCH) return true;
     return false;
 }
 
@@ -73,12 +73,12 @@ static void walk(Deps *d, const Node *n, int r, int *cap)
         if (r >= 0) add_attr(&d->reads[r], n->sym);
         return;
     }
-    if (n->kind == N_CALL && (builtins[n->bi].impure == 'g' || builtins[n->bi].impure == 'p')) d->always = true;
-    if (n->kind == N_CALL && builtins[n->bi].impure == 'c') d->timed = true;
+    if (n->kind == N_CALL && builtin_has(n->bi, BF_RANDOM | BF_BY_NAME)) d->always = true;
+    if (n->kind == N_CALL && builtin_has(n->bi, BF_CLOCK)) d->timed = true;
     if (takes_match(n)) {
         const Node *m = NULL;
         for (int i = 0; i < n->n && !m; i++)
-            if (builtin_argkind(&builtins[n->bi], i) == 'm') m = n->kid[i];
+            if (builtin_argkind(&builtins[n->bi], i) == ARG_MATCH) m = n->kid[i];
         r = new_read(d, m, -1, cap);
     }
     for (int i = 0; i < n->n; i++) walk(d, n->kid[i], r, cap);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "deps.h"
 #include "objfmt.h"
 
@@ -664,7 +665,7 @@ static bool private_vars(const Engine *e, const Node *n, bool *secret)
 static bool sends_private(const Engine *e, const Node *n, const bool *secret)
 {
     if (!n) return false;
-    if (n->kind == N_CALL && (strcmp(builtins[n->bi].name, "send") == 0 || strcmp(builtins[n->bi].name, "sendObject") == 0))
+    if (n->kind == N_CALL && builtin_has(n->bi, BF_SENDS))
         return reads_private(e, n, secret);
     for (int i = 0; i < n->n; i++)
         if (sends_private(e, n->kid[i], secret)) return true;

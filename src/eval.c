@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "handlers.h"
 #include "objfmt.h"
 #include "util.h"
 
@@ -337,12 +338,7 @@ static bool prove_exists(Ctx *cx, const Node *m, const Goal *rest)
     return found || cx->failed;
 }
 
-static bool is_exists(const Node *n)
-{
-    static int exists = -1;
-    if (exists < 0) exists = builtin_find("exists", 6);
-    return n->kind == N_CALL && n->bi == exists;
-}
+static bool is_exists(const Node *n) { return n->kind == N_CALL && n->bi == BI_exists; }
 
 static bool prove(Ctx *cx, const Node *n, const Obj *cand, const Goal *rest)
 {
@@ -606,7 +602,7 @@ Sym eval_value(Ctx *cx, const Node *n, const Obj *cand)
             ctx_error(cx, n, "%s is a verb, not a function", b->name);
             return SYM_EMPTY;
         }
-        return b->func(cx, n, cand);
+        return handlers[n->bi].func(cx, n, cand);
     }
     case N_AND:
     case N_OR:
@@ -647,7 +643,7 @@ void eval_verbs(Ctx *cx, const Node *v, const Obj *cand)
         ctx_error(cx, v, "%s", "expected a verb");
         return;
     }
-    builtins[v->bi].act(cx, v, cand);
+    handlers[v->bi].act(cx, v, cand);
 }
 
 void eval_then(Ctx *cx) { eval_verbs(cx, cx->prog->then, NULL); }

@@ -20,7 +20,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "builtins.h"
 #include "parse.h"
 #include "pool.h"
 
@@ -117,7 +116,7 @@ bool eval_condition_seeded(Ctx *cx, const Node *const *conj, int nconj, int firs
 void eval_then(Ctx *cx);
 void ctx_bind_reset(Ctx *cx); /* all variables unbound, trail empty */
 
-/* Services for builtins.c */
+/* Services for the handlers (handlers.c) */
 Sym eval_value(Ctx *cx, const Node *n, const Obj *cand);
 bool eval_number(Ctx *cx, const Node *n, const Obj *cand, mpq_t out);
 /* Calls fn(cx, obj, ud) for each object matching m (ascending id), with the

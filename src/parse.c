@@ -404,8 +404,8 @@ static bool mark_reads(Node *n)
     for (int i = 0; i < n->n; i++) {
         bool kr = mark_reads(n->kid[i]);
         if (n->kind == N_CALL) {
-            char k = builtin_argkind(&builtins[n->bi], i);
-            if (k == 'm' || k == 'a') kr = false;
+            ArgKind k = builtin_argkind(&builtins[n->bi], i);
+            if (k == ARG_MATCH || k == ARG_ASSIGN) kr = false;
             /* set(M1)(M2): M2 reads the target, not the enclosing candidate */
         }
         r = r || kr;
@@ -491,8 +491,7 @@ static void resolve(Parser *ps, Node *n)
     if (n->kind == N_CALL) {
         const Builtin *b = &builtins[n->bi];
         for (int i = 0; i < n->n; i++) {
-            char k = builtin_argkind(b, i);
-            if (k == 'm') n->kid[i] = objectid_sugar(ps, n->kid[i]);
+            if (builtin_argkind(b, i) == ARG_MATCH) n->kid[i] = objectid_sugar(ps, n->kid[i]);
         }
     }
     for (int i = 0; i < n->n; i++) resolve(ps, n->kid[i]);
@@ -500,7 +499,7 @@ static void resolve(Parser *ps, Node *n)
     if (n->kind == N_CALL) {
         const Builtin *b = &builtins[n->bi];
         for (int i = 0; i < n->n; i++)
-            if (builtin_argkind(b, i) == 'm') analyse_match(ps, n->kid[i]);
+            if (builtin_argkind(b, i) == ARG_MATCH) analyse_match(ps, n->kid[i]);
     }
 }
 

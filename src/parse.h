@@ -21,7 +21,7 @@ typedef enum {
     N_NUM, N_STR, N_BOOL, /* literals: sym holds the text */
     N_VAR,                /* %name: var is the slot */
     N_ATTR,               /* a bare name: an attribute of the candidate */
-    N_CALL,               /* bi indexes builtins[]; kids are the arguments */
+    N_CALL,               /* bi is a BuiltinId (builtins.h); kids are the arguments */
     N_AND, N_OR, N_NOT,
     N_CMP,                /* op is a TokKind: TK_EQ .. TK_GE */
     N_CONCAT,             /* juxtaposition */
@@ -60,7 +60,7 @@ struct Node {
     int op;
     Sym sym;        /* literal text, attribute name or variable name */
     int var;        /* N_VAR slot */
-    int bi;         /* N_CALL: index in builtins[] */
+    int bi;         /* N_CALL: its BuiltinId */
     int n;          /* number of kids */
     Node **kid;
     Match *match;   /* set on a node that is the root of a match argument */

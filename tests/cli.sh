@@ -106,4 +106,9 @@ for args in "show g.db --type nothing --json" "show g.db --json" "log g.db --jso
     "$NOMIC" $args > out && python3 -c 'import json; json.load(open("out"))' && ok || fail "nomic $args: not JSON"
 done
 
+# docs/language.md is the table of builtins as `nomic help --markdown`
+# prints it (make docs); it must not drift from builtin_list.h.
+"$NOMIC" help --markdown >language.md
+expect_cmp "$SRCDIR/docs/language.md" language.md "docs/language.md is nomic help --markdown (run make docs)"
+
 report cli

@@ -2,6 +2,7 @@
 # checks of exit statuses and output.  Sourced with $NOMIC set (default
 # build/nomic); the caller ends with `report NAME`.
 NOMIC=${NOMIC:-$(pwd)/build/nomic}
+SRCDIR=$(cd "$(dirname "$0")/.." && pwd) # the project, for files it ships
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 2
@@ -21,6 +22,11 @@ expect_in() { # FILE TEXT DESCRIPTION
 }
 expect_not_in() { # FILE TEXT DESCRIPTION
     if grep -qF -- "$2" "$1"; then fail "$3: '$2' in $1"; else ok; fi
+}
+# expect_cmp WANT GOT DESCRIPTION: the two files are the same, byte for
+# byte (git's test_cmp), for outputs that are the contract; the diff shows.
+expect_cmp() {
+    if cmp -s "$1" "$2"; then ok; else fail "$3: $2 differs from $1"; diff -u "$1" "$2" | head -40; fi
 }
 expect_eq() { # GOT WANT DESCRIPTION
     if [ "$1" = "$2" ]; then ok; else fail "$3: got '$1', expected '$2'"; fi
