@@ -61,10 +61,10 @@ static char *mail_key(const MailIn *m, const char *sha256)
     else buf_printf(&b, "sha256 %s", sha256);
     if (b.len > MAX_KEY) {
         /* a forged header may be long: the key stays small */
-        gchar *h = g_compute_checksum_for_string(G_CHECKSUM_SHA256, buf_str(&b), (gssize)b.len);
+        char *h = sha256_hex(buf_str(&b));
         buf_reset(&b);
         buf_printf(&b, "message-id sha256 %s", h);
-        g_free(h);
+        free(h);
     }
     return buf_take(&b);
 }

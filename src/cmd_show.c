@@ -18,8 +18,8 @@ static int print_objects(const Pool *p, const Viewer *v, Sym type, long id, bool
     bool first = true;
     if (json) printf("{\"version\":1,\"objects\":[");
     const IdSet *s = type != SYM_EMPTY ? pool_lookup(p, SYM_type, type) : &p->all;
-    for (uint32_t i = s ? idset_seek(s, 0, 1) : 0; s && i < s->len; i = idset_seek(s, i + 1, 0)) {
-        const Obj *o = pool_get(p, s->ids[i]);
+    IDSET_FOREACH (s, oid) {
+        const Obj *o = pool_get(p, oid);
         if (id && o->id != (ObjId)id) continue;
         if (json) {
             if (!first) buf_putc(&b, ',');

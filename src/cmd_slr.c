@@ -166,8 +166,8 @@ static Item *objects_of(const Pool *p, const char *type, int *n)
     const IdSet *s = pool_lookup(p, SYM_type, sym_cstr(type));
     Item *items = xcalloc(s ? s->len + 1 : 1, sizeof *items);
     *n = 0;
-    for (uint32_t i = s ? idset_seek(s, 0, 1) : 0; s && i < s->len; i = idset_seek(s, i + 1, 0)) {
-        const Obj *o = pool_get(p, s->ids[i]);
+    IDSET_FOREACH (s, oid) {
+        const Obj *o = pool_get(p, oid);
         items[(*n)++] = (Item){o, obj_get(o, sym_cstr("order")), -1};
     }
     return items;

@@ -147,8 +147,8 @@ static Sym private_attributes(const Pool *p)
 {
     const IdSet *s = pool_lookup(p, SYM_type, SYM_engineSettings);
     Buf b = {0};
-    for (uint32_t i = s ? idset_seek(s, 0, 1) : 0; s && i < s->len; i = idset_seek(s, i + 1, 0)) {
-        Sym v = obj_get(pool_get(p, s->ids[i]), SYM_privateAttributes);
+    IDSET_FOREACH (s, oid) {
+        Sym v = obj_get(pool_get(p, oid), SYM_privateAttributes);
         if (v == SYM_EMPTY) continue;
         if (b.len) buf_putc(&b, ' ');
         buf_add(&b, sym_text(v), sym_len(v));
@@ -429,8 +429,8 @@ static size_t rebuild(Engine *e, bool keep_knowledge)
     for (int k = 0; k < nold; k++) by_id[k] = &old[k];
     if (nold) qsort(by_id, (size_t)nold, sizeof *by_id, cmp_entry_id);
     const IdSet *s = pool_lookup(e->pool, SYM_type, e->run_type);
-    for (uint32_t i = s ? idset_seek(s, 0, 1) : 0; s && i < s->len; i = idset_seek(s, i + 1, 0)) {
-        const Obj *o = pool_get(e->pool, s->ids[i]);
+    IDSET_FOREACH (s, oid) {
+        const Obj *o = pool_get(e->pool, oid);
         RuleEntry r = {.id = o->id, .order = obj_get(o, SYM_ruleOrder), .cond = obj_get(o, SYM_if),
                        .then = obj_get(o, SYM_then), .norestart = obj_get(o, SYM_noRestart) == SYM_T};
         RuleEntry *was = old_entry(by_id, nold, r.id);

@@ -193,8 +193,8 @@ static bool cands_add_range(Ctx *cx, Cands *c, const MatchRange *mr)
     IdSet *own = &c->owned[c->nowned++];
     for (uint32_t i = from; i < ri->n; i++) {
         const IdSet *s = pool_lookup(cx->pool, mr->name, ri->nums[i]);
-        for (uint32_t k = s ? idset_seek(s, 0, 1) : 0; s && k < s->len; k = idset_seek(s, k + 1, 0))
-            idset_add(own, s->ids[k]);
+        IDSET_FOREACH (s, id)
+            idset_add(own, id);
     }
     if (own->live == 0) return false;
     cands_add_set(c, own);

@@ -204,20 +204,13 @@ char *game_commitment(uint64_t seed, const char *salt)
 {
     char text[96];
     snprintf(text, sizeof text, "nomic seed %" PRIu64 " salt %s", seed, salt);
-    gchar *h = g_compute_checksum_for_string(G_CHECKSUM_SHA256, text, -1);
-    char *r = xstrdup(h);
-    g_free(h);
-    return r;
+    return sha256_hex(text);
 }
 
 static uint64_t random_seed(void)
 {
     uint64_t s = 0;
-    int fd = open("/dev/urandom", O_RDONLY);
-    if (fd >= 0) {
-        if (read(fd, &s, sizeof s) != (ssize_t)sizeof s) s = 0;
-        close(fd);
-    }
+    if (!random_bytes(&s, sizeof s)) s = 0;
     return s ? s : (uint64_t)time_now_wall() * 6364136223846793005ULL + (uint64_t)getpid();
 }
 

@@ -40,4 +40,12 @@ bool idset_has(const IdSet *s, ObjId id);
 uint32_t idset_seek(const IdSet *s, uint32_t from, ObjId id);
 void idset_free(IdSet *s);
 
+/* Visits each live id of s (a set or NULL) in ascending order:
+ *     IDSET_FOREACH (s, id) use(id);
+ * s is read again at each step and must not change inside the loop. */
+#define IDSET_FOREACH(s, id)                                                                   \
+    for (uint32_t id##_at_ = (s) ? idset_seek((s), 0, 1) : 0, id = 0;                         \
+         (s) && id##_at_ < (s)->len && ((id) = (s)->ids[id##_at_], true);                      \
+         id##_at_ = idset_seek((s), id##_at_ + 1, 0))
+
 #endif

@@ -135,15 +135,9 @@ static char *message_id_of(Store *st, long id, const char *from)
     char *gid = store_meta_get(st, "gameId");
     if (!gid) {
         unsigned char r[8] = {0};
-        int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-        if (fd >= 0) {
-            if (read(fd, r, sizeof r) != (ssize_t)sizeof r) memset(r, 0, sizeof r);
-            close(fd);
-        }
-        Buf h = {0};
-        for (size_t i = 0; i < sizeof r; i++) buf_printf(&h, "%02x", r[i]);
-        store_meta_set(st, "gameId", buf_str(&h));
-        gid = buf_take(&h);
+        if (!random_bytes(r, sizeof r)) memset(r, 0, sizeof r);
+        gid = hex_of(r, sizeof r);
+        store_meta_set(st, "gameId", gid);
     }
     const char *at = strchr(from, '@');
     Buf b = {0};

@@ -98,27 +98,19 @@ bool game_config_set(Game *g, const char *key, const char *value, Buf *err)
 
 /* ---- tokens ---- */
 
-static char *hash_token(const char *token)
-{
-    gchar *h = g_compute_checksum_for_string(G_CHECKSUM_SHA256, token, -1);
-    char *out = xstrdup(h);
-    g_free(h);
-    return out;
-}
-
 char *game_issue_token(Game *g, const char *address)
 {
     unsigned char r[16];
-    int fd = open("/dev/urandom", O_RDONLY);
-    bool ok = fd >= 0 && read(fd, r, sizeof r) == (ssize_t)sizeof r;
-    if (fd >= 0) close(fd);
-    if (!ok) return NULL;
-    char token[2 * sizeof r + 1];
-    for (size_t i = 0; i < sizeof r; i++) snprintf(token + 2 * i, 3, "%02x", r[i]);
-    char *h = hash_token(token);
-    ok = store_token_set(g->st, address, h, (int64_t)time_now_wall());
+    if (!random_bytes(r, sizeof r)) return NULL;
+    char *token = hex_of(r, sizeof r);
+    char *h = sha256_hex(token);
+    bool ok = store_token_set(g->st, address, h, (int64_t)time_now_wall());
     free(h);
-    return ok ? xstrdup(token) : NULL;
+    if (!ok) {
+        free(token);
+        return NULL;
+    }
+    return token;
 }
 
 bool game_token_valid(Game *g, const char *address, const char *token)
@@ -126,7 +118,7 @@ bool game_token_valid(Game *g, const char *address, const char *token)
     if (!token || !*token || !g->st) return false;
     char *want = store_token_hash(g->st, address);
     if (!want) return false;
-    char *got = hash_token(token);
+    char *got = sha256_hex(token);
     /* compare every byte: the time taken says nothing about the hash */
     size_t n = strlen(want);
     unsigned diff = strlen(got) != n;
@@ -139,7 +131,7 @@ bool game_token_valid(Game *g, const char *address, const char *token)
 char *game_token_owner(Game *g, const char *token)
 {
     if (!token || !*token || !g->st) return NULL;
-    char *h = hash_token(token);
+    char *h = sha256_hex(token);
     char *who = store_token_owner(g->st, h);
     free(h);
     return who;

@@ -508,8 +508,8 @@ void pool_set_hash_key(Pool *p, const uint64_t key[2])
     p->hash_key[0] = key[0];
     p->hash_key[1] = key[1];
     p->state_hash = 0;
-    for (uint32_t i = idset_seek(&p->all, 0, 1); i < p->all.len; i = idset_seek(&p->all, i + 1, 0)) {
-        const Obj *o = p->objs[p->all.ids[i]];
+    IDSET_FOREACH (&p->all, id) {
+        const Obj *o = p->objs[id];
         p->state_hash += exist_hash(p, o->id);
         for (uint32_t k = 0; k < o->n; k++) p->state_hash += triple_hash(p, o->id, o->attrs[k].name, o->attrs[k].value);
     }

@@ -241,8 +241,8 @@ static Snapshot *snapshot_build(Server *s)
     n->game = game_fields(s);
     const IdSet *all = &g->pool->all;
     n->objs = xcalloc(all->len + 1, sizeof *n->objs);
-    for (uint32_t i = idset_seek(all, 0, 1); i < all->len; i = idset_seek(all, i + 1, 0)) {
-        const Obj *o = pool_get(g->pool, all->ids[i]);
+    IDSET_FOREACH (all, id) {
+        const Obj *o = pool_get(g->pool, id);
         if (o) entry_fill(&n->objs[n->nobjs++], o, g->eng, false, NULL);
     }
     n->rules = xcalloc((size_t)nr + 1, sizeof *n->rules);

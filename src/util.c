@@ -5,9 +5,11 @@
 #include "util.h"
 
 #include <errno.h>
+#include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 static void out_of_memory(size_t n)
 {
@@ -281,4 +283,38 @@ size_t utf8_cut(const char *s, size_t n, size_t max)
     /* back over continuation bytes to the start of the sequence cut */
     while (i > 0 && ((unsigned char)s[i] & 0xC0) == 0x80) i--;
     return i;
+}
+
+bool random_bytes(void *buf, size_t n)
+{
+    unsigned char *p = buf;
+    while (n > 0) {
+        ssize_t k = getrandom(p, n, 0);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return false;
+        p += k;
+        n -= (size_t)k;
+    }
+    return true;
+}
+
+char *hex_of(const void *p, size_t n)
+{
+    static const char digits[] = "0123456789abcdef";
+    const unsigned char *b = p;
+    char *r = xmalloc(2 * n + 1);
+    for (size_t i = 0; i < n; i++) {
+        r[2 * i] = digits[b[i] >> 4];
+        r[2 * i + 1] = digits[b[i] & 15];
+    }
+    r[2 * n] = 0;
+    return r;
+}
+
+char *sha256_hex(const char *text)
+{
+    gchar *h = g_compute_checksum_for_string(G_CHECKSUM_SHA256, text, -1);
+    char *r = xstrdup(h);
+    g_free(h);
+    return r;
 }

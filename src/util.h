@@ -70,7 +70,12 @@ uint64_t siphash24(const uint64_t key[2], const void *p, size_t n);
 /* Reads a whole file (or stdin for "-"); NULL and errno on failure. */
 char *read_file(const char *path, size_t *len);
 
-
+/* n bytes from the kernel's generator (getrandom); false if it fails. */
+bool random_bytes(void *buf, size_t n);
+/* The n bytes of p as 2n lower-case hex digits, in a new string. */
+char *hex_of(const void *p, size_t n);
+/* SHA-256 of a text, as 64 hex digits, in a new string. */
+char *sha256_hex(const char *text);
 
 /* Time: seconds since 1970-01-01 UTC. */
 #include <time.h>
