@@ -23,7 +23,7 @@ WEB     := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
 OBJ_LIB := $(SRC_LIB:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/rulesets_gen.o $(BUILD)/obj/web_gen.o
 OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all serve demo test check unit scenarios mail browser fuzz-smoke sanitize bench docs clean
+.PHONY: all serve demo test check unit scenarios mail browser fuzz fuzz-smoke sanitize bench docs clean
 all: $(BUILD)/nomic
 
 $(BUILD)/obj/%.o: src/%.c src/*.h | $(BUILD)/obj
@@ -125,6 +125,17 @@ mail: $(BUILD)/nomic
 
 browser: $(BUILD)/nomic
 	sh tests/browser/run.sh $(abspath $(BUILD)/nomic)
+
+# The libFuzzer targets (tests/fuzz), built with clang, ASan and UBSan into
+# build/fuzz; tests/fuzz.sh builds them with this target and runs them.
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+fuzz:
+	$(MAKE) BUILD=build/fuzz CC=clang \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fsanitize=fuzzer-no-link" \
+	  $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/libnomic.a
+	$(CC) $(WARN) $(CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -Isrc -o $@ $< $(BUILD)/libnomic.a $(LIBS)
 
 fuzz-smoke:
 	sh tests/fuzz.sh smoke

@@ -1,6 +1,7 @@
 #!/bin/sh
 # fuzz.sh smoke|long SECONDS - builds the libFuzzer targets in tests/fuzz
-# (object format, rule language, mail intake, sugar tables, eval, the SLR) with ASan and UBSan and runs each one:
+# (object format, rule language, mail intake, sugar tables, eval, the SLR)
+# with ASan and UBSan (`make fuzz`, into build/fuzz) and runs each one:
 # `smoke` for 20 seconds (the test suite), `long N` for N seconds.  A crash,
 # a leak or an abort() of a target's own check fails the run; the input
 # that did it is left in build/fuzz/.  TARGETS="slr eval" runs only those.
@@ -19,14 +20,8 @@ long) secs=${2:?usage: fuzz.sh long SECONDS} ;;
 esac
 OUT=build/fuzz
 mkdir -p "$OUT"
-make -s build/rulesets_gen.c build/web_gen.c >/dev/null
-FLAGS="-std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc"
-LIB=$(ls src/*.c | grep -v -e '/nomic\.c$' -e '/cmd_')
-PKG_CFLAGS=$(pkg-config --cflags glib-2.0 gmime-3.0 libcurl libmicrohttpd)
-PKG_LIBS=$(pkg-config --libs glib-2.0 gmime-3.0 libcurl libmicrohttpd)
-for t in ${TARGETS:-objfmt rule mail sugar eval slr}; do
-    # shellcheck disable=SC2086
-    clang $FLAGS $PKG_CFLAGS -o "$OUT/fuzz_$t" "tests/fuzz/fuzz_$t.c" $LIB build/rulesets_gen.c build/web_gen.c -lsqlite3 -lgmp -lm $PKG_LIBS
+make -s fuzz >/dev/null
+for t in ${TARGETS:-$(ls tests/fuzz/fuzz_*.c | sed 's|.*/fuzz_||; s|\.c$||')}; do
     case $t in
     rule | objfmt) maxlen=1048576 ;;
     *) maxlen=262144 ;;
