@@ -94,16 +94,6 @@ char *cli_game_name(const char *path)
     return xstrndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
 }
 
-/* A private attribute shows only to the object's owner: the sender of a
- * move, or the address an object names as defaultEmail. */
-bool cli_hide_private(const Obj *o, Sym name, void *ud)
-{
-    const Viewer *v = ud;
-    Ctx cx = {.private_attrs = v->e->private_attrs};
-    if (!attr_is_private(&cx, name)) return false;
-    return v->who == SYM_EMPTY || !(v->who == obj_get(o, SYM_moveSender) || v->who == obj_get(o, SYM_defaultEmail));
-}
-
 static void print_indented(const char *text)
 {
     const char *s = text;

@@ -77,12 +77,5 @@ typedef struct SendCount {
     int delivered, not_sent;
 } SendCount;
 bool cli_send_mail(Game *g, const char *path, bool all, bool quiet, SendCount *count);
-/* Hides private attributes from public views. */
-/* Who looks: the public (who is "") or the owner of an address. */
-typedef struct Viewer {
-    const Engine *e;
-    Sym who;
-} Viewer;
-bool cli_hide_private(const Obj *o, Sym name, void *ud); /* ud: a Viewer */
 
 #endif

@@ -12,7 +12,7 @@
 typedef struct LogState {
     bool json;
     bool first;
-    View view; /* who reads: private attributes of moves show only to their sender */
+    Viewer view; /* who reads: private attributes of moves show only to their sender */
 } LogState;
 
 static void print_lines(const char *text, const char *prefix)

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "objfmt.h"
+#include "privacy.h"
 
 /* Prints the objects of `type` (all when empty), or only `id`; returns how
  * many it printed. */
@@ -24,10 +25,10 @@ static int print_objects(const Pool *p, const Viewer *v, Sym type, long id, bool
         if (json) {
             if (!first) buf_putc(&b, ',');
             buf_puts(&b, "\n");
-            fmt_json_obj(&b, o, cli_hide_private, (void *)v);
+            fmt_json_obj(&b, o, viewer_hides, (void *)v);
         } else {
             if (!first) buf_putc(&b, '\n');
-            fmt_print_obj(&b, o, cli_hide_private, (void *)v);
+            fmt_print_obj(&b, o, viewer_hides, (void *)v);
         }
         first = false;
         count++;
@@ -82,7 +83,7 @@ int cmd_show(int argc, char **argv)
         free((engine_rules(e, &ri), ri));
     }
     Sym type = o[0].set ? sym_cstr(o[0].value) : SYM_EMPTY;
-    Viewer v = {e, o[4].set ? sym_cstr(o[4].value) : SYM_EMPTY};
+    Viewer v = {e->private_attrs, o[4].set && *o[4].value ? o[4].value : NULL};
     int n = print_objects(p, &v, type, id, o[3].set);
     rc = 0;
     if (id && !n) {
@@ -111,7 +112,7 @@ int cmd_export(int argc, char **argv)
     RuleInfo *ri;
     free((engine_rules(g->eng, &ri), ri));
     printf("# exported from %s: %zu objects; the next objectId is %u\n\n", pos[0], pool_size(g->pool), g->pool->next_id);
-    Viewer public = {g->eng, SYM_EMPTY};
+    Viewer public = {g->eng->private_attrs, NULL};
     print_objects(g->pool, &public, SYM_EMPTY, 0, false);
     game_close(g);
     return 0;

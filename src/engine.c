@@ -21,6 +21,7 @@
 #include "builtins.h"
 #include "deps.h"
 #include "objfmt.h"
+#include "privacy.h"
 
 struct RuleEntry {
     ObjId id;
@@ -617,11 +618,7 @@ static void trace_value(Buf *b, Sym v)
     buf_putc(b, '"');
 }
 
-static bool hidden(const Engine *e, Sym name)
-{
-    Ctx cx = {.private_attrs = e->private_attrs};
-    return attr_is_private(&cx, name);
-}
+static bool hidden(const Engine *e, Sym name) { return attr_is_private(e->private_attrs, name); }
 
 /* Marks the variables of n; returns whether one was not marked before. */
 static bool mark_vars(const Node *n, bool *mask)

@@ -104,20 +104,6 @@ void msg_free(MsgList *l)
     l->len = l->cap = 0;
 }
 
-bool attr_is_private(const Ctx *cx, Sym name)
-{
-    if (cx->private_attrs == SYM_EMPTY) return false;
-    const char *s = sym_text(cx->private_attrs), *n = sym_text(name);
-    size_t nl = sym_len(name);
-    while (*s) {
-        while (*s == ' ' || *s == ',' || *s == '\t' || *s == '\n') s++;
-        const char *w = s;
-        while (*s && *s != ' ' && *s != ',' && *s != '\t' && *s != '\n') s++;
-        if ((size_t)(s - w) == nl && memcmp(w, n, nl) == 0) return true;
-    }
-    return false;
-}
-
 /* ---- candidates ---- */
 
 #define MAX_KEYS 8

@@ -138,6 +138,5 @@ void msg_truncate(MsgList *l, size_t len);
 void msg_free(MsgList *l);
 
 /* Is attribute `name` of o private (engineSettings.privateAttributes)? */
-bool attr_is_private(const Ctx *cx, Sym name);
 
 #endif

@@ -14,6 +14,7 @@
 #include "eval.h"
 #include "mathexpr.h"
 #include "objfmt.h"
+#include "privacy.h"
 #include "util.h"
 
 /* ---- helpers ---- */
@@ -549,11 +550,6 @@ static void do_send(Ctx *cx, const Node *call, const Obj *cand)
 /* A message is a publication: it is kept in the outbox, forwarded, quoted
  * in replies.  So an object sent in one never shows a private attribute,
  * not even to its owner (who reads it with show --as or a token). */
-static bool hide_private(const Obj *o, Sym name, void *ud)
-{
-    return attr_is_private(ud, name);
-}
-
 static void do_sendObject(Ctx *cx, const Node *call, const Obj *cand)
 {
     Sym to = recipients(cx, arg(cx, call, 0, cand));
@@ -563,7 +559,7 @@ static void do_sendObject(Ctx *cx, const Node *call, const Obj *cand)
     Buf b = {0};
     buf_add(&b, sym_text(header), sym_len(header));
     buf_putc(&b, '\n');
-    if (id) fmt_print_obj(&b, pool_get(cx->pool, id), hide_private, cx);
+    if (id) fmt_print_obj(&b, pool_get(cx->pool, id), publication_hides, &cx->private_attrs);
     else buf_puts(&b, "(no such object)\n");
     if (meter_text(cx, b.len)) msg_push(cx->queue, to, sym_intern(buf_str(&b), b.len));
     buf_free(&b);

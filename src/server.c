@@ -113,9 +113,9 @@ static void put_error(Buf *b, const char *error)
 
 static void entry_fill(Entry *e, const Obj *o, Engine *eng, bool is_rule, const char *error)
 {
-    Viewer public = {eng, SYM_EMPTY};
+    Viewer public = {eng->private_attrs, NULL};
     Buf pub = {0}, full = {0};
-    fmt_json_obj(&pub, o, cli_hide_private, &public);
+    fmt_json_obj(&pub, o, viewer_hides, &public);
     fmt_json_obj(&full, o, NULL, NULL);
     if (is_rule) {
         put_error(&pub, error);
@@ -131,7 +131,7 @@ static void entry_fill(Entry *e, const Obj *o, Engine *eng, bool is_rule, const 
     else e->full = buf_take(&full);
 }
 
-/* What `you` (NULL: the public) may see of e: as cli_hide_private says. */
+/* What `you` (NULL: the public) may see of e: as viewer_hides says. */
 static const char *entry_for(const Entry *e, const char *you)
 {
     bool owner = you && ((e->owner[0] && strcmp(you, e->owner[0]) == 0) || (e->owner[1] && strcmp(you, e->owner[1]) == 0));
@@ -480,7 +480,7 @@ static void api_object(Snapshot *snap, const char *id, const char *you, Answer *
 
 typedef struct LogWalk {
     Buf *b;
-    View view;
+    Viewer view;
     bool first;
     size_t input_cut, trace_cut;  /* view_event_json_cut */
 } LogWalk;

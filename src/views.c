@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eval.h"
 #include "objfmt.h"
 
 static void field(Buf *b, const char *name, const char *v)
@@ -24,31 +23,25 @@ static void time_field(Buf *b, const char *name, int64_t t, bool present)
     else buf_printf(b, ",\"%s\":null", name);
 }
 
-static bool sees_all(const View *v, const char *sender)
+const char *view_refusal(const EventRow *r, const Viewer *v)
 {
-    return v->private_attrs == SYM_EMPTY || (v->address && sender && strcmp(v->address, sender) == 0);
-}
-
-const char *view_refusal(const EventRow *r, const View *v)
-{
-    if (!r->message || sees_all(v, r->sender)) return r->message;
+    if (!r->message || viewer_sees_all(v, r->sender)) return r->message;
     /* the reason may quote the move, private values included */
     return "(the reason went to the sender)";
 }
 
-char *view_moves(const char *input, const char *sender, const View *v)
+char *view_moves(const char *input, const char *sender, const Viewer *v)
 {
-    if (sees_all(v, sender)) return xstrdup(input);
+    if (viewer_sees_all(v, sender)) return xstrdup(input);
     FmtDoc doc = {0};
     Buf err = {0}, out = {0};
-    Ctx cx = {.private_attrs = v->private_attrs};
     if (fmt_read(input, strlen(input), "move", &doc, &err)) {
         for (int i = 0; i < doc.n; i++) {
             if (i) buf_puts(&out, "\n---\n");
             int shown = 0;
             for (int k = 0; k < doc.objs[i].n; k++) {
                 const FmtAttr *a = &doc.objs[i].attrs[k];
-                if (attr_is_private(&cx, a->name)) continue;
+                if (attr_is_private(v->private_attrs, a->name)) continue;
                 if (shown++) buf_putc(&out, '\n');
                 buf_printf(&out, "%s: ", sym_text(a->name));
                 fmt_print_value(&out, a->value);
@@ -64,9 +57,9 @@ char *view_moves(const char *input, const char *sender, const View *v)
     return buf_take(&out);
 }
 
-void view_event_json(Buf *b, const EventRow *r, const View *v) { view_event_json_cut(b, r, v, SIZE_MAX, SIZE_MAX); }
+void view_event_json(Buf *b, const EventRow *r, const Viewer *v) { view_event_json_cut(b, r, v, SIZE_MAX, SIZE_MAX); }
 
-void view_event_json_cut(Buf *b, const EventRow *r, const View *v, size_t input_max, size_t trace_max)
+void view_event_json_cut(Buf *b, const EventRow *r, const Viewer *v, size_t input_max, size_t trace_max)
 {
     buf_printf(b, "{\"event\":%ld", r->n);
     field(b, "kind", r->kind);

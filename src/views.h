@@ -3,9 +3,9 @@
  * (--json) and the server's API share, so both say the same thing the
  * same way (docs/formats.md, docs/api.md).
  *
- * A View says who is looking: a player sees the private attributes of
- * their own moves only; the public (the command line without --as, the
- * server without a token) sees none.
+ * A Viewer (privacy.h) says who is looking: a player sees the private
+ * attributes of their own moves only; the public (the command line
+ * without --as, the server without a token) sees none.
  */
 #ifndef NOMIC_VIEWS_H
 #define NOMIC_VIEWS_H
@@ -13,30 +13,27 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "privacy.h"
 #include "store.h"
 #include "value.h"
 
-typedef struct View {
-    const char *address;  /* the player looking, or NULL: the public */
-    Sym private_attrs;    /* engineSettings.privateAttributes */
-} View;
 
 /* {"event":N,"kind":...,"trace":[...]}: one event of the journal. */
-void view_event_json(Buf *b, const EventRow *r, const View *v);
+void view_event_json(Buf *b, const EventRow *r, const Viewer *v);
 /* The same with the moves cut to input_max bytes (at a character's edge)
  * and the trace left out (null) when it is over trace_max bytes; then
  * "cut":{"input":BYTES,"trace":BYTES} gives the whole sizes of what was
  * cut, so a list of events stays small and a reader knows to ask for the
  * one event. */
-void view_event_json_cut(Buf *b, const EventRow *r, const View *v, size_t input_max, size_t trace_max);
+void view_event_json_cut(Buf *b, const EventRow *r, const Viewer *v, size_t input_max, size_t trace_max);
 /* {"id":N,"event":N,"to":...,"delivery":...}: one message of the outbox. */
 void view_message_json(Buf *b, const OutRow *r);
 /* The moves of a message as `v` may see them: private attributes left
  * out unless v is the sender.  malloc'd. */
-char *view_moves(const char *input, const char *sender, const View *v);
+char *view_moves(const char *input, const char *sender, const Viewer *v);
 /* The event's message (why it was refused) as `v` may see it: when the
  * game has private attributes, only the sender reads the reason, which may
  * quote the move. */
-const char *view_refusal(const EventRow *r, const View *v);
+const char *view_refusal(const EventRow *r, const Viewer *v);
 
 #endif
