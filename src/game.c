@@ -88,15 +88,7 @@ void game_close(Game *g)
 
 bool addressed_to(Sym to, const char *addr)
 {
-    size_t n = strlen(addr);
-    const char *s = sym_text(to);
-    while (*s) {
-        while (*s == ' ') s++;
-        const char *w = s;
-        while (*s && *s != ' ') s++;
-        if ((size_t)(s - w) == n && memcmp(w, addr, n) == 0) return true;
-    }
-    return false;
+    return words_include(sym_text(to), addr, strlen(addr), false);
 }
 
 /* ---- initial sets ---- */

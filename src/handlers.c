@@ -46,19 +46,6 @@ static bool arg_num(Ctx *cx, const Node *call, int i, const Obj *cand, mpq_t out
 
 static Sym truth(bool b) { return b ? SYM_T : SYM_F; }
 
-/* The words of a list: whitespace (and, for addresses, commas) separate. */
-static bool next_word(const char **p, const char **w, size_t *n, bool commas)
-{
-    const char *s = *p;
-    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || (commas && *s == ',')) s++;
-    if (!*s) return false;
-    *w = s;
-    while (*s && *s != ' ' && *s != '\t' && *s != '\n' && *s != '\r' && !(commas && *s == ',')) s++;
-    *n = (size_t)(s - *w);
-    *p = s;
-    return true;
-}
-
 /* ---- functions over matches ---- */
 
 static Sym fn_exists(Ctx *cx, const Node *call, const Obj *cand)
@@ -307,7 +294,7 @@ static Sym fn_words(Ctx *cx, const Node *call, const Obj *cand)
     const char *p = sym_text(arg_scanned(cx, call, 0, cand)), *w;
     size_t n;
     long k = 0;
-    while (next_word(&p, &w, &n, false)) k++;
+    while (word_next(&p, &w, &n, false)) k++;
     return sym_from_long(k);
 }
 
@@ -317,7 +304,7 @@ static Sym fn_member(Ctx *cx, const Node *call, const Obj *cand)
     if (!meter_text(cx, sym_len(list))) return SYM_EMPTY; /* its words are interned */
     const char *p = sym_text(list), *w;
     size_t n;
-    while (next_word(&p, &w, &n, false))
+    while (word_next(&p, &w, &n, false))
         if (val_eq(sym_intern(w, n), word)) return SYM_T;
     return SYM_F;
 }
@@ -341,7 +328,7 @@ static Sym fn_replaceWord(Ctx *cx, const Node *call, const Obj *cand)
     const char *p = sym_text(list), *w;
     size_t n;
     Buf b = {0};
-    while (next_word(&p, &w, &n, false) && !cx->failed) {
+    while (word_next(&p, &w, &n, false) && !cx->failed) {
         Sym word = sym_intern(w, n);
         Sym out = val_eq(word, old) ? new : word;
         if (out == SYM_EMPTY || !meter_text(cx, sym_len(out) + 1)) continue;
@@ -369,7 +356,7 @@ static Sym fn_word(Ctx *cx, const Node *call, const Obj *cand)
     long k;
     if (!sym_to_long(arg(cx, call, 1, cand), &k) || k < 1) return SYM_EMPTY;
     size_t n;
-    while (next_word(&p, &w, &n, false))
+    while (word_next(&p, &w, &n, false))
         if (--k == 0) return sym_intern(w, n);
     return SYM_EMPTY;
 }
@@ -515,7 +502,7 @@ static Sym recipients(Ctx *cx, Sym r)
     const char *p = sym_text(r), *w;
     size_t n;
     uint64_t count = 0;
-    while (next_word(&p, &w, &n, true)) {
+    while (word_next(&p, &w, &n, true)) {
         if (b.len) buf_putc(&b, ' ');
         buf_add(&b, w, n);
         count++;

@@ -176,12 +176,10 @@ static Share *share_out(const MsgList *sent, size_t nmsg, size_t *nshares, size_
     size_t len = 0, cap = 0;
     *dropped = 0;
     for (size_t i = 0; i < nmsg; i++) {
-        for (const char *s = sym_text(sent->m[i].to); *s;) {
-            while (*s && strchr(" ,\t\r\n", *s)) s++;
-            const char *w = s;
-            while (*s && !strchr(" ,\t\r\n", *s)) s++;
-            if (s == w) continue;
-            char *addr = xstrndup(w, (size_t)(s - w));
+        const char *s = sym_text(sent->m[i].to), *w;
+        size_t wn;
+        while (word_next(&s, &w, &wn, true)) {
+            char *addr = xstrndup(w, wn);
             gpointer v;
             if (!g_hash_table_lookup_extended(seen, addr, NULL, &v)) {
                 if (len < MAX_EVENT_ADDRESSES) {

@@ -5,18 +5,11 @@
 
 #include <string.h>
 
+#include "util.h"
+
 bool attr_is_private(Sym private_attrs, Sym name)
 {
-    if (private_attrs == SYM_EMPTY) return false;
-    const char *s = sym_text(private_attrs), *n = sym_text(name);
-    size_t nl = sym_len(name);
-    while (*s) {
-        while (*s == ' ' || *s == ',' || *s == '\t' || *s == '\n') s++;
-        const char *w = s;
-        while (*s && *s != ' ' && *s != ',' && *s != '\t' && *s != '\n') s++;
-        if ((size_t)(s - w) == nl && memcmp(w, n, nl) == 0) return true;
-    }
-    return false;
+    return private_attrs != SYM_EMPTY && words_include(sym_text(private_attrs), sym_text(name), sym_len(name), true);
 }
 
 bool viewer_sees_all(const Viewer *v, const char *owner)

@@ -558,14 +558,7 @@ static void api_event(Server *s, Snapshot *snap, Store *rd, const char *id, cons
  * without interning: readers do not touch the game's texts.) */
 static bool addressed_to_text(const char *to, const char *addr)
 {
-    size_t n = strlen(addr);
-    for (const char *p = to; *p;) {
-        while (*p == ' ') p++;
-        const char *w = p;
-        while (*p && *p != ' ') p++;
-        if ((size_t)(p - w) == n && memcmp(w, addr, n) == 0) return true;
-    }
-    return false;
+    return words_include(to, addr, strlen(addr), false);
 }
 
 typedef struct OutWalk {

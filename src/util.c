@@ -318,3 +318,26 @@ char *sha256_hex(const char *text)
     g_free(h);
     return r;
 }
+
+static bool word_sep(char c, bool commas) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || (commas && c == ','); }
+
+bool word_next(const char **p, const char **w, size_t *n, bool commas)
+{
+    const char *s = *p;
+    while (*s && word_sep(*s, commas)) s++;
+    if (!*s) return false;
+    *w = s;
+    while (*s && !word_sep(*s, commas)) s++;
+    *n = (size_t)(s - *w);
+    *p = s;
+    return true;
+}
+
+bool words_include(const char *list, const char *w, size_t n, bool commas)
+{
+    const char *x;
+    size_t k;
+    while (word_next(&list, &x, &k, commas))
+        if (k == n && memcmp(x, w, n) == 0) return true;
+    return false;
+}

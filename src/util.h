@@ -70,6 +70,13 @@ uint64_t siphash24(const uint64_t key[2], const void *p, size_t n);
 /* Reads a whole file (or stdin for "-"); NULL and errno on failure. */
 char *read_file(const char *path, size_t *len);
 
+/* The words of a list: spaces, tabs and line ends separate them, and
+ * commas too when `commas` (lists of addresses).  Steps *p past the next
+ * word, which is w[0..n); false when there is none. */
+bool word_next(const char **p, const char **w, size_t *n, bool commas);
+/* Is w[0..n) one of the words of list? */
+bool words_include(const char *list, const char *w, size_t n, bool commas);
+
 /* n bytes from the kernel's generator (getrandom); false if it fails. */
 bool random_bytes(void *buf, size_t n);
 /* The n bytes of p as 2n lower-case hex digits, in a new string. */
