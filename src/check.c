@@ -232,7 +232,7 @@ void check_prog(const Prog *p, Diags *out)
     Chk c = {p, out, 0, xcalloc(nv, 1), xcalloc(nv, 1), xcalloc(nv, sizeof(Node *)), xcalloc(nv, sizeof(int))};
     bool *bound = xcalloc(nv, 1);
     if (p->cond) chk_cond(&c, p->cond, bound, false);
-    c.part = 1;
+    c.part = PART_THEN;
     if (p->then) chk_verbs(&c, p->then, bound, false);
     for (int i = 0; i < p->nvars; i++) {
         if (c.ever_bound[i] && !c.read[i]) {

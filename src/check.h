@@ -17,7 +17,7 @@
 
 typedef struct Diag {
     bool error;    /* false: a warning */
-    int part;      /* 0: in `if`, 1: in `then` */
+    RulePart part; /* the text it is in */
     int line, col; /* in that text */
     char msg[240];
 } Diag;

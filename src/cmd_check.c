@@ -40,14 +40,13 @@ static void check_rule(Tally *t, const char *file, const FmtObj *fo, long id)
     if (!ai || !at) return;
     Diags d = {0};
     ParseError pe;
-    int which;
-    Prog *p = rule_compile(ai->value, at->value, &d, &which, &pe);
+    Prog *p = rule_compile(ai->value, at->value, &d, &pe);
     if (!p) {
-        const FmtAttr *a = which ? at : ai;
+        const FmtAttr *a = pe.part == PART_THEN ? at : ai;
         report(t, file, fmt_map(a, pe.line, pe.col), true, what, pe.msg);
     }
     for (int i = 0; i < d.n; i++) {
-        const FmtAttr *a = d.d[i].part ? at : ai;
+        const FmtAttr *a = d.d[i].part == PART_THEN ? at : ai;
         report(t, file, fmt_map(a, d.d[i].line, d.d[i].col), d.d[i].error, what, d.d[i].msg);
     }
     diags_free(&d);
@@ -77,9 +76,8 @@ static bool all_verbs(const Node *n)
 /* A file holding one bare condition or verb list. */
 static void check_text(Tally *t, const char *file, const char *text)
 {
-    int which;
     ParseError pe;
-    Prog *p = parse_rule(text, strlen(text), NULL, 0, &which, &pe);
+    Prog *p = parse_rule(text, strlen(text), NULL, 0, &pe);
     t->rules++;
     if (!p) {
         report(t, file, (SrcPos){pe.line, pe.col}, true, "", pe.msg);
@@ -88,7 +86,7 @@ static void check_text(Tally *t, const char *file, const char *text)
     bool verbs = all_verbs(p->cond);
     if (verbs) {
         prog_free(p);
-        p = parse_rule(NULL, 0, text, strlen(text), &which, &pe);
+        p = parse_rule(NULL, 0, text, strlen(text), &pe);
     }
     Diags d = {0};
     check_prog(p, &d);

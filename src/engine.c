@@ -66,14 +66,10 @@ const Limit limits[NLIMITS] = {
 };
 
 
-Prog *rule_compile(Sym cond, Sym then, Diags *d, int *which_err, ParseError *perr)
+Prog *rule_compile(Sym cond, Sym then, Diags *d, ParseError *perr)
 {
-    int which = 0;
-    Prog *p = parse_rule(sym_text(cond), sym_len(cond), sym_text(then), sym_len(then), &which, perr);
-    if (!p) {
-        *which_err = which;
-        return NULL;
-    }
+    Prog *p = parse_rule(sym_text(cond), sym_len(cond), sym_text(then), sym_len(then), perr);
+    if (!p) return NULL;
     check_prog(p, d);
     return p;
 }
@@ -451,16 +447,15 @@ static size_t rebuild(Engine *e, bool keep_knowledge)
             compiled += sym_len(r.cond) + sym_len(r.then);
             Diags d = {0};
             ParseError pe;
-            int which;
             if (r.cond == SYM_EMPTY) r.error = xstrdup("it has no if");
             else if (r.then == SYM_EMPTY) r.error = xstrdup("it has no then");
-            else if (!(r.prog = rule_compile(r.cond, r.then, &d, &which, &pe)))
-                r.error = describe_parse_error(which ? "then" : "if", &pe);
+            else if (!(r.prog = rule_compile(r.cond, r.then, &d, &pe)))
+                r.error = describe_parse_error(pe.part == PART_THEN ? "then" : "if", &pe);
             else if (d.nerrors) {
                 for (int k = 0; k < d.n; k++)
                     if (d.d[k].error) {
                         Buf b = {0};
-                        buf_printf(&b, "%s %d:%d: %s", d.d[k].part ? "then" : "if", d.d[k].line, d.d[k].col, d.d[k].msg);
+                        buf_printf(&b, "%s %d:%d: %s", d.d[k].part == PART_THEN ? "then" : "if", d.d[k].line, d.d[k].col, d.d[k].msg);
                         r.error = buf_take(&b);
                         break;
                     }

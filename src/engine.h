@@ -107,6 +107,6 @@ typedef struct RuleInfo {
 int engine_rules(Engine *e, RuleInfo **out); /* caller frees *out */
 
 /* Parses and checks one rule's if/then; the diagnostics say where. */
-Prog *rule_compile(Sym cond, Sym then, Diags *d, int *which_err, ParseError *perr);
+Prog *rule_compile(Sym cond, Sym then, Diags *d, ParseError *perr);
 
 #endif

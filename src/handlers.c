@@ -58,9 +58,11 @@ static Sym fn_count(Ctx *cx, const Node *call, const Obj *cand)
     return sym_from_long(eval_count(cx, call->kid[0]));
 }
 
+typedef enum FoldKind { FOLD_SUM, FOLD_MIN, FOLD_MAX } FoldKind;
+
 typedef struct Fold {
     const Node *expr;
-    int mode; /* 0 sum, -1 min, +1 max */
+    FoldKind kind;
     mpq_t acc;
     Sym best;
     bool any;
@@ -69,7 +71,7 @@ typedef struct Fold {
 static bool fold_one(Ctx *cx, const Obj *o, void *ud)
 {
     Fold *f = ud;
-    if (f->mode == 0) {
+    if (f->kind == FOLD_SUM) {
         mpq_t v;
         mpq_init(v);
         if (eval_number(cx, f->expr, o, v) && meter_number(cx, f->expr, f->acc, v)) mpq_add(f->acc, f->acc, v);
@@ -77,25 +79,25 @@ static bool fold_one(Ctx *cx, const Obj *o, void *ud)
     } else {
         Sym v = eval_value(cx, f->expr, o);
         if (v == SYM_EMPTY) return !cx->failed; /* absent values take no part */
-        if (!f->any || (f->mode < 0 ? val_cmp(v, f->best) < 0 : val_cmp(v, f->best) > 0)) f->best = v;
+        if (!f->any || (f->kind == FOLD_MIN ? val_cmp(v, f->best) < 0 : val_cmp(v, f->best) > 0)) f->best = v;
         f->any = true;
     }
     return !cx->failed;
 }
 
-static Sym fold(Ctx *cx, const Node *call, int mode)
+static Sym fold(Ctx *cx, const Node *call, FoldKind kind)
 {
-    Fold f = {.expr = call->kid[1], .mode = mode, .best = SYM_EMPTY};
+    Fold f = {.expr = call->kid[1], .kind = kind, .best = SYM_EMPTY};
     mpq_init(f.acc);
     eval_each_match(cx, call->kid[0], fold_one, &f);
-    Sym r = mode == 0 && !cx->failed ? metered_number(cx, f.acc) : f.best;
+    Sym r = kind == FOLD_SUM && !cx->failed ? metered_number(cx, f.acc) : f.best;
     mpq_clear(f.acc);
     return cx->failed ? SYM_EMPTY : r;
 }
 
-static Sym fn_sum(Ctx *cx, const Node *call, const Obj *cand) { return fold(cx, call, 0); }
-static Sym fn_min(Ctx *cx, const Node *call, const Obj *cand) { return fold(cx, call, -1); }
-static Sym fn_max(Ctx *cx, const Node *call, const Obj *cand) { return fold(cx, call, 1); }
+static Sym fn_sum(Ctx *cx, const Node *call, const Obj *cand) { return fold(cx, call, FOLD_SUM); }
+static Sym fn_min(Ctx *cx, const Node *call, const Obj *cand) { return fold(cx, call, FOLD_MIN); }
+static Sym fn_max(Ctx *cx, const Node *call, const Obj *cand) { return fold(cx, call, FOLD_MAX); }
 
 /* ---- time and chance ---- */
 
@@ -392,9 +394,8 @@ static Sym fn_parses(Ctx *cx, const Node *call, const Obj *cand)
     Sym s = arg(cx, call, 0, cand);
     /* parsing is linear in the text; the tree it builds is freed at once */
     if (!meter_work(cx, 1 + sym_len(s) / 4) || !meter_memory(cx, 4 * (uint64_t)sym_len(s))) return SYM_EMPTY;
-    int which;
     ParseError err;
-    Prog *p = parse_rule(sym_text(s), sym_len(s), NULL, 0, &which, &err);
+    Prog *p = parse_rule(sym_text(s), sym_len(s), NULL, 0, &err);
     prog_free(p);
     return truth(p != NULL);
 }

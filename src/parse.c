@@ -518,22 +518,21 @@ static Node *parse_text(Parser *ps, const char *src, size_t len)
     return n;
 }
 
-Prog *parse_rule(const char *cond, size_t clen, const char *then, size_t tlen,
-                 int *which, ParseError *err)
+Prog *parse_rule(const char *cond, size_t clen, const char *then, size_t tlen, ParseError *err)
 {
     Parser ps;
     memset(&ps, 0, sizeof ps);
     ps.prog = xcalloc(1, sizeof *ps.prog);
     ps.err = err;
-    volatile int part = 0;
+    volatile RulePart part = PART_IF;
     if (setjmp(ps.fail)) {
         lex_free(&ps.lx);
-        *which = part;
+        err->part = part;
         prog_free(ps.prog);
         return NULL;
     }
     if (cond) ps.prog->cond = parse_text(&ps, cond, clen);
-    part = 1;
+    part = PART_THEN;
     if (then) ps.prog->then = parse_text(&ps, then, tlen);
     lex_free(&ps.lx);
     return ps.prog;

@@ -86,15 +86,18 @@ typedef struct Prog {
 #define PARSE_MAX_DEPTH 256   /* '(', '!', unary '-' and call arguments, nested */
 #define PARSE_MAX_NODES 4096  /* nodes of the if and the then together */
 
+/* The two texts of a rule. */
+typedef enum RulePart { PART_IF, PART_THEN } RulePart;
+
 typedef struct ParseError {
-    int line, col;  /* in the text that failed */
+    RulePart part;  /* the text that failed */
+    int line, col;  /* in it */
     char msg[240];
 } ParseError;
 
 /* Parses a condition and/or a verb list (either may be NULL).  On a syntax
- * error returns NULL, sets *which to 0 (if) or 1 (then) and fills err. */
-Prog *parse_rule(const char *cond, size_t clen, const char *then, size_t tlen,
-                 int *which, ParseError *err);
+ * error returns NULL and fills err. */
+Prog *parse_rule(const char *cond, size_t clen, const char *then, size_t tlen, ParseError *err);
 void prog_free(Prog *p);
 /* Appends the conjuncts of n (n itself unless it is an &) to *out. */
 void node_conjuncts(const Node *n, const Node ***out, int *len, int *cap);

@@ -18,15 +18,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t clen = cut ? (size_t)(cut - s) : size;
     const char *then = cut ? cut + 1 : NULL;
     size_t tlen = cut ? size - clen - 1 : 0;
-    int which;
     ParseError pe = {0};
     /* as a condition alone, as a then alone, and as both */
-    Prog *a = parse_rule(s, clen, NULL, 0, &which, &pe);
+    Prog *a = parse_rule(s, clen, NULL, 0, &pe);
     if (!a && pe.msg[0] == 0) abort();
     pe.msg[0] = 0;
-    Prog *b = parse_rule(NULL, 0, s, clen, &which, &pe);
+    Prog *b = parse_rule(NULL, 0, s, clen, &pe);
     if (!b && pe.msg[0] == 0) abort();
-    Prog *c = then ? parse_rule(s, clen, then, tlen, &which, &pe) : NULL;
+    Prog *c = then ? parse_rule(s, clen, then, tlen, &pe) : NULL;
     Prog *ps[3] = {a, b, c};
     for (int i = 0; i < 3; i++) {
         if (!ps[i]) continue;

@@ -17,9 +17,8 @@
 
 static Deps *analyse(const char *cond, Prog **keep)
 {
-    int which;
     ParseError pe;
-    Prog *p = parse_rule(cond, strlen(cond), "halt()", 6, &which, &pe);
+    Prog *p = parse_rule(cond, strlen(cond), "halt()", 6, &pe);
     if (!p) fail_msg("%s: %s", cond, pe.msg);
     *keep = p;
     return deps_analyse(p);

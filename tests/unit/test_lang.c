@@ -52,9 +52,8 @@ static void lexer_errors(void **state)
 static const char *parse_msg(const char *cond, const char *then, int *line, int *col)
 {
     static ParseError pe;
-    int which;
     memset(&pe, 0, sizeof pe);
-    Prog *p = parse_rule(cond, cond ? strlen(cond) : 0, then, then ? strlen(then) : 0, &which, &pe);
+    Prog *p = parse_rule(cond, cond ? strlen(cond) : 0, then, then ? strlen(then) : 0, &pe);
     if (p) {
         prog_free(p);
         return "";
@@ -133,10 +132,9 @@ static void nesting_is_bounded(void **state)
     }
     /* the then is bounded the same way, and says so as the then's error */
     char *deep = nest("(", "halt()", ")", 300000);
-    int which = -1;
-    ParseError pe;
-    assert_null(parse_rule("T", 1, deep, strlen(deep), &which, &pe));
-    assert_int_equal(which, 1);
+    ParseError pe = {.part = PART_IF};
+    assert_null(parse_rule("T", 1, deep, strlen(deep), &pe));
+    assert_int_equal(pe.part, PART_THEN);
     assert_non_null(strstr(pe.msg, "nested more than 256 deep"));
     free(deep);
 }
@@ -169,9 +167,8 @@ static const Node *strip(const Node *n) { return n; }
 
 static void precedence_and_sugar(void **state)
 {
-    int which;
     ParseError pe;
-    Prog *p = parse_rule("%a == 1 + 2 * 3 | !%b & %c", 26, NULL, 0, &which, &pe);
+    Prog *p = parse_rule("%a == 1 + 2 * 3 | !%b & %c", 26, NULL, 0, &pe);
     assert_non_null(p);
     const Node *n = strip(p->cond);
     assert_int_equal(n->kind, N_OR); /* | binds loosest */
@@ -181,7 +178,7 @@ static void precedence_and_sugar(void **state)
     assert_int_equal(n->kid[1]->kid[0]->kind, N_NOT);
     prog_free(p);
     /* a lone variable as a match means objectId==%o */
-    p = parse_rule(NULL, 0, "delete(%o)", 10, &which, &pe);
+    p = parse_rule(NULL, 0, "delete(%o)", 10, &pe);
     assert_non_null(p);
     const Node *m = p->then->kid[0];
     assert_int_equal(m->kind, N_CMP);
@@ -193,9 +190,8 @@ static void precedence_and_sugar(void **state)
 static const char *check(const char *cond, const char *then)
 {
     static char out[1024];
-    int which;
     ParseError pe;
-    Prog *p = parse_rule(cond, cond ? strlen(cond) : 0, then, then ? strlen(then) : 0, &which, &pe);
+    Prog *p = parse_rule(cond, cond ? strlen(cond) : 0, then, then ? strlen(then) : 0, &pe);
     if (!p) fail_msg("does not parse: %s", pe.msg);
     Diags d = {0};
     check_prog(p, &d);
