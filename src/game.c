@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "objfmt.h"
+#include "prose.h"
 #include "rulesets.h"
 
 void outcome_free(Outcome *o)
@@ -765,6 +766,16 @@ static long journal_message(Store *st, const char *sender, int64_t time, int64_t
     return -1;
 }
 
+/* Adds a note of the Mechanics to the event's message. */
+static void note_outcome(Outcome *o, const char *text)
+{
+    Buf b = {0};
+    if (o->message) buf_printf(&b, "%s; ", o->message);
+    buf_puts(&b, text);
+    free(o->message);
+    o->message = buf_take(&b);
+}
+
 /* One message as an event.  moves: the object text to run (NULL: the
  * Mechanics refused the message, for the reason `why`, which is taken);
  * key: the mail's identity, kept with it, or NULL. */
@@ -788,6 +799,7 @@ static bool event_message(Game *g, const char *sender, int64_t time, int64_t sta
     const char *status = "refused";
     if (moves) {
         status = process_move(g, sender, time, stamp, moves, dry, o, &sv);
+        if (!o->refused && g->reading) note_outcome(o, g->reading);
     } else {
         o->refused = true;
         o->message = why;
@@ -859,6 +871,45 @@ static bool may_answer_unread(Game *g, const Incoming *m, char **why)
     return false;
 }
 
+/* Why a mail with no move is refused: what was read, and what was set aside. */
+static char *no_move_in_mail(const Incoming *m, const ProseRead *pr)
+{
+    Buf b = {0};
+    buf_puts(&b, "no move found in the mail");
+    if (m->how) buf_printf(&b, " (%s)", m->how);
+    if (pr->naside) {
+        buf_printf(&b, "; %d line%s read as prose and set aside:\n", pr->naside, pr->naside == 1 ? "" : "s");
+        /* the first few are enough to recognise the mail */
+        const char *p = (pr->aside.s ? pr->aside.s : "");
+        for (int k = 0; *p && k < 5; k++) {
+            const char *nl = strchr(p, '\n');
+            size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+            buf_puts(&b, "  ");
+            buf_add(&b, p, n);
+            p += n;
+        }
+        if (pr->naside > 5) buf_printf(&b, "  (and %d more)\n", pr->naside - 5);
+        if (b.s[b.len - 1] == '\n') b.s[--b.len] = 0;
+    }
+    return buf_take(&b);
+}
+
+/* The note an event read from a mail carries: the lines set aside. */
+static char *set_aside_note(const ProseRead *pr)
+{
+    if (!pr->naside) return NULL;
+    Buf b = {0};
+    buf_printf(&b, "%d line%s of the mail set aside as prose (line", pr->naside, pr->naside == 1 ? "" : "s");
+    int k = 0;
+    for (const char *p = (pr->aside.s ? pr->aside.s : ""); *p && k < 20; k++) {
+        buf_printf(&b, "%s %ld", k ? "," : pr->naside > 1 ? "s" : "", strtol(p + 5, NULL, 10));
+        const char *nl = strchr(p, '\n');
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+    buf_puts(&b, k < pr->naside ? ", ...)" : ")");
+    return buf_take(&b);
+}
+
 static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud)
 {
     if (!dry && !run_due_timers(g, m->time, false, fn, ud)) return false;
@@ -871,7 +922,16 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     unread = why && !copy;
     Buf moves = {0}, err = {0};
     const char *text = m->body;
-    if (!why && g->sugar) {
+    ProseRead pr = {0};
+    char *reading = NULL;
+    if (!why && m->lines) {
+        if (!prose_read(g->sugar, m->body, m->lines, m->nlines, &pr, &err)) why = buf_take(&err);
+        else if (!pr.nmoves) why = no_move_in_mail(m, &pr);
+        else {
+            text = buf_str(&pr.moves);
+            reading = set_aside_note(&pr);
+        }
+    } else if (!why && g->sugar) {
         if (sugar_expand(g->sugar, m->body, &moves, &err)) text = buf_str(&moves);
         else why = buf_take(&err);
     }
@@ -888,10 +948,14 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     if (answer && unread) answer = may_answer_unread(g, m, &why);
     g->answering = answer ? m : NULL;
     g->answer_unread = unread;
+    g->reading = reading;
     bool ok = event_message(g, m->sender, m->time, m->stamp ? m->stamp : m->time, why ? NULL : text, raw,
                             copy ? NULL : m->key, why, dry, &o);
     g->answering = NULL;
     g->answer_unread = false;
+    g->reading = NULL;
+    free(reading);
+    prose_free(&pr);
     if (fn && ok) fn(ud, g, &o); /* a failed event is not reported as if it had happened */
     outcome_free(&o);
     free(summary);

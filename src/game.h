@@ -34,6 +34,7 @@ typedef struct Game {
     long known_event;    /* the journal's last event as this process knows it */
     const struct Incoming *answering; /* a mail to answer if it is refused */
     bool answer_unread;  /* that answer is about a mail refused unread (at most one an hour per address) */
+    const char *reading; /* how the Mechanics read the message being run (lines set aside), or NULL */
 } Game;
 
 /* How long an event waits for another program's event to finish. */
@@ -55,6 +56,11 @@ struct Incoming {
     const char *key;     /* a mail's identity (Message-ID and sender, or a digest): taken at most once; or NULL */
     const char *refusal; /* the Mechanics refuse it unread, for this reason (too large), and raw is
                           * then only what the journal may keep of it; or NULL */
+    const int *lines;    /* a mail's text: body is the lines its reader kept, line i being line
+                          * lines[i] of the mail, and moves are read among prose (prose.h);
+                          * NULL: body is moves only */
+    int nlines;
+    const char *how;     /* how the mail's text was found, for its answer (an HTML part), or NULL */
 };
 
 /* The most moves one message may hold (docs/limits.md). */
