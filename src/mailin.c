@@ -237,24 +237,25 @@ static bool starts_with(const char *s, size_t n, const char *prefix)
     return n >= k && strncasecmp(s, prefix, k) == 0;
 }
 
-static bool contains(const char *s, size_t n, const char *word)
+/* Is word in s, at the start or after a blank? */
+static bool contains_word(const char *s, size_t n, const char *word)
 {
     size_t k = strlen(word);
     for (size_t i = 0; i + k <= n; i++)
-        if (strncasecmp(s + i, word, k) == 0) return true;
+        if ((i == 0 || s[i - 1] == ' ') && strncasecmp(s + i, word, k) == 0) return true;
     return false;
 }
 
 /* "On ... wrote:" and its kin: the line ends with a colon and says who
  * wrote, in one of the languages mail clients write it in (Gmail,
  * Thunderbird, Apple Mail, Outlook). */
-static const char *const wrote[] = {" wrote", " writes", "schrieb", " a écrit", "escribió", " ha scritto",
-                                    " schreef", " escreveu", " skrev", " napisał", NULL};
+static const char *const wrote[] = {"wrote", "writes", "schrieb", "a écrit", "escribió", "ha scritto",
+                                    "schreef", "escreveu", "skrev", "napisał", NULL};
 static bool is_quote_header(const char *s, size_t n)
 {
     if (!n || s[n - 1] != ':') return false;
     for (int i = 0; wrote[i]; i++)
-        if (contains(s, n, wrote[i])) return true;
+        if (contains_word(s, n, wrote[i])) return true;
     return false;
 }
 
@@ -416,7 +417,7 @@ void mail_clean(const char *in, MailIn *m)
             while (t < e && isspace((unsigned char)*t)) t++;
             free(m->token);
             m->token = xstrndup(t, (size_t)(e - t));
-        } else if (n == 5 && strcmp(s, "TOKEN") == 0) {
+        } else if (n == 5 && memcmp(s, "TOKEN", 5) == 0) {
             m->wants_token = true;
         } else {
             keep(m, &b, &cap, raw, rn, lineno);

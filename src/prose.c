@@ -123,9 +123,9 @@ bool prose_read(const Sugar *s, const char *text, const int *lines, int nlines, 
             } else if (k == SUGAR_MOVE) {
                 r->nmoves++;
                 ok = block_close(&blk, r, err);
-            } else if (blk.n && (is_attr_line(p, n, &lower) || isspace((unsigned char)*p) || *p == '#')) {
-                block_add(&blk, p, n, lineno);
-            } else if (!isspace((unsigned char)*p) && is_attr_line(p, n, &lower) && lower) {
+            } else if (blk.n && (isspace((unsigned char)*p) || *p == '#')) {
+                block_add(&blk, p, n, lineno); /* a value's next line, a comment */
+            } else if (is_attr_line(p, n, &lower) && lower) {
                 block_add(&blk, p, n, lineno);
             } else {
                 ok = block_close(&blk, r, err);

@@ -5,11 +5,11 @@
  *
  *   - a sugar move: its first word is a pattern's first word and the line
  *     matches a pattern of the game's sugar (in any case: `vote 12 for`);
- *   - a move in the object format: a block of `name: value` lines whose
- *     first line starts, unindented, with a name that begins with a
- *     lower-case letter (`subtype: vote`; "PS: ..." and "Tel: ..." are
- *     prose), running to a blank line, a `---`, a sugar line or a line
- *     that is neither `name: value`, indented nor a comment;
+ *   - a move in the object format: a block of `name: value` lines,
+ *     unindented, each name beginning with a lower-case letter
+ *     (`subtype: vote`; "PS: ..." and "Tel: ..." are prose), with the
+ *     indented lines that go on a value and comments, running to a blank
+ *     line, a `---`, a sugar line or any other line;
  *   - an error: a line whose first word is a pattern's first word written
  *     as the table writes it (`VOTE 44 yes`) but which matches no pattern,
  *     or an object block that does not parse;
