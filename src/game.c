@@ -910,8 +910,56 @@ static char *set_aside_note(const ProseRead *pr)
     return buf_take(&b);
 }
 
+int64_t game_last_time(Game *g)
+{
+    long n = g->st ? store_last_event(g->st) : 0;
+    EventRow r;
+    if (n <= 0 || !store_event_get(g->st, n, &r)) return INT64_MIN;
+    int64_t t = r.time;
+    event_row_free(&r);
+    return t;
+}
+
+char *game_time_refusal(Game *g, int64_t time)
+{
+    int64_t last = game_last_time(g);
+    if (time >= last) return NULL;
+    char at[32], then[32];
+    time_format(time, at);
+    time_format(last, then);
+    Buf b = {0};
+    buf_printf(&b, "%s is before the last event, at %s: the game's time goes forward only (nothing was kept)", at,
+               then);
+    return buf_take(&b);
+}
+
 static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud)
 {
+    Incoming forward;
+    char *late = game_time_refusal(g, m->time);
+    if (late && m->via != VIA_CLI) {
+        /* the wall clock stepped back: a mail or a request is not lost
+         * for that, it happens at the last event's time */
+        forward = *m;
+        forward.time = game_last_time(g);
+        if (forward.stamp == 0) forward.stamp = m->time;
+        m = &forward;
+        free(late);
+        late = NULL;
+    }
+    if (late) {
+        /* a time given on the command line: refused, nothing journaled */
+        Outcome o;
+        memset(&o, 0, sizeof o);
+        o.kind = "move";
+        o.time = m->time;
+        o.refused = true;
+        o.status = "refused";
+        o.message = late;
+        if (fn) fn(ud, g, &o);
+        outcome_free(&o);
+        return true;
+    }
     if (!dry && !run_due_timers(g, m->time, false, fn, ud)) return false;
     bool failed;
     char *why = copy_of_taken(g, m, dry, &failed);
@@ -1037,6 +1085,20 @@ bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud)
     bool ok = game_lock(g, &err);
     buf_free(&err);
     if (!ok) return false;
+    char *late = game_time_refusal(g, time);
+    if (late) {
+        Outcome o;
+        memset(&o, 0, sizeof o);
+        o.kind = "tick";
+        o.time = time;
+        o.refused = true;
+        o.status = "refused";
+        o.message = late;
+        if (fn) fn(ud, g, &o);
+        outcome_free(&o);
+        game_unlock(g);
+        return true;
+    }
     probe_timer(g, time);
     ok = run_due_timers(g, time, dry, fn, ud);
     game_unlock(g);

@@ -116,6 +116,16 @@ bool game_submit(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud);
 bool game_lock(Game *g, Buf *err);
 void game_unlock(Game *g);
 
+/* The game's time goes forward: the time of the journal's last event
+ * (INT64_MIN: none), and, for a time before it, why it is refused
+ * (malloc'd; NULL: the time is not before it).  A move given a time on
+ * the command line, or a tick, before the last event is refused, reported
+ * through fn as an outcome with no event, and not journaled; a mail or a
+ * request (the wall clock, stepped back) happens at the last event's
+ * time instead. */
+int64_t game_last_time(Game *g);
+char *game_time_refusal(Game *g, int64_t time);
+
 /* Runs every timer due at or before `time`. */
 bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud);
 /* The journal's event kinds, one at a time, without running timers first

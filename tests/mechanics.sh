@@ -376,6 +376,21 @@ m = email.message_from_bytes(open(sys.argv[1], "rb").read().split(b"\n", 1)[1], 
 t = m.get_content()
 sys.exit(0 if ("y" * 3000 + "a\rb") in t else 1)' $m && ok || fail "the text decodes to the long line with its bare CR"
 
+# --- the game's time goes forward ------------------------------------------
+"$NOMIC" init tf.db --ruleset favor --time 2026-01-01Z > /dev/null
+printf 'REGISTER Ann\n' > m
+expect_status 0 "a move on the 5th" "$NOMIC" move tf.db --from ann@x.org --time 2026-01-05Z --file m
+n_events=$(sqlite3 tf.db 'select count(*) from events')
+printf 'REGISTER Bob\n' > m
+expect_status 1 "a move dated before the last event is refused" "$NOMIC" move tf.db --from bob@x.org --time 2026-01-03Z --file m
+expect_in out "2026-01-03T00:00:00Z is before the last event, at 2026-01-05T00:00:00Z" "the refusal gives both times"
+expect_status 1 "a tick before the last event is refused" "$NOMIC" tick tf.db --time 2026-01-02Z
+expect_in out "the game's time goes forward only" "the tick's refusal says why"
+expect_eq "$(sqlite3 tf.db 'select count(*) from events')" "$n_events" "events journaled by the refused move and tick"
+expect_status 0 "a move at the last event's time is taken" "$NOMIC" move tf.db --from bob@x.org --time 2026-01-05Z --file m
+expect_eq "$(sqlite3 tf.db 'select count(*) from events where time < (select max(time) from events where n < events.n)')" 0 \
+    "events journaled before an earlier one"
+
 # --- one writer at a time ---------------------------------------------
 "$NOMIC" init w.db --ruleset favor >/dev/null
 i=0
