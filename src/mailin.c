@@ -506,7 +506,11 @@ bool mail_read(const char *raw, size_t n, MailIn *m, Buf *err)
     const char *mid = g_mime_message_get_message_id(msg);
     if (mid && *mid && strlen(mid) < 1000 && !strpbrk(mid, " \t\r\n<>")) m->message_id = xstrdup(mid);
     const char *refs = g_mime_object_get_header(GMIME_OBJECT(msg), "References");
-    if (refs && strlen(refs) < 4000) m->references = xstrdup(refs);
+    if (refs && strlen(refs) < 4000) { /* a longer chain is not worth keeping */
+        m->references = xstrdup(refs);
+        for (char *c = m->references; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = ' '; /* never a header's line end */
+    }
     char *text = body_text(msg, m);
     mail_clean(text, m);
     free(text);

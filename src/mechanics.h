@@ -10,6 +10,8 @@
  *   mailPolicy  open (any sender may move) | tokens (only with the
  *               sender's token)
  *   listen      the address `nomic serve` listens on
+ *   name        the game's display name (mail subjects, the page); empty:
+ *               the file's name
  */
 #ifndef NOMIC_MECHANICS_H
 #define NOMIC_MECHANICS_H

@@ -376,6 +376,21 @@ m = email.message_from_bytes(open(sys.argv[1], "rb").read().split(b"\n", 1)[1], 
 t = m.get_content()
 sys.exit(0 if ("y" * 3000 + "a\rb") in t else 1)' $m && ok || fail "the text decodes to the long line with its bare CR"
 
+# --- answers thread under the mail they answer; the game's display name --------
+"$NOMIC" init th.db --ruleset favor --time 2026-01-01Z > /dev/null
+"$NOMIC" config th.db transport "sendmail:$T/sendmail" > /dev/null
+expect_status 2 "a display name with a line end is refused" "$NOMIC" config th.db name "$(printf 'a\nb')"
+expect_status 0 "the game's display name" "$NOMIC" config th.db name "Engine City Nomic"
+rm -rf sent && mkdir sent
+printf 'From: Ann <ann@th.org>\r\nTo: game@localhost\r\nSubject: join\r\nDate: Thu, 01 Jan 2026 00:05:00 +0000\r\nMessage-ID: <join.1@th.org>\r\nReferences: <nomic.x.1@localhost>\r\nContent-Type: text/plain\r\n\r\nREGISTER Ann\r\n' > th.eml
+expect_status 0 "a mail answered by the rules" "$NOMIC" deliver th.db < th.eml
+expect_in sent/0.eml "In-Reply-To: <join.1@th.org>" "the answer says which mail it answers"
+expect_in sent/0.eml "References: <nomic.x.1@localhost> <join.1@th.org>" "and the thread it belongs to"
+expect_in sent/0.eml "Subject: Engine City Nomic: " "the subject has the game's display name"
+printf 'From: Ann <ann@th.org>\r\nTo: game@localhost\r\nSubject: oops\r\nDate: Thu, 01 Jan 2026 00:06:00 +0000\r\nMessage-ID: <oops.2@th.org>\r\nContent-Type: text/plain\r\n\r\nVOTE 1 maybe\r\n' > th2.eml
+expect_status 0 "a mail refused by the Mechanics" "$NOMIC" deliver th.db < th2.eml
+expect_in sent/1.eml "In-Reply-To: <oops.2@th.org>" "the Mechanics' refusal threads too"
+
 # --- the game's time goes forward ------------------------------------------
 "$NOMIC" init tf.db --ruleset favor --time 2026-01-01Z > /dev/null
 printf 'REGISTER Ann\n' > m
