@@ -498,6 +498,7 @@ static bool commit_event(Game *g, Outcome *o, const char *status)
         }
     }
     if (ok && o->refused && g->answering) ok = game_answer_refusal(g, g->answering, o);
+    if (ok && g->token_to) ok = game_mail_token(g, g->token_to, o->event, o->time);
     if (ok) {
         save_meta(g);
         char n[32];
@@ -871,6 +872,26 @@ static bool may_answer_unread(Game *g, const Incoming *m, char **why)
     return false;
 }
 
+/* A line `TOKEN`: the event mails the sender's address a new token, at
+ * most once an ANSWER_PERIOD per address (a forged From cannot make the
+ * game void a player's token over and over, nor mail it without end).
+ * Returns the event's note. */
+static char *token_request(Game *g, const Incoming *m)
+{
+    Buf key = {0}, b = {0};
+    buf_printf(&key, "token %s", m->sender);
+    int64_t last = store_answered_at(g->st, buf_str(&key));
+    if (last > 0 && m->time - last < ANSWER_PERIOD) {
+        buf_printf(&b, "TOKEN: a token was mailed to %s less than %d minutes ago; not again yet", m->sender,
+                   ANSWER_PERIOD / 60);
+    } else {
+        g->token_to = m->sender;
+        buf_printf(&b, "TOKEN: a new token is mailed to %s (the one before, if any, no longer counts)", m->sender);
+    }
+    buf_free(&key);
+    return buf_take(&b);
+}
+
 /* Why a mail with no move is refused: what was read, and what was set aside. */
 static char *no_move_in_mail(const Incoming *m, const ProseRead *pr)
 {
@@ -966,7 +987,10 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     if (failed) return false;
     bool copy = why != NULL, unread = false;
     if (!why && m->refusal) why = xstrdup(m->refusal);
-    if (!why) why = policy_refusal(g, m);
+    /* a mail asking for its sender's token needs none; its moves, if it
+     * has any, do (below) */
+    bool token_asked = !why && m->wants_token && m->via == VIA_MAIL && !m->automatic && !dry && g->st;
+    if (!why && !token_asked) why = policy_refusal(g, m);
     unread = why && !copy;
     Buf moves = {0}, err = {0};
     const char *text = m->body;
@@ -983,6 +1007,23 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
         if (sugar_expand(g->sugar, m->body, &moves, &err)) text = buf_str(&moves);
         else why = buf_take(&err);
     }
+    bool token_only = false;
+    if (token_asked) {
+        char *note = token_request(g, m);
+        if (!pr.nmoves) { /* the TOKEN line alone: its answer is the token's mail */
+            free(why);
+            why = note;
+            token_only = true;
+        } else {
+            if (!why) why = policy_refusal(g, m);
+            unread = why != NULL;
+            Buf b = {0};
+            buf_printf(&b, "%s%s%s", reading ? reading : "", reading ? "; " : "", note);
+            free(reading);
+            reading = buf_take(&b);
+            free(note);
+        }
+    }
     /* the journal keeps what was received when it differs from the moves;
      * of a mail refused unread only its header and a digest (a stranger
      * cannot fill the disk), of a copy nothing */
@@ -992,7 +1033,7 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     Outcome o;
     /* a refused mail is answered in the event's own transaction; a copy
      * never (its first was), one refused unread at most once a period */
-    bool answer = m->via == VIA_MAIL && !m->automatic && !copy;
+    bool answer = m->via == VIA_MAIL && !m->automatic && !copy && !token_only;
     if (answer && unread) answer = may_answer_unread(g, m, &why);
     g->answering = answer ? m : NULL;
     g->answer_unread = unread;
@@ -1002,6 +1043,7 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     g->answering = NULL;
     g->answer_unread = false;
     g->reading = NULL;
+    g->token_to = NULL;
     free(reading);
     prose_free(&pr);
     if (fn && ok) fn(ud, g, &o); /* a failed event is not reported as if it had happened */

@@ -35,6 +35,7 @@ typedef struct Game {
     const struct Incoming *answering; /* a mail to answer if it is refused */
     bool answer_unread;  /* that answer is about a mail refused unread (at most one an hour per address) */
     const char *reading; /* how the Mechanics read the message being run (lines set aside), or NULL */
+    const char *token_to; /* an address whose token the event being run issues and mails, or NULL */
 } Game;
 
 /* How long an event waits for another program's event to finish. */
@@ -61,6 +62,7 @@ struct Incoming {
                           * NULL: body is moves only */
     int nlines;
     const char *how;     /* how the mail's text was found, for its answer (an HTML part), or NULL */
+    bool wants_token;    /* a mail's line `TOKEN`: mail the sender's address its token */
 };
 
 /* The most moves one message may hold (docs/limits.md). */

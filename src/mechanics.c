@@ -152,6 +152,28 @@ char *game_token_owner(Game *g, const char *token)
     return who;
 }
 
+bool game_mail_token(Game *g, const char *address, long event, int64_t time)
+{
+    char *token = game_issue_token(g, address);
+    if (!token) return false;
+    char *name = game_config(g, "name");
+    Buf b = {0}, key = {0};
+    buf_printf(&b, "Your token%s%s is\n\n    %s\n\n", *name ? " for " : "", name, token);
+    buf_puts(&b, "Under mailPolicy tokens a move counts only with its sender's token: write the line\n\n"
+                 "    token: ");
+    buf_printf(&b, "%s\n\nin each mail of moves (over HTTP: Authorization: Bearer %s).\n"
+                   "Keep it to yourself. A mail with the line TOKEN asks for a new one, which voids this one.\n",
+               token, token);
+    buf_printf(&key, "token %s", address);
+    bool ok = store_outbox_add(g->st, event, address, buf_str(&b), "sent", game_delivery(g), time) > 0 &&
+              store_answered(g->st, buf_str(&key), time);
+    free(token);
+    free(name);
+    buf_free(&b);
+    buf_free(&key);
+    return ok;
+}
+
 /* ---- answers ---- */
 
 bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o)

@@ -391,6 +391,28 @@ printf 'From: Ann <ann@th.org>\r\nTo: game@localhost\r\nSubject: oops\r\nDate: T
 expect_status 0 "a mail refused by the Mechanics" "$NOMIC" deliver th.db < th2.eml
 expect_in sent/1.eml "In-Reply-To: <oops.2@th.org>" "the Mechanics' refusal threads too"
 
+# --- a token by mail: a line TOKEN ---------------------------------------
+"$NOMIC" init tk.db --ruleset favor --time 2026-01-01Z > /dev/null
+"$NOMIC" config tk.db mailPolicy tokens > /dev/null
+mail 'Nia <nia@tk.org>' 'Thu, 01 Jan 2026 00:05:00 +0000' 'Content-Type: text/plain' 'Hello, may I have my token?
+TOKEN
+Thanks, Nia' > tk1.eml
+expect_status 0 "a mail asking for a token, with no token, under mailPolicy tokens" "$NOMIC" deliver tk.db < tk1.eml
+expect_in out "a new token is mailed to nia@tk.org" "the event says the token is mailed"
+tk=$(sqlite3 tk.db "select text from outbox o join recipients r on r.id=o.to_id where r.list='nia@tk.org'" | sed -n 's/^    token: //p')
+[ ${#tk} -eq 32 ] && ok || fail "the mail to nia holds a token line, got '$tk'"
+expect_eq "$(sqlite3 tk.db "select count(*) from outbox o join recipients r on r.id=o.to_id where r.list='nia@tk.org'")" 1 \
+    "mails to nia: the token alone (no refusal besides)"
+mail 'nia@tk.org' 'Thu, 01 Jan 2026 00:06:00 +0000' 'Content-Type: text/plain' "token: $tk
+REGISTER Nia" > tk2.eml
+expect_status 0 "a move with the token mailed" "$NOMIC" deliver tk.db < tk2.eml
+[ "$(players tk.db)" = "Nia " ] && ok || fail "the token mailed lets nia move: players are $(players tk.db)"
+mail 'nia@tk.org' 'Thu, 01 Jan 2026 00:07:00 +0000' 'Content-Type: text/plain' 'TOKEN' > tk3.eml
+expect_status 0 "a second TOKEN within the hour" "$NOMIC" deliver tk.db < tk3.eml
+expect_in out "not again yet" "a token is mailed at most once an hour per address"
+"$NOMIC" log tk.db > out
+expect_not_in out "$tk" "the token mailed never appears in the log"
+
 # --- the game's time goes forward ------------------------------------------
 "$NOMIC" init tf.db --ruleset favor --time 2026-01-01Z > /dev/null
 printf 'REGISTER Ann\n' > m
