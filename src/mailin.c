@@ -250,7 +250,7 @@ static bool contains_word(const char *s, size_t n, const char *word)
  * wrote, in one of the languages mail clients write it in (Gmail,
  * Thunderbird, Apple Mail, Outlook). */
 static const char *const wrote[] = {"wrote", "writes", "schrieb", "a écrit", "escribió", "ha scritto",
-                                    "schreef", "escreveu", "skrev", "napisał", NULL};
+                                    "schreef", "geschreven", "escreveu", "skrev", "napisał", NULL};
 static bool is_quote_header(const char *s, size_t n)
 {
     if (!n || s[n - 1] != ':') return false;
