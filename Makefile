@@ -6,6 +6,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
 PKGS    := glib-2.0 gmime-3.0 libcurl libmicrohttpd
+PKGS    += libxml-2.0
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 LIBS    := -lsqlite3 -lgmp -lm $(shell pkg-config --libs $(PKGS))
 BUILD   ?= build
@@ -107,6 +108,7 @@ scenarios: $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/eval-check
 	python3 tests/eval_property.py --cases 20000 $(BUILD)/eval-check
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/cli.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/mechanics.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/corpus.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/serve.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/suber.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/slr.sh

@@ -100,8 +100,11 @@ int cmd_deliver(int argc, char **argv)
     Game *g = cli_open(pos[0]);
     if (g) {
         int64_t now = time_now_wall();
+        const char *how = m.no_text ? "it has no text/plain nor text/html part: only text is read"
+                          : m.html ? "it has no text/plain part; its text/html part was read" : NULL;
         Incoming in = {VIA_MAIL, m.sender, now, m.have_time ? m.time : now, m.text, raw, m.token, m.automatic, key,
-                       refusal.len ? buf_str(&refusal) : NULL};
+                       refusal.len ? buf_str(&refusal) : NULL, m.lines ? m.lines : (const int[]){0}, m.nlines, how,
+                       m.wants_token};
         if (game_submit(g, &in, false, print_one, m.sender)) {
             rc = 0;
             cli_send_mail(g, pos[0], false, true, NULL); /* a failure waits for the next try */

@@ -8,6 +8,7 @@
 static void print_tick(void *ud, Game *g, const Outcome *o)
 {
     (*(int *)ud)++;
+    if (!o->event && o->refused) (*(int *)ud) = -1000000; /* refused by the Mechanics: no event */
     cli_print_outcome(o, NULL, false);
 }
 
@@ -23,6 +24,10 @@ int cmd_tick(int argc, char **argv)
     int n = 0;
     if (!game_tick(g, t, false, print_tick, &n)) {
         fprintf(stderr, "nomic tick: the store failed: %s\n", store_error(g->st));
+        goto out;
+    }
+    if (n < 0) {
+        rc = 1;
         goto out;
     }
     cli_send_mail(g, pos[0], false, true, NULL);

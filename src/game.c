@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "objfmt.h"
+#include "prose.h"
 #include "rulesets.h"
 
 void outcome_free(Outcome *o)
@@ -482,6 +483,7 @@ static bool commit_event(Game *g, Outcome *o, const char *status)
         }
     }
     if (ok && o->refused && g->answering) ok = game_answer_refusal(g, g->answering, o);
+    if (ok && g->token_to) ok = game_mail_token(g, g->token_to, o->event, o->time);
     if (ok) {
         save_meta(g);
         char n[32];
@@ -750,6 +752,16 @@ static long journal_message(Store *st, const char *sender, int64_t time, int64_t
     return -1;
 }
 
+/* Adds a note of the Mechanics to the event's message. */
+static void note_outcome(Outcome *o, const char *text)
+{
+    Buf b = {0};
+    if (o->message) buf_printf(&b, "%s; ", o->message);
+    buf_puts(&b, text);
+    free(o->message);
+    o->message = buf_take(&b);
+}
+
 /* One message as an event.  moves: the object text to run (NULL: the
  * Mechanics refused the message, for the reason `why`, which is taken);
  * key: the mail's identity, kept with it, or NULL. */
@@ -773,6 +785,7 @@ static bool event_message(Game *g, const char *sender, int64_t time, int64_t sta
     const char *status = "refused";
     if (moves) {
         status = process_move(g, sender, time, stamp, moves, dry, o, &sv);
+        if (!o->refused && g->reading) note_outcome(o, g->reading);
     } else {
         o->refused = true;
         o->message = why;
@@ -844,21 +857,157 @@ static bool may_answer_unread(Game *g, const Incoming *m, char **why)
     return false;
 }
 
+/* A line `TOKEN`: the event mails the sender's address a new token, at
+ * most once an ANSWER_PERIOD per address (a forged From cannot make the
+ * game void a player's token over and over, nor mail it without end).
+ * Returns the event's note. */
+static char *token_request(Game *g, const Incoming *m)
+{
+    Buf key = {0}, b = {0};
+    buf_printf(&key, "token %s", m->sender);
+    int64_t last = store_answered_at(g->st, buf_str(&key));
+    if (last > 0 && m->time - last < ANSWER_PERIOD) {
+        buf_printf(&b, "TOKEN: a token was mailed to %s less than %d minutes ago; not again yet", m->sender,
+                   ANSWER_PERIOD / 60);
+    } else {
+        g->token_to = m->sender;
+        buf_printf(&b, "TOKEN: a new token is mailed to %s (the one before, if any, no longer counts)", m->sender);
+    }
+    buf_free(&key);
+    return buf_take(&b);
+}
+
+/* Why a mail with no move is refused: what was read, and what was set aside. */
+static char *no_move_in_mail(const Incoming *m, const ProseRead *pr)
+{
+    Buf b = {0};
+    buf_puts(&b, "no move found in the mail");
+    if (m->how) buf_printf(&b, " (%s)", m->how);
+    if (pr->naside) {
+        buf_printf(&b, "; %d line%s read as prose and set aside:\n", pr->naside, pr->naside == 1 ? "" : "s");
+        /* the first few are enough to recognise the mail */
+        const char *p = (pr->aside.s ? pr->aside.s : "");
+        for (int k = 0; *p && k < 5; k++) {
+            const char *nl = strchr(p, '\n');
+            size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+            buf_puts(&b, "  ");
+            buf_add(&b, p, n);
+            p += n;
+        }
+        if (pr->naside > 5) buf_printf(&b, "  (and %d more)\n", pr->naside - 5);
+        if (b.s[b.len - 1] == '\n') b.s[--b.len] = 0;
+    }
+    return buf_take(&b);
+}
+
+/* The note an event read from a mail carries: the lines set aside. */
+static char *set_aside_note(const ProseRead *pr)
+{
+    if (!pr->naside) return NULL;
+    Buf b = {0};
+    buf_printf(&b, "%d line%s of the mail set aside as prose (line", pr->naside, pr->naside == 1 ? "" : "s");
+    int k = 0;
+    for (const char *p = (pr->aside.s ? pr->aside.s : ""); *p && k < 20; k++) {
+        buf_printf(&b, "%s %ld", k ? "," : pr->naside > 1 ? "s" : "", strtol(p + 5, NULL, 10));
+        const char *nl = strchr(p, '\n');
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+    buf_puts(&b, k < pr->naside ? ", ...)" : ")");
+    return buf_take(&b);
+}
+
+int64_t game_last_time(Game *g)
+{
+    long n = g->st ? store_last_event(g->st) : 0;
+    EventRow r;
+    if (n <= 0 || !store_event_get(g->st, n, &r)) return INT64_MIN;
+    int64_t t = r.time;
+    event_row_free(&r);
+    return t;
+}
+
+char *game_time_refusal(Game *g, int64_t time)
+{
+    int64_t last = game_last_time(g);
+    if (time >= last) return NULL;
+    char at[32], then[32];
+    time_format(time, at);
+    time_format(last, then);
+    Buf b = {0};
+    buf_printf(&b, "%s is before the last event, at %s: the game's time goes forward only (nothing was kept)", at,
+               then);
+    return buf_take(&b);
+}
+
 static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud)
 {
+    Incoming forward;
+    char *late = game_time_refusal(g, m->time);
+    if (late && m->via != VIA_CLI) {
+        /* the wall clock stepped back: a mail or a request is not lost
+         * for that, it happens at the last event's time */
+        forward = *m;
+        forward.time = game_last_time(g);
+        if (forward.stamp == 0) forward.stamp = m->time;
+        m = &forward;
+        free(late);
+        late = NULL;
+    }
+    if (late) {
+        /* a time given on the command line: refused, nothing journaled */
+        Outcome o;
+        memset(&o, 0, sizeof o);
+        o.kind = "move";
+        o.time = m->time;
+        o.refused = true;
+        o.status = "refused";
+        o.message = late;
+        if (fn) fn(ud, g, &o);
+        outcome_free(&o);
+        return true;
+    }
     if (!dry && !run_due_timers(g, m->time, false, fn, ud)) return false;
     bool failed;
     char *why = copy_of_taken(g, m, dry, &failed);
     if (failed) return false;
     bool copy = why != NULL, unread = false;
     if (!why && m->refusal) why = xstrdup(m->refusal);
-    if (!why) why = policy_refusal(g, m);
+    /* a mail asking for its sender's token needs none; its moves, if it
+     * has any, do (below) */
+    bool token_asked = !why && m->wants_token && m->via == VIA_MAIL && !m->automatic && !dry && g->st;
+    if (!why && !token_asked) why = policy_refusal(g, m);
     unread = why && !copy;
     Buf moves = {0}, err = {0};
     const char *text = m->body;
-    if (!why && g->sugar) {
+    ProseRead pr = {0};
+    char *reading = NULL;
+    if (!why && m->lines) {
+        if (!prose_read(g->sugar, m->body, m->lines, m->nlines, &pr, &err)) why = buf_take(&err);
+        else if (!pr.nmoves) why = no_move_in_mail(m, &pr);
+        else {
+            text = buf_str(&pr.moves);
+            reading = set_aside_note(&pr);
+        }
+    } else if (!why && g->sugar) {
         if (sugar_expand(g->sugar, m->body, &moves, &err)) text = buf_str(&moves);
         else why = buf_take(&err);
+    }
+    bool token_only = false;
+    if (token_asked) {
+        char *note = token_request(g, m);
+        if (!pr.nmoves) { /* the TOKEN line alone: its answer is the token's mail */
+            free(why);
+            why = note;
+            token_only = true;
+        } else {
+            if (!why) why = policy_refusal(g, m);
+            unread = why != NULL;
+            Buf b = {0};
+            buf_printf(&b, "%s%s%s", reading ? reading : "", reading ? "; " : "", note);
+            free(reading);
+            reading = buf_take(&b);
+            free(note);
+        }
     }
     /* the journal keeps what was received when it differs from the moves;
      * of a mail refused unread only its header and a digest (a stranger
@@ -869,14 +1018,19 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     Outcome o;
     /* a refused mail is answered in the event's own transaction; a copy
      * never (its first was), one refused unread at most once a period */
-    bool answer = m->via == VIA_MAIL && !m->automatic && !copy;
+    bool answer = m->via == VIA_MAIL && !m->automatic && !copy && !token_only;
     if (answer && unread) answer = may_answer_unread(g, m, &why);
     g->answering = answer ? m : NULL;
     g->answer_unread = unread;
+    g->reading = reading;
     bool ok = event_message(g, m->sender, m->time, m->stamp ? m->stamp : m->time, why ? NULL : text, raw,
                             copy ? NULL : m->key, why, dry, &o);
     g->answering = NULL;
     g->answer_unread = false;
+    g->reading = NULL;
+    g->token_to = NULL;
+    free(reading);
+    prose_free(&pr);
     if (fn && ok) fn(ud, g, &o); /* a failed event is not reported as if it had happened */
     outcome_free(&o);
     free(summary);
@@ -958,6 +1112,20 @@ bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud)
     bool ok = game_lock(g, &err);
     buf_free(&err);
     if (!ok) return false;
+    char *late = game_time_refusal(g, time);
+    if (late) {
+        Outcome o;
+        memset(&o, 0, sizeof o);
+        o.kind = "tick";
+        o.time = time;
+        o.refused = true;
+        o.status = "refused";
+        o.message = late;
+        if (fn) fn(ud, g, &o);
+        outcome_free(&o);
+        game_unlock(g);
+        return true;
+    }
     probe_timer(g, time);
     ok = run_due_timers(g, time, dry, fn, ud);
     game_unlock(g);

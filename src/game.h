@@ -34,6 +34,8 @@ typedef struct Game {
     long known_event;    /* the journal's last event as this process knows it */
     const struct Incoming *answering; /* a mail to answer if it is refused */
     bool answer_unread;  /* that answer is about a mail refused unread (at most one an hour per address) */
+    const char *reading; /* how the Mechanics read the message being run (lines set aside), or NULL */
+    const char *token_to; /* an address whose token the event being run issues and mails, or NULL */
 } Game;
 
 /* How long an event waits for another program's event to finish. */
@@ -55,6 +57,12 @@ struct Incoming {
     const char *key;     /* a mail's identity (Message-ID and sender, or a digest): taken at most once; or NULL */
     const char *refusal; /* the Mechanics refuse it unread, for this reason (too large), and raw is
                           * then only what the journal may keep of it; or NULL */
+    const int *lines;    /* a mail's text: body is the lines its reader kept, line i being line
+                          * lines[i] of the mail, and moves are read among prose (prose.h);
+                          * NULL: body is moves only */
+    int nlines;
+    const char *how;     /* how the mail's text was found, for its answer (an HTML part), or NULL */
+    bool wants_token;    /* a mail's line `TOKEN`: mail the sender's address its token */
 };
 
 /* The most moves one message may hold (docs/limits.md). */
@@ -109,6 +117,16 @@ bool game_submit(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud);
  * that program changed it.  game_submit and game_tick take it themselves. */
 bool game_lock(Game *g, Buf *err);
 void game_unlock(Game *g);
+
+/* The game's time goes forward: the time of the journal's last event
+ * (INT64_MIN: none), and, for a time before it, why it is refused
+ * (malloc'd; NULL: the time is not before it).  A move given a time on
+ * the command line, or a tick, before the last event is refused, reported
+ * through fn as an outcome with no event, and not journaled; a mail or a
+ * request (the wall clock, stepped back) happens at the last event's
+ * time instead. */
+int64_t game_last_time(Game *g);
+char *game_time_refusal(Game *g, int64_t time);
 
 /* Runs every timer due at or before `time`. */
 bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud);

@@ -73,6 +73,12 @@ static GMimeContentEncoding body_encoding(const char *text)
 char *mail_format(const char *from, const char *to, const char *subject, const char *message_id, int64_t date,
                   const char *text, bool crlf)
 {
+    return mail_format_reply(from, to, subject, message_id, date, text, crlf, NULL, NULL);
+}
+
+char *mail_format_reply(const char *from, const char *to, const char *subject, const char *message_id, int64_t date,
+                        const char *text, bool crlf, const char *in_reply_to, const char *references)
+{
     mime_init_once();
     GMimeMessage *msg = g_mime_message_new(TRUE);
     g_mime_message_add_mailbox(msg, GMIME_ADDRESS_TYPE_FROM, NULL, from);
@@ -87,6 +93,17 @@ char *mail_format(const char *from, const char *to, const char *subject, const c
     g_mime_message_set_message_id(msg, message_id);
     /* the rules' mail is automatic: a vacation reply must not answer it */
     g_mime_object_set_header(GMIME_OBJECT(msg), "Auto-Submitted", "auto-generated", NULL);
+    /* an answer threads under the mail it answers */
+    if (in_reply_to) {
+        Buf h = {0};
+        buf_printf(&h, "<%s>", in_reply_to);
+        g_mime_object_set_header(GMIME_OBJECT(msg), "In-Reply-To", buf_str(&h), NULL);
+        buf_reset(&h);
+        if (references) buf_printf(&h, "%s ", references);
+        buf_printf(&h, "<%s>", in_reply_to);
+        g_mime_object_set_header(GMIME_OBJECT(msg), "References", buf_str(&h), NULL);
+        buf_free(&h);
+    }
 
     /* the text as it is, in UTF-8 (g_mime_text_part_set_text would pick
      * a narrower charset and convert) */
@@ -294,13 +311,39 @@ static int64_t backoff(int attempts)
     return d < LAST_RETRY ? d : LAST_RETRY;
 }
 
+/* The mail a message answers: when its event was a mail from one of its
+ * recipients, that mail's Message-ID and References (malloc'd), read
+ * again from the journal. */
+static void answered_mail(Store *st, const OutRow *r, char **mid, char **refs)
+{
+    *mid = *refs = NULL;
+    EventRow e;
+    if (r->event <= 0 || !store_event_get(st, r->event, &e)) return;
+    char *raw = e.sender && strcmp(e.kind, "move") == 0 && addressed_to(sym_cstr(r->to), e.sender)
+                    ? store_event_raw(st, r->event) : NULL;
+    MailIn m;
+    Buf err = {0};
+    if (raw && mail_read(raw, strlen(raw), &m, &err)) {
+        *mid = m.message_id ? xstrdup(m.message_id) : NULL;
+        *refs = m.references ? xstrdup(m.references) : NULL;
+        mail_free(&m);
+    }
+    buf_free(&err);
+    free(raw);
+    event_row_free(&e);
+}
+
 /* One attempt at one claimed message; records how it went in r. */
 static bool attempt(Store *st, const char *transport, const char *from, const char *game, int64_t now, OutRow *r)
 {
     if (!r->message_id) r->message_id = message_id_of(st, r->id, from);
     char *subject = subject_of(game, r->text);
     bool smtp = strncmp(transport, "smtp://", 7) == 0;
-    char *mail = mail_format(from, r->to, subject, r->message_id, now, r->text, smtp);
+    char *mid, *refs;
+    answered_mail(st, r, &mid, &refs);
+    char *mail = mail_format_reply(from, r->to, subject, r->message_id, now, r->text, smtp, mid, refs);
+    free(mid);
+    free(refs);
     Buf why = {0};
     bool sent, permanent = false;
     if (smtp) sent = via_smtp(transport, from, r->to, mail, &why, &permanent);
@@ -336,6 +379,8 @@ bool mail_send_due(Store *st, const char *game, int64_t now, bool all, SendRepor
     memset(rep, 0, sizeof *rep);
     char *transport = store_config(st, "transport");
     char *from = store_config(st, "mailFrom");
+    char *display = store_config(st, "name"); /* the game's display name, or its file's */
+    if (*display) game = display;
     bool ok = true;
     if (strcmp(transport, "outbox") != 0) {
         /* in id order, each message at most once per call */
@@ -360,5 +405,6 @@ bool mail_send_due(Store *st, const char *game, int64_t now, bool all, SendRepor
     if (!ok) buf_puts(err, store_error(st));
     free(transport);
     free(from);
+    free(display);
     return ok;
 }

@@ -44,5 +44,11 @@ bool mail_send_due(Store *st, const char *game, int64_t now, bool all, SendRepor
  * in CRLF (SMTP) rather than LF (a local program).  malloc'd. */
 char *mail_format(const char *from, const char *to, const char *subject, const char *message_id, int64_t date,
                   const char *text, bool crlf);
+/* The same, answering the mail whose Message-ID is in_reply_to (without
+ * angle brackets; NULL: none) and whose References header was
+ * `references` (or NULL): In-Reply-To and References, so that a mail
+ * client threads the answer under it. */
+char *mail_format_reply(const char *from, const char *to, const char *subject, const char *message_id, int64_t date,
+                        const char *text, bool crlf, const char *in_reply_to, const char *references);
 
 #endif

@@ -18,6 +18,7 @@ const ConfigKey config_keys[] = {
     {"mailFrom", "nomic@localhost", "the From address of the game's mail"},
     {"mailPolicy", "open", "open: any sender may move; tokens: a move counts only with its sender's token"},
     {"listen", "127.0.0.1:8080", "the address nomic serve listens on"},
+    {"name", "", "the game's display name, in mail subjects and on the page (default: the file's name)"},
     {0},
 };
 
@@ -76,6 +77,12 @@ static const char *check_value(const char *key, const char *v)
     if (strcmp(key, "mailPolicy") == 0)
         return strcmp(v, "open") == 0 || strcmp(v, "tokens") == 0 ? NULL : "open or tokens";
     if (strcmp(key, "listen") == 0) return valid_host_port(v) ? NULL : "host:port, such as 127.0.0.1:8080";
+    if (strcmp(key, "name") == 0) {
+        if (strlen(v) > 100) return "a name of at most 100 bytes";
+        for (const unsigned char *p = (const unsigned char *)v; *p; p++)
+            if (*p < 0x20 || *p == 0x7f) return "a name without control characters";
+        return NULL;
+    }
     if (strcmp(key, "mailFrom") == 0)
         return strchr(v, '@') && !strpbrk(v, " \t\r\n<>") ? NULL : "a bare mail address, such as game@example.org";
     return NULL;
@@ -135,6 +142,28 @@ char *game_token_owner(Game *g, const char *token)
     char *who = store_token_owner(g->st, h);
     free(h);
     return who;
+}
+
+bool game_mail_token(Game *g, const char *address, long event, int64_t time)
+{
+    char *token = game_issue_token(g, address);
+    if (!token) return false;
+    char *name = game_config(g, "name");
+    Buf b = {0}, key = {0};
+    buf_printf(&b, "Your token%s%s is\n\n    %s\n\n", *name ? " for " : "", name, token);
+    buf_puts(&b, "Under mailPolicy tokens a move counts only with its sender's token: write the line\n\n"
+                 "    token: ");
+    buf_printf(&b, "%s\n\nin each mail of moves (over HTTP: Authorization: Bearer %s).\n"
+                   "Keep it to yourself. A mail with the line TOKEN asks for a new one, which voids this one.\n",
+               token, token);
+    buf_printf(&key, "token %s", address);
+    bool ok = store_outbox_add(g->st, event, address, buf_str(&b), "sent", game_delivery(g), time) > 0 &&
+              store_answered(g->st, buf_str(&key), time);
+    free(token);
+    free(name);
+    buf_free(&b);
+    buf_free(&key);
+    return ok;
 }
 
 /* ---- answers ---- */

@@ -10,6 +10,8 @@
  *   mailPolicy  open (any sender may move) | tokens (only with the
  *               sender's token)
  *   listen      the address `nomic serve` listens on
+ *   name        the game's display name (mail subjects, the page); empty:
+ *               the file's name
  */
 #ifndef NOMIC_MECHANICS_H
 #define NOMIC_MECHANICS_H
@@ -39,6 +41,9 @@ bool game_config_set(Game *g, const char *key, const char *value, Buf *err);
  * it, malloc'd, or NULL if the store failed.  Only its hash is kept. */
 char *game_issue_token(Game *g, const char *address);
 bool game_token_valid(Game *g, const char *address, const char *token);
+/* Issues a token for address and mails it there (the outbox, in event
+ * `event`'s transaction); notes when, for the once-an-hour ceiling. */
+bool game_mail_token(Game *g, const char *address, long event, int64_t time);
 /* The address a token belongs to, malloc'd, or NULL. */
 char *game_token_owner(Game *g, const char *token);
 

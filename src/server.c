@@ -215,7 +215,10 @@ static char *game_fields(Server *s)
     Game *g = s->g;
     Buf b = {0};
     buf_puts(&b, "\"name\":");
-    json_string(&b, s->name, strlen(s->name));
+    char *display = game_config(g, "name"); /* the game's display name, or its file's */
+    const char *name = *display ? display : s->name;
+    json_string(&b, name, strlen(name));
+    free(display);
     buf_printf(&b, ",\"event\":%ld,\"halted\":%s,\"nextTimer\":", g->known_event, g->halted ? "true" : "false");
     if (g->have_timer) buf_printf(&b, "%lld", (long long)g->next_timer);
     else buf_puts(&b, "null");

@@ -822,3 +822,16 @@ bool store_event_set_aside(Store *s, long n)
     sqlite3_finalize(st);
     return ok;
 }
+
+char *store_event_raw(Store *s, long n)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "SELECT raw FROM events WHERE n=?1 AND kind='move'", -1, &st, NULL) != SQLITE_OK) {
+        fail(s);
+        return NULL;
+    }
+    sqlite3_bind_int64(st, 1, n);
+    char *raw = sqlite3_step(st) == SQLITE_ROW ? col_text(st, 0) : NULL;
+    sqlite3_finalize(st);
+    return raw;
+}

@@ -88,6 +88,8 @@ long store_journal_received(Store *s, const char *kind, int64_t time, const char
 bool store_event_outcome(Store *s, long n, const char *status, const char *message, const char *trace,
                          const char *trace_json, const char *hash);
 bool store_event_get(Store *s, long n, EventRow *row);
+/* A move event's message as received (a whole mail), malloc'd, or NULL. */
+char *store_event_raw(Store *s, long n);
 /* An event the engine cannot run: its moves are kept with the message as
  * received (raw), and it no longer holds moves to run, as one the
  * Mechanics refused unread (replay then refuses it too). */

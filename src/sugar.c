@@ -374,6 +374,30 @@ static bool expand_line(const Sugar *s, const char *line, int len, int lineno, B
     return false;
 }
 
+SugarLine sugar_read_line(const Sugar *s, const char *line, int len, int lineno, Buf *out, Buf *err)
+{
+    if (!s) return SUGAR_NONE;
+    int i = 0;
+    while (i < len && isspace((unsigned char)line[i])) i++;
+    int start = i;
+    while (i < len && !isspace((unsigned char)line[i])) i++;
+    const char *lit = NULL;
+    for (int k = 0; i > start && k < s->n && !lit; k++)
+        if (word_is(line, (Span){start, i}, s->e[k].w[0].text)) lit = s->e[k].w[0].text;
+    if (!lit) return SUGAR_NONE;
+    Buf e = {0};
+    if (expand_line(s, line, len, lineno, out, &e)) {
+        buf_free(&e);
+        return SUGAR_MOVE;
+    }
+    /* "Vote for me" is a sentence; "VOTE 44 yes", written as the table
+     * writes its word, is a move gone wrong */
+    bool as_table = strncmp(line + start, lit, (size_t)(i - start)) == 0;
+    if (as_table) buf_add(err, e.s, e.len);
+    buf_free(&e);
+    return as_table ? SUGAR_ERROR : SUGAR_NONE;
+}
+
 static bool is_separator(const char *p, int len)
 {
     int i = 0;

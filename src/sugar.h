@@ -42,4 +42,12 @@ void sugar_describe(const Sugar *s, Buf *out);
  * sugar but matches no pattern. */
 bool sugar_expand(const Sugar *s, const char *body, Buf *out, Buf *err);
 
+/* One line of a mail, where prose and moves mix (prose.h): SUGAR_MOVE
+ * when it matches a pattern (the move appended to out); SUGAR_ERROR
+ * when its first word is a pattern's first word written as the table
+ * writes it but the line matches no pattern (err says so, with lineno
+ * and the forms); SUGAR_NONE otherwise (prose). */
+typedef enum { SUGAR_NONE, SUGAR_MOVE, SUGAR_ERROR } SugarLine;
+SugarLine sugar_read_line(const Sugar *s, const char *line, int len, int lineno, Buf *out, Buf *err);
+
 #endif

@@ -107,13 +107,13 @@ move_at b@x 2026-01-06T01:00:00Z "VOTE 1 FOR"
 move_at c@x 2026-01-06T01:00:00Z "VOTE 1 AGAINST"
 move_at c@x 2026-01-06T02:00:00Z "VOTE 1 FOR"
 expect_in out "is now FOR (it replaces AGAINST)" "carol changes her vote"
-move_at d@x 2026-01-06T01:00:00Z "VOTE 1 PRESENT"
-move_at e@x 2026-01-06T01:00:00Z "VOTE 1 AGAINST"
-move_at f@x 2026-01-06T01:00:00Z "VOTE 1 FOR"
+move_at d@x 2026-01-06T02:00:00Z "VOTE 1 PRESENT"
+move_at e@x 2026-01-06T02:00:00Z "VOTE 1 AGAINST"
+move_at f@x 2026-01-06T02:00:00Z "VOTE 1 FOR"
 expect_in out "You were not a player when decision 1 was initiated" "frank registered after the initiation"
-move_at z@x 2026-01-06T01:00:00Z "VOTE 1 FOR"
+move_at z@x 2026-01-06T02:00:00Z "VOTE 1 FOR"
 expect_in out "only players vote" "a non-player's ballot is refused"
-move_at a@x 2026-01-06T01:00:00Z "VOTE 7 FOR"
+move_at a@x 2026-01-06T02:00:00Z "VOTE 7 FOR"
 expect_in out "There is no Agoran decision 7" "a ballot on no decision is refused"
 printf 'subtype: ballot\ndecision: 1\nvote: MAYBE\n' | "$NOMIC" move G --from a@x --time 2026-01-06T03:00:00Z >out 2>&1
 expect_in out "A ballot is FOR, AGAINST or PRESENT" "an unknown vote is refused"
@@ -242,7 +242,7 @@ vote a 110 PRESENT; vote b 110 PRESENT; vote e 110 PRESENT  # PRESENT only: F 0,
 vote c 111 FOR; vote i 111 FOR               # strengths 0 and -1 (held to 0): F 0
 vote b 112 FOR; vote a 112 FOR; vote b 112 AGAINST  # ben changes: F 1, A 2
 vote b 113 AGAINST; vote a 113 FOR; vote e 113 FOR  # ben withdraws below: B 2 < 3
-move_at b@agora 2026-02-26T00:00:00Z "WITHDRAW 113"
+move_at b@agora 2026-02-25T12:00:00Z "WITHDRAW 113"
 expect_in out "withdrawn" "ben withdraws on 113"
 vote g 114 FOR; vote d 114 AGAINST           # gus's 7 held to 5: 5 = 5
 vote a 115 FOR; vote b 115 FOR; vote f 115 FOR; vote c 115 AGAINST  # F 6, A 0 (cat's 0), B 4 = quorum

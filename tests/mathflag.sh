@@ -167,7 +167,8 @@ expect_status 2 "try cannot look into the future" "$NOMIC" try G --from dave@x -
 
 # ------------------------------------- the last MathNauts fall together
 "$NOMIC" init G --ruleset favor --ruleset mathflag --time $T0 --force >/dev/null
-for p in xena yuri; do move_at $p@x $((T0 + 60)) "REGISTER $p" && move_at $p@x $((T0 + 120)) "MFJOIN"; done
+for p in xena yuri; do move_at $p@x $((T0 + 60)) "REGISTER $p"; done
+for p in xena yuri; do move_at $p@x $((T0 + 120)) "MFJOIN"; done
 tick $((T0 + 2 * DAY))
 move_at xena@x $((T0 + 2 * DAY + 60)) "MFSECRET 1/(i-1)"
 move_at yuri@x $((T0 + 2 * DAY + 60)) "MFSECRET 1/(i-i)"

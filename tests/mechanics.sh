@@ -376,6 +376,58 @@ m = email.message_from_bytes(open(sys.argv[1], "rb").read().split(b"\n", 1)[1], 
 t = m.get_content()
 sys.exit(0 if ("y" * 3000 + "a\rb") in t else 1)' $m && ok || fail "the text decodes to the long line with its bare CR"
 
+# --- answers thread under the mail they answer; the game's display name --------
+"$NOMIC" init th.db --ruleset favor --time 2026-01-01Z > /dev/null
+"$NOMIC" config th.db transport "sendmail:$T/sendmail" > /dev/null
+expect_status 2 "a display name with a line end is refused" "$NOMIC" config th.db name "$(printf 'a\nb')"
+expect_status 0 "the game's display name" "$NOMIC" config th.db name "Engine City Nomic"
+rm -rf sent && mkdir sent
+printf 'From: Ann <ann@th.org>\r\nTo: game@localhost\r\nSubject: join\r\nDate: Thu, 01 Jan 2026 00:05:00 +0000\r\nMessage-ID: <join.1@th.org>\r\nReferences: <nomic.x.1@localhost>\r\nContent-Type: text/plain\r\n\r\nREGISTER Ann\r\n' > th.eml
+expect_status 0 "a mail answered by the rules" "$NOMIC" deliver th.db < th.eml
+expect_in sent/0.eml "In-Reply-To: <join.1@th.org>" "the answer says which mail it answers"
+expect_in sent/0.eml "References: <nomic.x.1@localhost> <join.1@th.org>" "and the thread it belongs to"
+expect_in sent/0.eml "Subject: Engine City Nomic: " "the subject has the game's display name"
+printf 'From: Ann <ann@th.org>\r\nTo: game@localhost\r\nSubject: oops\r\nDate: Thu, 01 Jan 2026 00:06:00 +0000\r\nMessage-ID: <oops.2@th.org>\r\nContent-Type: text/plain\r\n\r\nVOTE 1 maybe\r\n' > th2.eml
+expect_status 0 "a mail refused by the Mechanics" "$NOMIC" deliver th.db < th2.eml
+expect_in sent/1.eml "In-Reply-To: <oops.2@th.org>" "the Mechanics' refusal threads too"
+
+# --- a token by mail: a line TOKEN ---------------------------------------
+"$NOMIC" init tk.db --ruleset favor --time 2026-01-01Z > /dev/null
+"$NOMIC" config tk.db mailPolicy tokens > /dev/null
+mail 'Nia <nia@tk.org>' 'Thu, 01 Jan 2026 00:05:00 +0000' 'Content-Type: text/plain' 'Hello, may I have my token?
+TOKEN
+Thanks, Nia' > tk1.eml
+expect_status 0 "a mail asking for a token, with no token, under mailPolicy tokens" "$NOMIC" deliver tk.db < tk1.eml
+expect_in out "a new token is mailed to nia@tk.org" "the event says the token is mailed"
+tk=$(sqlite3 tk.db "select text from outbox o join recipients r on r.id=o.to_id where r.list='nia@tk.org'" | sed -n 's/^    token: //p')
+[ ${#tk} -eq 32 ] && ok || fail "the mail to nia holds a token line, got '$tk'"
+expect_eq "$(sqlite3 tk.db "select count(*) from outbox o join recipients r on r.id=o.to_id where r.list='nia@tk.org'")" 1 \
+    "mails to nia: the token alone (no refusal besides)"
+mail 'nia@tk.org' 'Thu, 01 Jan 2026 00:06:00 +0000' 'Content-Type: text/plain' "token: $tk
+REGISTER Nia" > tk2.eml
+expect_status 0 "a move with the token mailed" "$NOMIC" deliver tk.db < tk2.eml
+[ "$(players tk.db)" = "Nia " ] && ok || fail "the token mailed lets nia move: players are $(players tk.db)"
+mail 'nia@tk.org' 'Thu, 01 Jan 2026 00:07:00 +0000' 'Content-Type: text/plain' 'TOKEN' > tk3.eml
+expect_status 0 "a second TOKEN within the hour" "$NOMIC" deliver tk.db < tk3.eml
+expect_in out "not again yet" "a token is mailed at most once an hour per address"
+"$NOMIC" log tk.db > out
+expect_not_in out "$tk" "the token mailed never appears in the log"
+
+# --- the game's time goes forward ------------------------------------------
+"$NOMIC" init tf.db --ruleset favor --time 2026-01-01Z > /dev/null
+printf 'REGISTER Ann\n' > m
+expect_status 0 "a move on the 5th" "$NOMIC" move tf.db --from ann@x.org --time 2026-01-05Z --file m
+n_events=$(sqlite3 tf.db 'select count(*) from events')
+printf 'REGISTER Bob\n' > m
+expect_status 1 "a move dated before the last event is refused" "$NOMIC" move tf.db --from bob@x.org --time 2026-01-03Z --file m
+expect_in out "2026-01-03T00:00:00Z is before the last event, at 2026-01-05T00:00:00Z" "the refusal gives both times"
+expect_status 1 "a tick before the last event is refused" "$NOMIC" tick tf.db --time 2026-01-02Z
+expect_in out "the game's time goes forward only" "the tick's refusal says why"
+expect_eq "$(sqlite3 tf.db 'select count(*) from events')" "$n_events" "events journaled by the refused move and tick"
+expect_status 0 "a move at the last event's time is taken" "$NOMIC" move tf.db --from bob@x.org --time 2026-01-05Z --file m
+expect_eq "$(sqlite3 tf.db 'select count(*) from events where time < (select max(time) from events where n < events.n)')" 0 \
+    "events journaled before an earlier one"
+
 # --- one writer at a time ---------------------------------------------
 "$NOMIC" init w.db --ruleset favor >/dev/null
 i=0

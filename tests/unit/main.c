@@ -47,5 +47,6 @@ int main(void)
     failed += run_meter_tests();
     failed += run_hash_tests();
     failed += run_sugar_tests();
+    failed += run_mailin_tests();
     return failed;
 }
