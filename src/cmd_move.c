@@ -49,6 +49,7 @@ static int move_or_try(int argc, char **argv, bool dry)
         fprintf(stderr, "nomic try: --time is later than now: a dry run cannot look into the future\n");
         goto out;
     }
+    if (!o[1].set) t = GAME_TIME_NOW; /* read under the game's lock */
     const char *file = o[2].set ? o[2].value : "-";
     body = read_file(file, NULL);
     if (!body) {

@@ -20,6 +20,7 @@ int cmd_tick(int argc, char **argv)
     int64_t t;
     Game *g = NULL;
     if (!cli_parse(argc, argv, o, 1, pos, 1, 1, &npos, "nomic tick GAME [--time T]") || !cli_time(&o[0], &t)) goto out;
+    if (!o[0].set) t = GAME_TIME_NOW; /* read under the game's lock */
     if (!(g = cli_open(pos[0]))) goto out;
     int n = 0;
     if (!game_tick(g, t, false, print_tick, &n)) {

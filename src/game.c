@@ -939,9 +939,21 @@ char *game_time_refusal(Game *g, int64_t time)
     return buf_take(&b);
 }
 
+/* The time GAME_TIME_NOW stands for, under the lock. */
+static int64_t time_now_locked(Game *g)
+{
+    int64_t now = time_now_wall(), last = game_last_time(g);
+    return now < last ? last : now;
+}
+
 static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud)
 {
-    Incoming forward;
+    Incoming forward, now;
+    if (m->time == GAME_TIME_NOW) {
+        now = *m;
+        now.time = time_now_locked(g);
+        m = &now;
+    }
     char *late = game_time_refusal(g, m->time);
     if (late && m->via != VIA_CLI) {
         /* the wall clock stepped back: a mail or a request is not lost
@@ -1112,6 +1124,7 @@ bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud)
     bool ok = game_lock(g, &err);
     buf_free(&err);
     if (!ok) return false;
+    if (time == GAME_TIME_NOW) time = time_now_locked(g);
     char *late = game_time_refusal(g, time);
     if (late) {
         Outcome o;

@@ -127,6 +127,10 @@ void game_unlock(Game *g);
  * time instead. */
 int64_t game_last_time(Game *g);
 char *game_time_refusal(Game *g, int64_t time);
+/* A time for game_move and game_tick that says "now": the wall clock,
+ * read once the game is locked and never before the last event, so that
+ * commands run at once take their turns in time order. */
+#define GAME_TIME_NOW INT64_MIN
 
 /* Runs every timer due at or before `time`. */
 bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud);
