@@ -11,14 +11,24 @@ move() { # GAME FROM TIME BODY
 
 # --- exit statuses -------------------------------------------------------
 expect_status 2 "no command" "$NOMIC"
+# each usage error says, on standard error, what was wrong and how to ask
 expect_status 2 "unknown command" "$NOMIC" frobnicate
-expect_in err 'unknown command "frobnicate"' "unknown command message"
+printf 'nomic: unknown command "frobnicate" (see nomic help)\n' >want
+expect_cmp want err "unknown command message"
 expect_status 2 "missing game" "$NOMIC" show
+printf 'usage: nomic show GAME [--type T] [--id N] [--at N] [--json] [--as ADDR]\n' >want
+expect_cmp want err "missing game message"
 expect_status 2 "unknown option" "$NOMIC" show g.db --colour
+printf 'nomic show: unknown option --colour\nusage: nomic show GAME [--type T] [--id N] [--at N] [--json] [--as ADDR]\n' >want
+expect_cmp want err "unknown option message"
 expect_status 2 "bad time" "$NOMIC" init g.db --time yesterday
+printf 'nomic: --time yesterday: expected seconds since 1970 or YYYY-MM-DD[THH:MM:SS]Z\n' >want
+expect_cmp want err "bad time message"
 expect_status 2 "unknown ruleset" "$NOMIC" init g.db --ruleset nosuchset
-expect_in err "nosuchset" "unknown ruleset message names it"
+expect_in err "nomic init: --ruleset nosuchset: not a shipped set (favor, " "unknown ruleset message names it and the shipped sets"
 expect_status 2 "game that does not exist" "$NOMIC" show nosuch.db
+printf 'nomic: nosuch.db: no such game (create it with nomic init)\n' >want
+expect_cmp want err "no such game message"
 expect_status 0 "init" "$NOMIC" init g.db --ruleset favor --time 2026-01-01Z
 expect_status 2 "init over an existing game" "$NOMIC" init g.db --ruleset favor
 expect_status 0 "init --force" "$NOMIC" init g.db --ruleset favor --time 2026-01-01Z --force
@@ -29,7 +39,8 @@ expect_status 1 "a malformed move" sh -c "printf 'subtype register\n' | '$NOMIC'
 expect_in out "move:1:8: expected ':'" "malformed move message says where"
 expect_status 0 "an applied move" sh -c "printf 'subtype: register\nnickname: alice\n' | '$NOMIC' move g.db --from a@x --time 2026-01-01T02:00:00Z"
 expect_status 1 "check on a game database" "$NOMIC" check g.db
-expect_in out "not rules" "check explains it was given a database"
+printf '%s\n' 'g.db: this is a game'"'"'s database, not rules; `nomic export g.db` prints its objects' '0 rules checked: 1 error, 0 warnings' >want
+expect_cmp want out "check explains it was given a database"
 
 # --- the journal keeps every move received, applied or refused ------------
 n=$(sqlite3 g.db "select count(*) from events")
