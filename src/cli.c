@@ -86,13 +86,6 @@ Game *cli_open(const char *path)
     return g;
 }
 
-char *cli_game_name(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    const char *dot = strrchr(base, '.');
-    return xstrndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
-}
 
 static void print_indented(const char *text)
 {

@@ -68,8 +68,6 @@ Game *cli_open(const char *path);
 /* Prints one event's outcome for people; replies_to: show the messages
  * for this address in full. */
 void cli_print_outcome(const Outcome *o, const char *replies_to, bool with_trace);
-/* The game's name, from its file: "games/agora.db" -> "agora". */
-char *cli_game_name(const char *path);
 /* Hands the messages due to the game's transport, saying on stderr what
  * could not be sent (quiet: and nothing of what was).  all: also those
  * waiting out a backoff or given up.  False if the store failed. */

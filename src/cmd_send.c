@@ -29,7 +29,7 @@ static void say_sent(void *ud, const OutRow *r)
 
 bool cli_send_mail(Game *g, const char *path, bool all, bool quiet, SendCount *count)
 {
-    char *name = cli_game_name(path);
+    char *name = game_file_name(path);
     SendReport rep;
     Buf err = {0};
     bool ok = mail_send_due(g->st, name, time_now_wall(), all, &rep, say_sent, &quiet, &err);

@@ -27,7 +27,7 @@ int cmd_serve(int argc, char **argv)
         goto out;
     }
     *colon = 0;
-    rc = server_run(g, pos[0], listen, (int)port);
+    rc = server_run(g, pos[0], listen, (int)port) ? 0 : EXIT_USAGE;
 out:
     free(listen);
     game_close(g);

@@ -87,6 +87,14 @@ void game_close(Game *g)
     free(g);
 }
 
+char *game_file_name(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    return xstrndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
+}
+
 bool addressed_to(Sym to, const char *addr)
 {
     return words_include(sym_text(to), addr, strlen(addr), false);

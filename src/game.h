@@ -97,6 +97,9 @@ Game *game_memory(uint64_t seed);
 char *game_commitment(uint64_t seed, const char *salt);
 bool game_load_set(Game *g, const char *label, const char *text, Buf *err);
 void game_close(Game *g);
+/* The game's name from its file, where no display name is set:
+ * "games/agora.db" -> "agora".  malloc'd. */
+char *game_file_name(const char *path);
 /* Frees the interned texts no open game uses any more; every event starts
  * with it, and it works only once they outnumber the live ones, unless
  * `force`.  `g` is the game about to run an event (all open games are

@@ -31,7 +31,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "mailin.h"
 #include "mailout.h"
 #include "mechanics.h"
@@ -1016,20 +1015,20 @@ static struct MHD_Daemon *start_http(Server *s, struct sockaddr_in *addr, int po
         on_connection, s, MHD_OPTION_THREAD_STACK_SIZE, (size_t)EVAL_STACK, MHD_OPTION_END);
 }
 
-int server_run(Game *g, const char *path, const char *host, int port)
+bool server_run(Game *g, const char *path, const char *host, int port)
 {
     struct sockaddr_in addr = {0};
     addr.sin_family = AF_INET;
     addr.sin_port = htons((uint16_t)port);
     if (inet_pton(AF_INET, host, &addr.sin_addr) != 1) {
         fprintf(stderr, "nomic serve: %s: not an IPv4 address (such as 127.0.0.1 or 0.0.0.0)\n", host);
-        return EXIT_USAGE;
+        return false;
     }
     /* a thread per connection: without a bound glibc gives threads arenas
      * of their own, and the memory a burst of readers freed stays with
      * them; two arenas keep the server's size near what it uses */
     mallopt(M_ARENA_MAX, 2);
-    Server s = {.g = g, .path = path, .name = cli_game_name(path), .probed_at = -1};
+    Server s = {.g = g, .path = path, .name = game_file_name(path), .probed_at = -1};
     pthread_mutex_init(&s.game_mu, NULL);
     pthread_mutex_init(&s.snap_mu, NULL);
     pthread_mutex_init(&s.readers_mu, NULL);
@@ -1041,7 +1040,7 @@ int server_run(Game *g, const char *path, const char *host, int port)
         fprintf(stderr, "nomic serve: %s\n", buf_str(&err));
         buf_free(&err);
         server_free(&s);
-        return EXIT_USAGE;
+        return false;
     }
     buf_free(&err);
     publish(&s); /* before the first request: the views hide what is private from the start */
@@ -1061,7 +1060,7 @@ int server_run(Game *g, const char *path, const char *host, int port)
     if (!d) {
         fprintf(stderr, "nomic serve: cannot listen on %s:%d: %s\n", host, port, strerror(errno));
         server_free(&s);
-        return EXIT_USAGE;
+        return false;
     }
     printf("nomic serve: %s on http://%s:%d/\n", s.name, host, port);
     fflush(stdout);
@@ -1079,5 +1078,5 @@ int server_run(Game *g, const char *path, const char *host, int port)
     stop_postman(&s);
     printf("nomic serve: stopped\n");
     server_free(&s);
-    return 0;
+    return true;
 }

@@ -45,8 +45,8 @@ extern const WebFile web_files[]; /* ends with {0} */
 #define EVENT_TRACE_MAX (4 * 1024 * 1024) /* /api/log/N and a move's answer: the trace */
 
 /* Serves the game at `path` (already open as g) on host:port until SIGINT
- * or SIGTERM.  Prints the address once listening.  Returns the exit
- * status. */
-int server_run(Game *g, const char *path, const char *host, int port);
+ * or SIGTERM.  Prints the address once listening.  False, having said
+ * why, when it cannot start (a bad address, a port in use). */
+bool server_run(Game *g, const char *path, const char *host, int port);
 
 #endif
