@@ -696,6 +696,72 @@ static bool finish(Game *g, Outcome *o, Saved *sv, const char *status, bool dry)
     return ok;
 }
 
+/* Did the rules change nothing but the moves themselves (ids first ..
+ * first + n - 1), from undo mark `mark` on? */
+static bool only_moves_changed(const Pool *p, size_t mark, ObjId first, int n)
+{
+    for (size_t i = mark; i < p->undo_len; i++)
+        if (p->undo[i].id < first || p->undo[i].id >= first + (ObjId)n) return false;
+    return true;
+}
+
+#define WHY_MAX_MOVES 3 /* moves of a message explained */
+
+/* A move that changed nothing: why, as the rules read it (engine_why_not),
+ * in the event's message.  A move the rules deleted is put back for the
+ * reading, then taken out again: nothing of the game changes. */
+static void explain_no_effect(Game *g, Outcome *o, const FmtDoc *doc, size_t run_mark, ObjId first, Sym from,
+                              Sym when, Sym batch)
+{
+    Buf b = {0};
+    buf_puts(&b, "no effect: the rules changed nothing but the move itself");
+    for (int i = 0; i < doc->n && i < WHY_MAX_MOVES; i++) {
+        ObjId id = first + (ObjId)i;
+        size_t mark = pool_mark(g->pool);
+        ObjId next = g->pool->next_id;
+        if (!pool_get(g->pool, id)) {
+            /* as it was when the rules deleted it (they may have marked it) */
+            const Obj *was = NULL;
+            for (size_t u = run_mark; u < g->pool->undo_len; u++)
+                if (g->pool->undo[u].kind == UNDO_DELETE && g->pool->undo[u].id == id) was = g->pool->undo[u].saved;
+            id = pool_create(g->pool);
+            pool_set(g->pool, id, SYM_type, SYM_move);
+            pool_set(g->pool, id, SYM_moveSender, from);
+            pool_set(g->pool, id, SYM_moveTimeStamp, when);
+            pool_set(g->pool, id, SYM_moveBatch, batch);
+            for (int k = 0; k < doc->objs[i].n; k++)
+                pool_set(g->pool, id, doc->objs[i].attrs[k].name, doc->objs[i].attrs[k].value);
+            for (uint32_t k = 0; was && k < was->n; k++)
+                if (was->attrs[k].name != SYM_objectId) pool_set(g->pool, id, was->attrs[k].name, was->attrs[k].value);
+        }
+        if (doc->n > 1) buf_printf(&b, "\nmove %d:", i + 1);
+        Buf why = {0};
+        engine_why_not(g->eng, o->time, id, &why);
+        for (const char *p = buf_str(&why); *p;) {
+            const char *nl = strchr(p, '\n');
+            size_t n = nl ? (size_t)(nl - p) : strlen(p);
+            buf_printf(&b, "\n  %.*s", (int)n, p);
+            p += n + (nl != NULL);
+        }
+        buf_free(&why);
+        if (pool_mark(g->pool) != mark) {
+            pool_undo_to(g->pool, mark);
+            g->pool->next_id = next;
+            engine_invalidate(g->eng);
+        }
+    }
+    if (doc->n > WHY_MAX_MOVES) buf_printf(&b, "\n(%d more moves not explained)", doc->n - WHY_MAX_MOVES);
+    char *old = o->message;
+    o->message = old ? NULL : buf_take(&b);
+    if (old) {
+        Buf c = {0};
+        buf_printf(&c, "%s; %s", buf_str(&b), old);
+        o->message = buf_take(&c);
+        free(old);
+    }
+    buf_free(&b);
+}
+
 /* Turns a message body into move objects and runs the rules; returns the
  * journal status. */
 static const char *process_move(Game *g, const char *sender, int64_t time, int64_t stamp, const char *body, bool dry, Outcome *o,
@@ -717,8 +783,10 @@ static const char *process_move(Game *g, const char *sender, int64_t time, int64
         g->last_mover = xstrdup(sender);
         Sym from = sym_cstr(sender), when = sym_from_long((long)stamp);
         Sym batch = SYM_EMPTY;
+        ObjId first = 0;
         for (int i = 0; i < doc.n; i++) {
             ObjId id = pool_create(g->pool);
+            if (i == 0) first = id;
             if (i == 0) batch = pool_get(g->pool, id)->idsym; /* the batch is named by its first move */
             pool_set(g->pool, id, SYM_type, SYM_move);
             pool_set(g->pool, id, SYM_moveSender, from);
@@ -727,7 +795,12 @@ static const char *process_move(Game *g, const char *sender, int64_t time, int64
             for (int k = 0; k < doc.objs[i].n; k++)
                 pool_set(g->pool, id, doc.objs[i].attrs[k].name, doc.objs[i].attrs[k].value);
         }
+        size_t mark = pool_mark(g->pool);
         status = settle(g, o, sv, dry);
+        if (strcmp(status, "applied") == 0 && only_moves_changed(g->pool, mark, first, doc.n)) {
+            status = "no effect";
+            explain_no_effect(g, o, &doc, mark, first, from, when, batch);
+        }
     }
     fmt_doc_free(&doc);
     buf_free(&err);

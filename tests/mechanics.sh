@@ -208,7 +208,7 @@ ulimit -c 0 # the aborts below leave no core
 "$NOMIC" init d.db --ruleset favor --time 2026-01-01Z > /dev/null
 nplayers() { "$NOMIC" show "$1" --type player | grep -c '^nickname:'; }
 last_n() { sqlite3 "$1" 'select max(n) from events'; }
-applied_from() { "$NOMIC" log "$1" | grep -c "^event .*  applied  from $2\$"; } # DB ADDRESS: applied events from ADDRESS
+applied_from() { "$NOMIC" log "$1" | grep -c "^event .*  \(applied\|no effect\)  from $2\$"; } # DB ADDRESS: events from ADDRESS the rules ran on
 mail 'ann@d.org' 'Thu, 01 Jan 2026 00:05:00 +0000' 'Content-Type: text/plain' 'REGISTER Ann' > ann.eml
 NOMIC_TEST_STALL_EVENT=1 "$NOMIC" deliver d.db < ann.eml > stalled.out 2>&1 &
 pid=$!
@@ -412,6 +412,31 @@ expect_status 0 "a second TOKEN within the hour" "$NOMIC" deliver tk.db < tk3.em
 expect_in out "not again yet" "a token is mailed at most once an hour per address"
 "$NOMIC" log tk.db > out
 expect_not_in out "$tk" "the token mailed never appears in the log"
+
+# --- a move that changed nothing: "no effect", and why ---------------------
+"$NOMIC" init ne.db --ruleset favor --time 2026-01-01Z > /dev/null
+printf 'REGISTER Ann\n' > m
+"$NOMIC" move ne.db --from ann@x.org --time 2026-01-01T01:00:00Z --file m > /dev/null
+before=$("$NOMIC" export ne.db | tail -n +2 | sha1sum) # the objects (the next objectId moves on: the move had one)
+printf 'VOTE 45 FOR\n' > m
+expect_status 0 "a vote on a proposal that is not being voted on" "$NOMIC" move ne.db --from ann@x.org --time 2026-01-01T02:00:00Z --file m
+expect_in out "no effect, " "its status is no effect, not applied"
+expect_not_in out "): applied" "never applied"
+expect_in out 'rule 16 (ruleOrder 30220): `exists(type=="voteInProgress" & propId==%p & !timeGE(expiryTime))` does not hold (with %p="45"' \
+    "the rule that reads votes, the first part of its condition that did not hold, and the values"
+[ "$("$NOMIC" export ne.db | tail -n +2 | sha1sum)" = "$before" ] && ok || fail "a move of no effect, explained, changed the objects"
+"$NOMIC" log ne.db --json > out
+expect_in out '"status":"no effect"' "the journal keeps the status"
+printf 'subtype: dance\n' > m
+expect_status 0 "a move no rule reads" "$NOMIC" move ne.db --from ann@x.org --time 2026-01-01T03:00:00Z --file m
+expect_in out "no effect" "a move no rule acts on has no effect"
+expect_status 0 "replay with moves of no effect" "$NOMIC" replay ne.db
+mail 'ann@x.org' 'Thu, 01 Jan 2026 00:05:00 +0000' 'Content-Type: text/plain' 'Hi, my vote:
+VOTE 45 FOR
+Ann' > ne.eml
+expect_status 0 "a vote of no effect by mail" "$NOMIC" deliver ne.db < ne.eml
+expect_in out "no effect" "by mail too"
+expect_in out "2 lines of the mail set aside as prose (lines 1, 3)" "with the lines set aside"
 
 # --- the game's time goes forward ------------------------------------------
 "$NOMIC" init tf.db --ruleset favor --time 2026-01-01Z > /dev/null

@@ -454,7 +454,7 @@
 
   function eventView(ev, fresh) {
     const st = String(ev.status || '');
-    const stKind = {applied: 'good', refused: 'bad', halted: 'warn', loop: 'warn', received: 'info'}[st] || '';
+    const stKind = {applied: 'good', 'no effect': 'info', refused: 'bad', halted: 'warn', loop: 'warn', received: 'info'}[st] || '';
     const li = h('li', {
       class: 'event ' + st + (fresh ? ' fresh' : ''), id: 'event-' + ev.event,
       dataset: {event: ev.event, kind: ev.kind || '', status: st},
@@ -698,7 +698,7 @@
     const st = String(b.status);
     out.className = 'result ' + st;
     out.dataset.status = st;
-    const kind = {applied: 'good', refused: 'bad', halted: 'warn', loop: 'warn'}[st] || '';
+    const kind = {applied: 'good', 'no effect': 'info', refused: 'bad', halted: 'warn', loop: 'warn'}[st] || '';
     const trace = Array.isArray(b.trace) ? b.trace : [];
     out.appendChild(h('div', {class: 'head'},
       badge(st, kind),
