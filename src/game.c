@@ -482,6 +482,8 @@ static bool commit_event(Game *g, Outcome *o, const char *status)
         buf_free(&b);
         free(ids);
         /* the outbox: what sendNow handed over, and what still waits */
+        if (g->summing && g->answering && !o->refused && o->er.status != EV_LOOP)
+            game_answer_summary(g, g->answering->sender, g->summing, g->reading, o);
         ok = ok && store_outbox_drop_queued(st) && game_hand_over(g, o);
         for (size_t i = 0; ok && i < g->eng->queue.len; i++)
             ok = store_outbox_add(st, o->event, sym_text(g->eng->queue.m[i].to), sym_text(g->eng->queue.m[i].text),
@@ -844,7 +846,7 @@ static long journal_message(Store *st, const char *sender, int64_t time, int64_t
 static void note_outcome(Outcome *o, const char *text)
 {
     Buf b = {0};
-    if (o->message) buf_printf(&b, "%s; ", o->message);
+    if (o->message) buf_printf(&b, "%s%s", o->message, strchr(o->message, '\n') ? "\n" : "; ");
     buf_puts(&b, text);
     free(o->message);
     o->message = buf_take(&b);
@@ -1111,12 +1113,14 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     g->answering = answer ? m : NULL;
     g->answer_unread = unread;
     g->reading = reading;
+    g->summing = answer && !why && m->lines ? text : NULL;
     bool ok = event_message(g, m->sender, m->time, m->stamp ? m->stamp : m->time, why ? NULL : text, raw,
                             copy ? NULL : m->key, why, dry, &o);
     g->answering = NULL;
     g->answer_unread = false;
     g->reading = NULL;
     g->token_to = NULL;
+    g->summing = NULL;
     free(reading);
     prose_free(&pr);
     if (fn && ok) fn(ud, g, &o); /* a failed event is not reported as if it had happened */

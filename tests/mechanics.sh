@@ -437,6 +437,11 @@ Ann' > ne.eml
 expect_status 0 "a vote of no effect by mail" "$NOMIC" deliver ne.db < ne.eml
 expect_in out "no effect" "by mail too"
 expect_in out "2 lines of the mail set aside as prose (lines 1, 3)" "with the lines set aside"
+sqlite3 ne.db "select text from outbox o join recipients r on r.id=o.to_id where r.list='ann@x.org' order by o.id desc limit 1" > out
+expect_in out "The game read your mail as 1 move:" "the mail's answer lists the moves understood"
+expect_in out "1. subtype: vote; propId: 45; vote: FOR" "each move as it was read"
+expect_in out "Outcome: no effect: the rules changed nothing but the move itself" "the outcome, with its own status"
+expect_in out 'rule 16 (ruleOrder 30220): `exists(type=="voteInProgress"' "and the reason"
 
 # --- the game's time goes forward ------------------------------------------
 "$NOMIC" init tf.db --ruleset favor --time 2026-01-01Z > /dev/null
