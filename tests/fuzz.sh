@@ -22,8 +22,8 @@ mkdir -p "$OUT"
 make -s build/rulesets_gen.c build/web_gen.c >/dev/null
 FLAGS="-std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc"
 LIB=$(ls src/*.c | grep -v -e '/nomic\.c$' -e '/cmd_')
-PKG_CFLAGS=$(pkg-config --cflags glib-2.0 gmime-3.0 libcurl libmicrohttpd)
-PKG_LIBS=$(pkg-config --libs glib-2.0 gmime-3.0 libcurl libmicrohttpd)
+PKG_CFLAGS=$(pkg-config --cflags glib-2.0 gmime-3.0 libcurl libmicrohttpd libxml-2.0)
+PKG_LIBS=$(pkg-config --libs glib-2.0 gmime-3.0 libcurl libmicrohttpd libxml-2.0)
 for t in ${TARGETS:-objfmt rule mail sugar eval slr}; do
     # shellcheck disable=SC2086
     clang $FLAGS $PKG_CFLAGS -o "$OUT/fuzz_$t" "tests/fuzz/fuzz_$t.c" $LIB build/rulesets_gen.c build/web_gen.c -lsqlite3 -lgmp -lm $PKG_LIBS
