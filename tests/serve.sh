@@ -55,6 +55,10 @@ expect_json "j['name'], j['event'], j['halted']" "g 0 False" "a new game"
 expect_json "'REGISTER <nickname>' in j['sugar']" "True" "the sugar forms are listed"
 expect_in init.out "sha256 $(json body "j['seedCommitment']")" "the seed's commitment is the one init printed"
 expect_json "'seed' in j" "False" "the seed itself is not shown before reveal"
+"$NOMIC" config g.db name "Engine City" >/dev/null
+expect_http 200 "the game with a display name" GET /api/game
+expect_json "j['name']" "Engine City" "the page shows the game's display name, not its file's"
+"$NOMIC" config g.db name --unset >/dev/null
 
 expect_http 200 "register by HTTP" POST '/api/move?from=alice@example.org' --data-binary 'REGISTER alice'
 expect_json "j['event'], j['status']" "1 applied" "the move is event 1, applied"
