@@ -1064,7 +1064,7 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     if (!why && m->refusal) why = xstrdup(m->refusal);
     /* a mail asking for its sender's token needs none; its moves, if it
      * has any, do (below) */
-    bool token_asked = !why && m->wants_token && m->via == VIA_MAIL && !m->automatic && !dry && g->st;
+    bool token_asked = !why && m->wants_token && m->via != VIA_CLI && !m->automatic && !dry && g->st;
     if (!why && !token_asked) why = policy_refusal(g, m);
     unread = why && !copy;
     Buf moves = {0}, err = {0};

@@ -2,7 +2,10 @@
 # mechanics.sh - the Mechanics from the command line: sugar, settings,
 # tokens and mail intake (`nomic deliver` fed the mails an MTA would hand
 # it: multipart, quoted-printable, base64, replies with quotes and
-# signatures, forged senders under mailPolicy tokens).  Uses $NOMIC.
+# signatures, forged senders under mailPolicy tokens), answers threaded
+# under the mail they answer, the display name, tokens by mail (TOKEN),
+# moves of no effect and why, the answer to every mail, and the game's
+# time going forward.  Uses $NOMIC.
 set -u
 . "$(dirname "$0")/lib.sh"
 players() { "$NOMIC" show "$1" --type player | grep '^nickname:' | sed 's/nickname: //' | tr '\n' ' '; }

@@ -466,6 +466,17 @@ expect_http 403 "a move under an address not proven" POST '/api/move?from=alice@
 TK=$("$NOMIC" token main.db alice@example.org)
 expect_http 200 "a move with the token the game-keeper gave" POST /api/move -H "Authorization: Bearer $TK" --data-binary 'REGISTER alice'
 expect_json "j['status']" "applied" "applied under alice's address"
+# a player proves an address without the game-keeper: "mail me my token"
+expect_http 400 "mail me my token, without an address" POST /api/token
+expect_http 200 "mail me my token" POST '/api/token?from=nia@example.org'
+expect_json "j['status'], 'a new token is mailed to nia@example.org' in j['message']" "refused True" "the event mails the token (and moves nothing)"
+"$NOMIC" outbox main.db --json > outbox.json
+TN=$(json outbox.json "[m['text'] for m in j['messages'] if m['to'] == 'nia@example.org'][0].split('\n    token: ')[1].split()[0]")
+expect_eq "${#TN}" 32 "the token in the mail to that address"
+expect_http 200 "a move with the token mailed" POST /api/move -H "Authorization: Bearer $TN" --data-binary 'REGISTER nia'
+expect_json "j['status']" "applied" "applied under nia's address"
+expect_http 200 "mail me my token again at once" POST '/api/token?from=nia@example.org'
+expect_json "'not again yet' in j['message']" "True" "at most once an hour per address"
 stop_server
 
 report serve
