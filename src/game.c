@@ -1071,8 +1071,9 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     const char *text = m->body;
     ProseRead pr = {0};
     char *reading = NULL;
+    bool misread = false; /* a line started like a move but did not read */
     if (!why && m->lines) {
-        if (!prose_read(g->sugar, m->body, m->lines, m->nlines, &pr, &err)) why = buf_take(&err);
+        if (!prose_read(g->sugar, m->body, m->lines, m->nlines, &pr, &err)) why = buf_take(&err), misread = true;
         else if (!pr.nmoves) why = no_move_in_mail(m, &pr);
         else {
             text = buf_str(&pr.moves);
@@ -1085,7 +1086,13 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     bool token_only = false;
     if (token_asked) {
         char *note = token_request(g, m);
-        if (!pr.nmoves) { /* the TOKEN line alone: its answer is the token's mail */
+        if (misread) { /* the token goes all the same; the answer says what did not read */
+            Buf b = {0};
+            buf_printf(&b, "%s\n%s", why, note);
+            free(why);
+            free(note);
+            why = buf_take(&b);
+        } else if (!pr.nmoves) { /* the TOKEN line alone: its answer is the token's mail */
             free(why);
             why = note;
             token_only = true;

@@ -415,6 +415,11 @@ expect_status 0 "a second TOKEN within the hour" "$NOMIC" deliver tk.db < tk3.em
 expect_in out "not again yet" "a token is mailed at most once an hour per address"
 "$NOMIC" log tk.db > out
 expect_not_in out "$tk" "the token mailed never appears in the log"
+mail 'Omar <omar@tk.org>' 'Thu, 01 Jan 2026 00:08:00 +0000' 'Content-Type: text/plain' 'TOKEN
+VOTE 1 maybe' > tk4.eml
+expect_status 0 "TOKEN beside a line that does not read" "$NOMIC" deliver tk.db < tk4.eml
+expect_in out "line 2: \`VOTE 1 maybe\` is not a move" "the bad line is named"
+expect_in out "a new token is mailed to omar@tk.org" "and the token goes all the same"
 
 # --- a move that changed nothing: "no effect", and why ---------------------
 "$NOMIC" init ne.db --ruleset favor --time 2026-01-01Z > /dev/null
