@@ -33,7 +33,9 @@ static bool replay_event(void *ud, const EventRow *row)
     r->events++;
     if (strcmp(row->status, "received") == 0) {
         /* never settled: nothing recorded to compare */
-    } else if (strcmp(o.status, row->status) != 0) {
+    } else if (strcmp(o.status, row->status) != 0 &&
+               !(strcmp(row->status, "applied") == 0 && strcmp(o.status, "no effect") == 0)) {
+        /* (a journal written before "no effect" was a status of its own says applied) */
         printf("event %ld: recorded %s, replay gives %s\n", row->n, row->status, o.status);
         r->mismatches++;
     } else if (row->hash && strcmp(row->hash, o.hash) != 0) {

@@ -475,6 +475,8 @@ static bool commit_event(Game *g, Outcome *o, const char *status)
         buf_free(&b);
         free(ids);
         /* the outbox: what sendNow handed over, and what still waits */
+        if (g->summing && g->answering && !o->refused && o->er.status != EV_LOOP)
+            game_answer_summary(g, g->answering->sender, g->summing, g->reading, o);
         ok = ok && store_outbox_drop_queued(st) && game_hand_over(g, o);
         for (size_t i = 0; ok && i < g->eng->queue.len; i++)
             ok = store_outbox_add(st, o->event, sym_text(g->eng->queue.m[i].to), sym_text(g->eng->queue.m[i].text),
@@ -689,6 +691,72 @@ static bool finish(Game *g, Outcome *o, Saved *sv, const char *status, bool dry)
     return ok;
 }
 
+/* Did the rules change nothing but the moves themselves (ids first ..
+ * first + n - 1), from undo mark `mark` on? */
+static bool only_moves_changed(const Pool *p, size_t mark, ObjId first, int n)
+{
+    for (size_t i = mark; i < p->undo_len; i++)
+        if (p->undo[i].id < first || p->undo[i].id >= first + (ObjId)n) return false;
+    return true;
+}
+
+#define WHY_MAX_MOVES 3 /* moves of a message explained */
+
+/* A move that changed nothing: why, as the rules read it (engine_why_not),
+ * in the event's message.  A move the rules deleted is put back for the
+ * reading, then taken out again: nothing of the game changes. */
+static void explain_no_effect(Game *g, Outcome *o, const FmtDoc *doc, size_t run_mark, ObjId first, Sym from,
+                              Sym when, Sym batch)
+{
+    Buf b = {0};
+    buf_puts(&b, "no effect: the rules changed nothing but the move itself");
+    for (int i = 0; i < doc->n && i < WHY_MAX_MOVES; i++) {
+        ObjId id = first + (ObjId)i;
+        size_t mark = pool_mark(g->pool);
+        ObjId next = g->pool->next_id;
+        if (!pool_get(g->pool, id)) {
+            /* as it was when the rules deleted it (they may have marked it) */
+            const Obj *was = NULL;
+            for (size_t u = run_mark; u < g->pool->undo_len; u++)
+                if (g->pool->undo[u].kind == UNDO_DELETE && g->pool->undo[u].id == id) was = g->pool->undo[u].saved;
+            id = pool_create(g->pool);
+            pool_set(g->pool, id, SYM_type, SYM_move);
+            pool_set(g->pool, id, SYM_moveSender, from);
+            pool_set(g->pool, id, SYM_moveTimeStamp, when);
+            pool_set(g->pool, id, SYM_moveBatch, batch);
+            for (int k = 0; k < doc->objs[i].n; k++)
+                pool_set(g->pool, id, doc->objs[i].attrs[k].name, doc->objs[i].attrs[k].value);
+            for (uint32_t k = 0; was && k < was->n; k++)
+                if (was->attrs[k].name != SYM_objectId) pool_set(g->pool, id, was->attrs[k].name, was->attrs[k].value);
+        }
+        if (doc->n > 1) buf_printf(&b, "\nmove %d:", i + 1);
+        Buf why = {0};
+        engine_why_not(g->eng, o->time, id, &why);
+        for (const char *p = buf_str(&why); *p;) {
+            const char *nl = strchr(p, '\n');
+            size_t n = nl ? (size_t)(nl - p) : strlen(p);
+            buf_printf(&b, "\n  %.*s", (int)n, p);
+            p += n + (nl != NULL);
+        }
+        buf_free(&why);
+        if (pool_mark(g->pool) != mark) {
+            pool_undo_to(g->pool, mark);
+            g->pool->next_id = next;
+            engine_invalidate(g->eng);
+        }
+    }
+    if (doc->n > WHY_MAX_MOVES) buf_printf(&b, "\n(%d more moves not explained)", doc->n - WHY_MAX_MOVES);
+    char *old = o->message;
+    o->message = old ? NULL : buf_take(&b);
+    if (old) {
+        Buf c = {0};
+        buf_printf(&c, "%s; %s", buf_str(&b), old);
+        o->message = buf_take(&c);
+        free(old);
+    }
+    buf_free(&b);
+}
+
 /* Turns a message body into move objects and runs the rules; returns the
  * journal status. */
 static const char *process_move(Game *g, const char *sender, int64_t time, int64_t stamp, const char *body, bool dry, Outcome *o,
@@ -710,8 +778,10 @@ static const char *process_move(Game *g, const char *sender, int64_t time, int64
         g->last_mover = xstrdup(sender);
         Sym from = sym_cstr(sender), when = sym_from_long((long)stamp);
         Sym batch = SYM_EMPTY;
+        ObjId first = 0;
         for (int i = 0; i < doc.n; i++) {
             ObjId id = pool_create(g->pool);
+            if (i == 0) first = id;
             if (i == 0) batch = pool_get(g->pool, id)->idsym; /* the batch is named by its first move */
             pool_set(g->pool, id, SYM_type, SYM_move);
             pool_set(g->pool, id, SYM_moveSender, from);
@@ -720,7 +790,12 @@ static const char *process_move(Game *g, const char *sender, int64_t time, int64
             for (int k = 0; k < doc.objs[i].n; k++)
                 pool_set(g->pool, id, doc.objs[i].attrs[k].name, doc.objs[i].attrs[k].value);
         }
+        size_t mark = pool_mark(g->pool);
         status = settle(g, o, sv, dry);
+        if (strcmp(status, "applied") == 0 && only_moves_changed(g->pool, mark, first, doc.n)) {
+            status = "no effect";
+            explain_no_effect(g, o, &doc, mark, first, from, when, batch);
+        }
     }
     fmt_doc_free(&doc);
     buf_free(&err);
@@ -764,7 +839,7 @@ static long journal_message(Store *st, const char *sender, int64_t time, int64_t
 static void note_outcome(Outcome *o, const char *text)
 {
     Buf b = {0};
-    if (o->message) buf_printf(&b, "%s; ", o->message);
+    if (o->message) buf_printf(&b, "%s%s", o->message, strchr(o->message, '\n') ? "\n" : "; ");
     buf_puts(&b, text);
     free(o->message);
     o->message = buf_take(&b);
@@ -994,15 +1069,16 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     if (!why && m->refusal) why = xstrdup(m->refusal);
     /* a mail asking for its sender's token needs none; its moves, if it
      * has any, do (below) */
-    bool token_asked = !why && m->wants_token && m->via == VIA_MAIL && !m->automatic && !dry && g->st;
+    bool token_asked = !why && m->wants_token && m->via != VIA_CLI && !m->automatic && !dry && g->st;
     if (!why && !token_asked) why = policy_refusal(g, m);
     unread = why && !copy;
     Buf moves = {0}, err = {0};
     const char *text = m->body;
     ProseRead pr = {0};
     char *reading = NULL;
+    bool misread = false; /* a line started like a move but did not read */
     if (!why && m->lines) {
-        if (!prose_read(g->sugar, m->body, m->lines, m->nlines, &pr, &err)) why = buf_take(&err);
+        if (!prose_read(g->sugar, m->body, m->lines, m->nlines, &pr, &err)) why = buf_take(&err), misread = true;
         else if (!pr.nmoves) why = no_move_in_mail(m, &pr);
         else {
             text = buf_str(&pr.moves);
@@ -1015,7 +1091,13 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     bool token_only = false;
     if (token_asked) {
         char *note = token_request(g, m);
-        if (!pr.nmoves) { /* the TOKEN line alone: its answer is the token's mail */
+        if (misread) { /* the token goes all the same; the answer says what did not read */
+            Buf b = {0};
+            buf_printf(&b, "%s\n%s", why, note);
+            free(why);
+            free(note);
+            why = buf_take(&b);
+        } else if (!pr.nmoves) { /* the TOKEN line alone: its answer is the token's mail */
             free(why);
             why = note;
             token_only = true;
@@ -1043,12 +1125,14 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     g->answering = answer ? m : NULL;
     g->answer_unread = unread;
     g->reading = reading;
+    g->summing = answer && !why && m->lines ? text : NULL;
     bool ok = event_message(g, m->sender, m->time, m->stamp ? m->stamp : m->time, why ? NULL : text, raw,
                             copy ? NULL : m->key, why, dry, &o);
     g->answering = NULL;
     g->answer_unread = false;
     g->reading = NULL;
     g->token_to = NULL;
+    g->summing = NULL;
     free(reading);
     prose_free(&pr);
     if (fn && ok) fn(ud, g, &o); /* a failed event is not reported as if it had happened */

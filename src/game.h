@@ -36,6 +36,7 @@ typedef struct Game {
     bool answer_unread;  /* that answer is about a mail refused unread (at most one an hour per address) */
     const char *reading; /* how the Mechanics read the message being run (lines set aside), or NULL */
     const char *token_to; /* an address whose token the event being run issues and mails, or NULL */
+    const char *summing;  /* the moves of a mail being run, answered with what they did (game_answer_summary), or NULL */
 } Game;
 
 /* How long an event waits for another program's event to finish. */

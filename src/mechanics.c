@@ -168,6 +168,88 @@ bool game_mail_token(Game *g, const char *address, long event, int64_t time)
 
 /* ---- answers ---- */
 
+#define SUMMARY_CHANGES 12 /* changes told one by one; the rest are counted */
+
+/* The event's changes to objects other than moves, a line each. */
+static void tell_changes(const Pool *p, Buf *b)
+{
+    GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+    int told = 0, more = 0;
+    for (size_t i = 0; i < p->undo_len; i++) {
+        ObjId id = p->undo[i].id;
+        if (g_hash_table_contains(seen, GUINT_TO_POINTER(id))) continue;
+        g_hash_table_add(seen, GUINT_TO_POINTER(id));
+        const Obj *now = pool_get(p, id);
+        const Obj *was = NULL;
+        bool created = false;
+        for (size_t k = i; k < p->undo_len; k++)
+            if (p->undo[k].id == id) {
+                if (p->undo[k].kind == UNDO_CREATE && k == i) created = true;
+                if (p->undo[k].kind == UNDO_DELETE && !was) was = p->undo[k].saved;
+            }
+        const Obj *o = now ? now : was;
+        Sym type = o ? obj_get(o, SYM_type) : SYM_EMPTY;
+        if (type == SYM_move || (!now && created)) continue; /* the moves, and what came and went */
+        if (told == SUMMARY_CHANGES) {
+            more++;
+            continue;
+        }
+        const char *t = *sym_text(type) ? sym_text(type) : "object";
+        if (!now) buf_printf(b, "  deleted %s %u\n", t, id);
+        else if (created) buf_printf(b, "  created %s %u\n", t, id);
+        else {
+            buf_printf(b, "  changed %s %u:", t, id);
+            int names = 0;
+            for (size_t k = i; k < p->undo_len && names < 6; k++)
+                if (p->undo[k].id == id && p->undo[k].kind == UNDO_SET) {
+                    buf_printf(b, " %s", sym_text(p->undo[k].name));
+                    names++;
+                }
+            buf_putc(b, '\n');
+        }
+        told++;
+    }
+    if (more) buf_printf(b, "  and %d more\n", more);
+    if (!told && !more) buf_puts(b, "  (no object besides the moves)\n");
+    g_hash_table_destroy(seen);
+}
+
+void game_answer_summary(Game *g, const char *sender, const char *moves, const char *reading, Outcome *o)
+{
+    Buf b = {0};
+    int n = 0;
+    for (const char *p = moves; *p;) {
+        const char *end = strstr(p, "---\n");
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len) {
+            n++;
+            if (n <= 20) {
+                buf_printf(&b, "  %d. ", n);
+                for (size_t k = 0; k < len && k < 300; k++) buf_puts(&b, p[k] == '\n' ? (k + 1 < len ? "; " : "") : (char[2]){p[k], 0});
+                buf_putc(&b, '\n');
+            }
+        }
+        p += len + (end ? 4 : 0);
+    }
+    Buf head = {0};
+    buf_printf(&head, "The game read your mail as %d move%s:\n", n, n == 1 ? "" : "s");
+    buf_add(&head, b.s, b.len);
+    if (n > 20) buf_printf(&head, "  ... and %d more\n", n - 20);
+    const char *st = o->status ? o->status : "applied";
+    bool none = strcmp(st, "no effect") == 0;
+    if (reading && !none) buf_printf(&head, "Also: %s.\n", reading); /* (no effect: the message says it) */
+    if (none) {
+        buf_printf(&head, "\nOutcome: %s\n", o->message ? o->message : "no effect");
+    } else {
+        buf_printf(&head, "\nOutcome: %s, %ld rule firing%s. What changed:\n", st, o->er.firings,
+                   o->er.firings == 1 ? "" : "s");
+        tell_changes(g->pool, &head);
+    }
+    msg_push(&o->er.sent, sym_cstr(sender), sym_intern(head.s, head.len));
+    buf_free(&head);
+    buf_free(&b);
+}
+
 bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o)
 {
     if (!g->st) return true;

@@ -47,6 +47,13 @@ bool game_mail_token(Game *g, const char *address, long event, int64_t time);
 /* The address a token belongs to, malloc'd, or NULL. */
 char *game_token_owner(Game *g, const char *token);
 
+/* The Mechanics' answer to a mail whose moves the rules ran: the moves
+ * read (the object text `moves`), how it was read (`reading`: lines set
+ * aside, or NULL), the outcome (applied with the event's changes to
+ * objects other than moves, a line each; or no effect, and why), added to
+ * the event's messages to the sender, so it goes in the same mail as the
+ * rules' answers. */
+void game_answer_summary(Game *g, const char *sender, const char *moves, const char *reading, Outcome *o);
 /* Answers a mail the Mechanics refused: a message to its sender (and,
  * for a mail refused unread, notes when, for ANSWER_PERIOD). */
 bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o);

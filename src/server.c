@@ -713,13 +713,44 @@ static void api_move(Server *s, struct MHD_Connection *c, const char *you, Reque
     free(from);
 }
 
+/* POST /api/token?from=ADDRESS: "mail me my token", as a mail's line
+ * TOKEN does (docs/mechanics.md): an event that mails the address a new
+ * token, at most once an hour per address.  Only the address's owner
+ * reads it. */
+static void api_token(Server *s, struct MHD_Connection *c, Request *rq, Answer *a)
+{
+    const char *q = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "from");
+    char *from = q ? xstrdup(q) : form_field(buf_str(&rq->body), "from");
+    if (!from || !*from) answer_error(a, 400, "whose token? Give from=ADDRESS: the token is mailed there");
+    else if (strlen(from) > 320 || strpbrk(from, " \t\r\n<>,\"") || !strchr(from, '@'))
+        answer_error(a, 400, "from=%s: not a bare address", from);
+    else {
+        Incoming in = {VIA_HTTP, from, time_now_wall(), 0, "", NULL, NULL, false, NULL, NULL, (const int[]){0}, 0,
+                       NULL, true};
+        MoveResult m = {&a->body, from, false, false};
+        pthread_mutex_lock(&s->game_mu);
+        bool kept = game_submit(s->g, &in, false, move_outcome, &m);
+        char *why = kept ? NULL : xstrdup(store_error(s->g->st));
+        sync_views(s);
+        pthread_mutex_unlock(&s->game_mu);
+        if (!kept) answer_error(a, 503, "the request could not be kept: %s", why);
+        else if (!m.answered) answer_error(a, 500, "the request gave no outcome");
+        else {
+            answer_json(a, 200);
+            wake_postman(s);
+        }
+        free(why);
+    }
+    free(from);
+}
+
 /* ---- routing ---- */
 
 static void route_api(Server *s, struct MHD_Connection *c, const char *url, bool get, bool post, Request *rq,
                       Answer *a)
 {
     const char *api = url + 5;
-    bool is_move = strcmp(api, "move") == 0;
+    bool is_move = strcmp(api, "move") == 0 || strcmp(api, "token") == 0; /* the POSTs */
     /* the database is read beside the writer: tokens, the journal, the outbox */
     bool reads = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION) ||
                  strcmp(api, "log") == 0 || strncmp(api, "log/", 4) == 0 || strcmp(api, "outbox") == 0;
@@ -737,6 +768,7 @@ static void route_api(Server *s, struct MHD_Connection *c, const char *url, bool
     char *you = rd ? caller(rd, c, &bad) : NULL;
     if (bad) answer_error(a, 401, "the token given is not valid (nomic token GAME ADDRESS issues one)");
     else if (is_move ? !post : !get) answer_error(a, 405, "%s takes %s", url, is_move ? "POST" : "GET");
+    else if (strcmp(api, "token") == 0) api_token(s, c, rq, a);
     else if (is_move) api_move(s, c, you, rq, a);
     else if (strcmp(api, "game") == 0) api_game(snap, you, a);
     else if (strcmp(api, "objects") == 0)

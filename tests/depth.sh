@@ -59,7 +59,7 @@ print('type: rule\nruleOrder: 100\nif: exists(type==\"move\" & objectId==%m & mo
 expect_status 0 "init with rules too deep to parse" "$NOMIC" init D --ruleset deep.nomic
 echo "say: hello" >hello
 not_crashed "a move in the game with the deep rules" "$NOMIC" move D --from x@y --file hello
-expect_in out "applied, 1 rule firing" "the move is applied by the rule that can fire"
+expect_in out "no effect, 1 rule firing" "the move is read by the rule that can fire (it only deletes and answers the move: no effect)"
 "$NOMIC" log D >log
 expect_in log "queue for x@y: seen" "its answer is queued"
 expect_in log 'rule 2 cannot fire: if 1:257: nested more than 256 deep near "!"' "the log says why the ! rule cannot fire"
@@ -171,7 +171,7 @@ print('long: first')
 for i in range(100000): print('   line %d' % i)
 " >big-move
 not_crashed "a move of a megabyte line and a 100,000-line value" "$NOMIC" move D --from x@y --file big-move
-expect_in out "applied" "the big move is applied"
+expect_in out "no effect" "the big move is taken (the rule only deletes and answers it: no effect)"
 
 # --- the SLR reader: deep and long input ------------------------------------
 py "

@@ -29,7 +29,7 @@ next=$(sqlite3 G "SELECT value FROM meta WHERE key='next_id'")
 python3 "$HERE/old_hash.py" forge "$next" zed@x $((T0 + 120)) zed >forged.txt || fail "no forgery found"
 expect_eq "$(grep -c '^f[0-9]*: ' forged.txt)" "16" "the forged move has its sixteen values"
 "$NOMIC" move G --from zed@x --time $((T0 + 120)) --file forged.txt >out 2>&1
-expect_in out "applied" "the forged move is applied as any other"
+expect_in out "no effect" "the forged move is taken as any other (favor's rule 7 deletes a stranger's move: no effect)"
 expect_in out "You are no known player" "favor answers the stranger"
 expect_not_in out "verifiable loop" "no loop is declared"
 move_at carol@x $((T0 + 180)) "REGISTER carol"

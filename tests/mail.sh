@@ -5,7 +5,8 @@
 # exactly as in production; swaks sends the players' mails (plain,
 # multipart/alternative with quoted-printable, base64, a reply with quotes
 # and a signature, an attachment); the journal and the state are checked
-# after each.  Then the policy (`mailPolicy tokens`) against forged senders,
+# after each; then the corpus of tests/mail/corpus/, each mail checked
+# against what it must yield.  Then the policy (`mailPolicy tokens`) against forged senders,
 # and mail out: `nomic send` hands the rules' messages to an SMTP transport,
 # here python3's aiosmtpd writing a maildir.
 #
@@ -509,5 +510,27 @@ for sub in ("new", "cur"):
         sys.exit(0)
 print("no message", mid)' "$T/maildir" "$LMID"
 fi
+
+
+# The corpus (tests/mail/corpus/): mails as Gmail, Outlook, Thunderbird,
+# Apple Mail and Yahoo write them, in seven languages and three charsets,
+# each sent whole (swaks --data) and checked against its .expect file: the
+# moves it must yield, those it must not, what the event says, the answer.
+# Last, so that the players it adds change no list checked above.
+nm config "$DB" mailPolicy --unset > /dev/null
+for eml in "$HELP"/corpus/*.eml; do
+    name=$(basename "$eml" .eml)
+    sender=$($PY -c 'import email.utils, email, sys; m = email.message_from_binary_file(open(sys.argv[1], "rb")); print(email.utils.parseaddr(m["From"])[1])' "$eml")
+    mail_in "$sender" "corpus $name" --data "$eml" || continue
+    nm log "$DB" --json > log.json
+    nm outbox "$DB" --json > outbox.json
+    $PY "$HELP/corpus_check.py" "$HELP/corpus/$name.expect" log.json outbox.json "$sender" > check.out
+    while IFS= read -r line; do
+        case $line in
+        ok:*) ok ;;
+        *) fail "corpus $name (through OpenSMTPD): ${line#FAIL: }" ;;
+        esac
+    done < check.out
+done
 
 finish

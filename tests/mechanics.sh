@@ -2,7 +2,10 @@
 # mechanics.sh - the Mechanics from the command line: sugar, settings,
 # tokens and mail intake (`nomic deliver` fed the mails an MTA would hand
 # it: multipart, quoted-printable, base64, replies with quotes and
-# signatures, forged senders under mailPolicy tokens).  Uses $NOMIC.
+# signatures, forged senders under mailPolicy tokens), answers threaded
+# under the mail they answer, the display name, tokens by mail (TOKEN),
+# moves of no effect and why, the answer to every mail, and the game's
+# time going forward.  Uses $NOMIC.
 set -u
 . "$(dirname "$0")/lib.sh"
 players() { "$NOMIC" show "$1" --type player | grep '^nickname:' | sed 's/nickname: //' | tr '\n' ' '; }
@@ -208,7 +211,7 @@ ulimit -c 0 # the aborts below leave no core
 "$NOMIC" init d.db --ruleset favor --time 2026-01-01Z > /dev/null
 nplayers() { "$NOMIC" show "$1" --type player | grep -c '^nickname:'; }
 last_n() { sqlite3 "$1" 'select max(n) from events'; }
-applied_from() { "$NOMIC" log "$1" | grep -c "^event .*  applied  from $2\$"; } # DB ADDRESS: applied events from ADDRESS
+applied_from() { "$NOMIC" log "$1" | grep -c "^event .*  \(applied\|no effect\)  from $2\$"; } # DB ADDRESS: events from ADDRESS the rules ran on
 mail 'ann@d.org' 'Thu, 01 Jan 2026 00:05:00 +0000' 'Content-Type: text/plain' 'REGISTER Ann' > ann.eml
 NOMIC_TEST_STALL_EVENT=1 "$NOMIC" deliver d.db < ann.eml > stalled.out 2>&1 &
 pid=$!
@@ -412,6 +415,41 @@ expect_status 0 "a second TOKEN within the hour" "$NOMIC" deliver tk.db < tk3.em
 expect_in out "not again yet" "a token is mailed at most once an hour per address"
 "$NOMIC" log tk.db > out
 expect_not_in out "$tk" "the token mailed never appears in the log"
+mail 'Omar <omar@tk.org>' 'Thu, 01 Jan 2026 00:08:00 +0000' 'Content-Type: text/plain' 'TOKEN
+VOTE 1 maybe' > tk4.eml
+expect_status 0 "TOKEN beside a line that does not read" "$NOMIC" deliver tk.db < tk4.eml
+expect_in out "line 2: \`VOTE 1 maybe\` is not a move" "the bad line is named"
+expect_in out "a new token is mailed to omar@tk.org" "and the token goes all the same"
+
+# --- a move that changed nothing: "no effect", and why ---------------------
+"$NOMIC" init ne.db --ruleset favor --time 2026-01-01Z > /dev/null
+printf 'REGISTER Ann\n' > m
+"$NOMIC" move ne.db --from ann@x.org --time 2026-01-01T01:00:00Z --file m > /dev/null
+before=$("$NOMIC" export ne.db | tail -n +2 | sha1sum) # the objects (the next objectId moves on: the move had one)
+printf 'VOTE 45 FOR\n' > m
+expect_status 0 "a vote on a proposal that is not being voted on" "$NOMIC" move ne.db --from ann@x.org --time 2026-01-01T02:00:00Z --file m
+expect_in out "no effect, " "its status is no effect, not applied"
+expect_not_in out "): applied" "never applied"
+expect_in out 'rule 16 (ruleOrder 30220): `exists(type=="voteInProgress" & propId==%p & !timeGE(expiryTime))` does not hold (with %p="45"' \
+    "the rule that reads votes, the first part of its condition that did not hold, and the values"
+[ "$("$NOMIC" export ne.db | tail -n +2 | sha1sum)" = "$before" ] && ok || fail "a move of no effect, explained, changed the objects"
+"$NOMIC" log ne.db --json > out
+expect_in out '"status":"no effect"' "the journal keeps the status"
+printf 'subtype: dance\n' > m
+expect_status 0 "a move no rule reads" "$NOMIC" move ne.db --from ann@x.org --time 2026-01-01T03:00:00Z --file m
+expect_in out "no effect" "a move no rule acts on has no effect"
+expect_status 0 "replay with moves of no effect" "$NOMIC" replay ne.db
+mail 'ann@x.org' 'Thu, 01 Jan 2026 00:05:00 +0000' 'Content-Type: text/plain' 'Hi, my vote:
+VOTE 45 FOR
+Ann' > ne.eml
+expect_status 0 "a vote of no effect by mail" "$NOMIC" deliver ne.db < ne.eml
+expect_in out "no effect" "by mail too"
+expect_in out "2 lines of the mail set aside as prose (lines 1, 3)" "with the lines set aside"
+sqlite3 ne.db "select text from outbox o join recipients r on r.id=o.to_id where r.list='ann@x.org' order by o.id desc limit 1" > out
+expect_in out "The game read your mail as 1 move:" "the mail's answer lists the moves understood"
+expect_in out "1. subtype: vote; propId: 45; vote: FOR" "each move as it was read"
+expect_in out "Outcome: no effect: the rules changed nothing but the move itself" "the outcome, with its own status"
+expect_in out 'rule 16 (ruleOrder 30220): `exists(type=="voteInProgress"' "and the reason"
 
 # --- the game's time goes forward ------------------------------------------
 "$NOMIC" init tf.db --ruleset favor --time 2026-01-01Z > /dev/null

@@ -55,6 +55,10 @@ expect_json "j['name'], j['event'], j['halted']" "g 0 False" "a new game"
 expect_json "'REGISTER <nickname>' in j['sugar']" "True" "the sugar forms are listed"
 expect_in init.out "sha256 $(json body "j['seedCommitment']")" "the seed's commitment is the one init printed"
 expect_json "'seed' in j" "False" "the seed itself is not shown before reveal"
+"$NOMIC" config g.db name "Engine City" >/dev/null
+expect_http 200 "the game with a display name" GET /api/game
+expect_json "j['name']" "Engine City" "the page shows the game's display name, not its file's"
+"$NOMIC" config g.db name --unset >/dev/null
 
 expect_http 200 "register by HTTP" POST '/api/move?from=alice@example.org' --data-binary 'REGISTER alice'
 expect_json "j['event'], j['status']" "1 applied" "the move is event 1, applied"
@@ -462,6 +466,17 @@ expect_http 403 "a move under an address not proven" POST '/api/move?from=alice@
 TK=$("$NOMIC" token main.db alice@example.org)
 expect_http 200 "a move with the token the game-keeper gave" POST /api/move -H "Authorization: Bearer $TK" --data-binary 'REGISTER alice'
 expect_json "j['status']" "applied" "applied under alice's address"
+# a player proves an address without the game-keeper: "mail me my token"
+expect_http 400 "mail me my token, without an address" POST /api/token
+expect_http 200 "mail me my token" POST '/api/token?from=nia@example.org'
+expect_json "j['status'], 'a new token is mailed to nia@example.org' in j['message']" "refused True" "the event mails the token (and moves nothing)"
+"$NOMIC" outbox main.db --json > outbox.json
+TN=$(json outbox.json "[m['text'] for m in j['messages'] if m['to'] == 'nia@example.org'][0].split('\n    token: ')[1].split()[0]")
+expect_eq "${#TN}" 32 "the token in the mail to that address"
+expect_http 200 "a move with the token mailed" POST /api/move -H "Authorization: Bearer $TN" --data-binary 'REGISTER nia'
+expect_json "j['status']" "applied" "applied under nia's address"
+expect_http 200 "mail me my token again at once" POST '/api/token?from=nia@example.org'
+expect_json "'not again yet' in j['message']" "True" "at most once an hour per address"
 stop_server
 
 report serve

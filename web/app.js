@@ -219,7 +219,7 @@
     } else if (state.token && g && g.you) {
       el.textContent = 'Your token is ' + g.you + '\u2019s: moves go under that address.';
     } else if (g && g.mailPolicy === 'tokens') {
-      el.textContent = 'This game takes moves only with a token (ask the game-keeper for yours).';
+      el.textContent = 'This game takes moves only with a token: \u201cMail me my token\u201d has it mailed to your address.';
     } else {
       el.textContent = 'Without a token, moves are sent under the address above: anyone can move under any address in this game.';
     }
@@ -454,7 +454,7 @@
 
   function eventView(ev, fresh) {
     const st = String(ev.status || '');
-    const stKind = {applied: 'good', refused: 'bad', halted: 'warn', loop: 'warn', received: 'info'}[st] || '';
+    const stKind = {applied: 'good', 'no effect': 'info', refused: 'bad', halted: 'warn', loop: 'warn', received: 'info'}[st] || '';
     const li = h('li', {
       class: 'event ' + st + (fresh ? ' fresh' : ''), id: 'event-' + ev.event,
       dataset: {event: ev.event, kind: ev.kind || '', status: st},
@@ -677,6 +677,26 @@
     await exclusive(() => refreshAll(true)).catch(() => {});
   }
 
+  // "Mail me my token": the game mails the address a new token (docs/mechanics.md)
+  async function mailToken() {
+    const from = $('move-from').value.trim();
+    if (!from) return showResultError('Give your address: the token is mailed there.');
+    store.set('nomic.from', from);
+    try {
+      const r = await exclusive(() => api('api/token?from=' + encodeURIComponent(from), {method: 'POST', allowError: true}));
+      if (r.ok && r.body && r.body.message) {
+        const out = clear($('move-result'));
+        out.className = 'result info';
+        out.dataset.status = 'token';
+        out.appendChild(h('p', {class: 'message'}, r.body.message.replace(/^TOKEN: /, '')));
+      } else {
+        showResult(r);
+      }
+    } catch (e) {
+      showResultError('The request could not be sent: ' + (e.message || e));
+    }
+  }
+
   function showResultError(text) {
     const out = clear($('move-result'));
     out.className = 'result error';
@@ -698,7 +718,7 @@
     const st = String(b.status);
     out.className = 'result ' + st;
     out.dataset.status = st;
-    const kind = {applied: 'good', refused: 'bad', halted: 'warn', loop: 'warn'}[st] || '';
+    const kind = {applied: 'good', 'no effect': 'info', refused: 'bad', halted: 'warn', loop: 'warn'}[st] || '';
     const trace = Array.isArray(b.trace) ? b.trace : [];
     out.appendChild(h('div', {class: 'head'},
       badge(st, kind),
@@ -758,6 +778,7 @@
     $('move-from').value = store.get('nomic.from');
     $('move-token').value = state.token;
     $('move-form').addEventListener('submit', sendMove);
+    $('token-mail').addEventListener('click', mailToken);
     $('move-body').addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) sendMove(e);
     });

@@ -3,8 +3,10 @@
  * a mail or refused with a message; what is read has a sender and a text,
  * and favor's sugar either rewrites that text into moves that the object
  * format reads (or refuses with a message) or says which line is wrong;
- * and what the journal keeps of a mail refused unread is at most its
- * header's first SUMMARY_HEAD bytes and a line.
+ * its lines read among prose give moves the object format reads, or an
+ * error that names a line of the mail; and what the journal keeps of a
+ * mail refused unread is at most its header's first SUMMARY_HEAD bytes
+ * and a line.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 
 #include "mailin.h"
 #include "objfmt.h"
+#include "prose.h"
 #include "rulesets.h"
 #include "sugar.h"
 
@@ -55,6 +58,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     }
     buf_free(&moves);
+    buf_reset(&err);
+    /* the mail's lines, moves among prose */
+    for (int i = 0; i < m.nlines; i++)
+        if (m.lines[i] < 1 || (i && m.lines[i] <= m.lines[i - 1])) abort(); /* numbered as in the mail, in order */
+    ProseRead pr;
+    if (prose_read(favor_sugar(), m.text, m.lines, m.nlines, &pr, &err)) {
+        FmtDoc doc = {0};
+        Buf ferr = {0};
+        if (!fmt_read(buf_str(&pr.moves), pr.moves.len, "mail", &doc, &ferr) && ferr.len == 0) abort();
+        fmt_doc_free(&doc);
+        buf_free(&ferr);
+    } else if (strncmp(buf_str(&err), "line ", 5) != 0) {
+        abort(); /* an error says which line */
+    }
+    prose_free(&pr);
     buf_free(&err);
     mail_free(&m);
     return 0;

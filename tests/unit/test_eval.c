@@ -155,7 +155,7 @@ static void reserved_attributes_refused(void **state)
     Game *g = unit_game(HEAD);
     assert_string_equal(unit_move(g, "p@x", 10, "subtype: x\nmoveBatch: 7\n"), "refused");
     assert_string_equal(unit_move(g, "p@x", 10, "objectId: 9\nsubtype: x\n"), "refused");
-    assert_string_equal(unit_move(g, "p@x", 10, "subtype: x\n"), "applied");
+    assert_string_equal(unit_move(g, "p@x", 10, "subtype: x\n"), "no effect"); /* the move is kept, and nothing else changes */
     assert_string_equal(unit_attr(g, "move", "moveSender"), "p@x");
     assert_string_equal(unit_attr(g, "move", "moveTimeStamp"), "10");
     game_close(g);

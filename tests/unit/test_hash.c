@@ -186,7 +186,7 @@ static const char *runaway =
 static void dry_runs_leave_the_game_alone(void **state)
 {
     Game *g = unit_game(runaway);
-    assert_string_equal(unit_move(g, "a@x", 10, "subtype: note\n"), "applied");
+    assert_string_equal(unit_move(g, "a@x", 10, "subtype: note\n"), "no effect"); /* it only queues a message */
     assert_int_equal(g->eng->queue.len, 1);
     ObjId next = g->pool->next_id;
     uint64_t rng[4], hash = g->pool->state_hash;
