@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "deps.h"
 #include "trace.h"
 
@@ -830,7 +831,7 @@ void engine_run(Engine *e, int64_t now, EventResult *r)
  * for o (`type=="move" & subtype=="vote"` reads a vote move)? */
 static bool looks_for(const Node *n, const Obj *o)
 {
-    if (n->kind != N_CALL || strcmp(builtins[n->bi].name, "exists") != 0 || n->n < 1 || !n->kid[0]->match) return false;
+    if (n->kind != N_CALL || n->bi != BI_exists || n->n < 1 || !n->kid[0]->match) return false;
     const Match *m = n->kid[0]->match;
     bool typed = false;
     for (int k = 0; k < m->nkeys; k++) {
