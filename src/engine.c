@@ -876,7 +876,7 @@ static void conjunct_text(const char *cond, const Node *const *conj, int nconj, 
     if (shown >= 160) buf_puts(out, "...");
 }
 
-void engine_why_not(Engine *e, int64_t now, ObjId move, Buf *out)
+void engine_why_not(Engine *e, int64_t now, ObjId move, const ObjId *fired, size_t nfired, Buf *out)
 {
     if (e->dirty) rebuild(e, false);
     const Obj *o = pool_get(e->pool, move);
@@ -899,6 +899,14 @@ void engine_why_not(Engine *e, int64_t now, ObjId move, Buf *out)
             if (looks_for(conj[i], o)) reads = i;
         if (reads < 0) continue;
         if (++readers > WHY_MAX_RULES) continue;
+        bool fire = false;
+        for (size_t f = 0; f < nfired && !fire; f++) fire = fired[f] == re->id;
+        if (fire) {
+            shown++;
+            buf_printf(out, "rule %u (ruleOrder %s): fired in this event, changing nothing but moves (it may have answered)\n",
+                       re->id, sym_text(re->order));
+            continue;
+        }
         cx.prog = re->prog;
         cx.failed = false;
         /* the first conjunct after which the condition has no solution */

@@ -108,13 +108,14 @@ int engine_rules(Engine *e, RuleInfo **out); /* caller frees *out */
 
 /* Why a move changed nothing: the rules that read moves of its kind (an
  * `exists` of the rule's if looks for type "move" and, for every
- * attribute it compares with a literal, the move's value), at most 8,
- * each with the first conjunct of its if, in order, after which the
+ * attribute it compares with a literal, the move's value), at most 8:
+ * those that fired in the event (`fired`) say so; the others each with
+ * the first conjunct of its if, in order, after which the
  * condition had no solution on the pool as it is, and the values the
  * conjuncts before it bound.  Evaluated under one event's budget, with a
  * copy of the generator: nothing of the game changes.  Appends lines to
  * out.  This reads the rules; it decides nothing. */
-void engine_why_not(Engine *e, int64_t now, ObjId move, Buf *out);
+void engine_why_not(Engine *e, int64_t now, ObjId move, const ObjId *fired, size_t nfired, Buf *out);
 
 /* Parses and checks one rule's if/then; the diagnostics say where. */
 Prog *rule_compile(Sym cond, Sym then, Diags *d, ParseError *perr);

@@ -82,6 +82,7 @@ void game_close(Game *g)
     pool_free(g->pool);
     store_close(g->st);
     free(g->last_mover);
+    free(g->fired);
     free(g->winner_note);
     sugar_free(g->sugar);
     free(g);
@@ -648,11 +649,29 @@ static void loop_meta_rule(Game *g, Outcome *o)
 
 /* Runs the rules on the pool as the event left it and settles the outcome.
  * Returns the journal status. */
+/* Notes a rule that fired (the engine's hook), for engine_why_not. */
+static void note_fired(void *ud, ObjId rule, const Prog *p, const Sym *vars, bool changed)
+{
+    Game *g = ud;
+    for (size_t i = 0; i < g->nfired; i++)
+        if (g->fired[i] == rule) return;
+    if (g->nfired == 64) return; /* enough to tell a move's readers */
+    GROW(g->fired, g->nfired, g->fired_cap);
+    g->fired[g->nfired++] = rule;
+}
+
 static const char *settle(Game *g, Outcome *o, Saved *sv, bool dry)
 {
     if (!dry && test_hook("NOMIC_TEST_CRASH_EVENT", o->event)) abort();
     if (!dry && test_hook("NOMIC_TEST_STALL_EVENT", o->event)) sleep(stall_seconds());
+    g->nfired = 0;
+    bool noting = !g->eng->hook; /* (a benchmark may hold the hook) */
+    if (noting) {
+        g->eng->hook = note_fired;
+        g->eng->hook_ud = g;
+    }
     engine_run(g->eng, o->time, &o->er);
+    if (noting) g->eng->hook = NULL;
     o->ran = true;
     const char *status = "applied";
     if (o->er.status == EV_RUNAWAY) {
@@ -731,7 +750,7 @@ static void explain_no_effect(Game *g, Outcome *o, const FmtDoc *doc, size_t run
         }
         if (doc->n > 1) buf_printf(&b, "\nmove %d:", i + 1);
         Buf why = {0};
-        engine_why_not(g->eng, o->time, id, &why);
+        engine_why_not(g->eng, o->time, id, g->fired, g->nfired, &why);
         for (const char *p = buf_str(&why); *p;) {
             const char *nl = strchr(p, '\n');
             size_t n = nl ? (size_t)(nl - p) : strlen(p);

@@ -37,6 +37,8 @@ typedef struct Game {
     const char *reading; /* how the Mechanics read the message being run (lines set aside), or NULL */
     const char *token_to; /* an address whose token the event being run issues and mails, or NULL */
     const char *summing;  /* the moves of a mail being run, answered with what they did (game_answer_summary), or NULL */
+    ObjId *fired;         /* the rules that fired in the event being run (for engine_why_not) */
+    size_t nfired, fired_cap;
 } Game;
 
 /* How long an event waits for another program's event to finish. */

@@ -988,14 +988,20 @@ static long run_clock(Server *s, long cap)
     /* without a known timer, game_tick asks the rules for one: once per
      * state, not every second */
     bool probe = !g->have_timer && s->probed_at != g->known_event;
-    if (!g->halted && (probe || (g->have_timer && g->next_timer <= now))) {
+    /* a wall clock behind the last event (a tick given a later --time):
+     * the timers wait until it catches up, rather than be refused */
+    char *behind = game_time_refusal(g, now);
+    bool late = behind != NULL;
+    free(behind);
+    if (!g->halted && !late && (probe || (g->have_timer && g->next_timer <= now))) {
         s->probed_at = g->known_event;
         if (!game_tick(g, now, false, print_tick, NULL))
             fprintf(stderr, "nomic serve: a timer could not run: %s\n", store_error(g->st));
         wake_postman(s);
     }
     long wait = cap;
-    if (!g->halted && g->have_timer) {
+    if (late) wait = 1;
+    else if (!g->halted && g->have_timer) {
         int64_t d = g->next_timer - time_now_wall();
         if (d < wait) wait = d < 0 ? 0 : (long)d;
     }

@@ -170,7 +170,8 @@ async function sendMove(from, body, { useChip } = {}) {
 
 async function expectApplied(from, body, want, opts) {
   const r = await sendMove(from, body, opts);
-  check(r.status === 'applied', `${from} sends ${JSON.stringify(r.sent)}: applied`, `#move-result says: ${r.result}`);
+  const status = (opts && opts.status) || 'applied';
+  check(r.status === status, `${from} sends ${JSON.stringify(r.sent)}: ${status}`, `#move-result says: ${r.result}`);
   if (want) check(r.result.includes(want), `the answer shows the reply "${want}"`, `#move-result says: ${r.result}`);
   return r;
 }
@@ -277,7 +278,10 @@ async function main() {
   check((await text('#game-timer')).trim() === 'none', 'no timer is pending after the tally', await text('#game-timer'));
 
   // the new rule is in force: alice's greet move is answered by it
-  await expectApplied('alice@example.org', 'subtype: greet', 'Hello from rule 40000');
+  // (it only marks and answers the move: its status is no effect, and the page says which rule fired)
+  const greet = await expectApplied('alice@example.org', 'subtype: greet', 'Hello from rule 40000', {status: 'no effect'});
+  check(greet.result.includes('fired in this event'), 'the page says the rule fired, changing nothing but the move',
+        `#move-result says: ${greet.result}`);
 
   // text from players is shown as text, never as HTML
   const evil = '<img/src=x/onerror=window.pwned=1><b>carol</b>';
@@ -298,7 +302,7 @@ async function main() {
   check((await text('#game-event')).trim() === String(log[log.length - 1].event), 'the header shows the last event number');
   const kinds = await page.$$eval('#history li.event', (els) => els.map((e) => e.dataset.kind + ':' + e.dataset.status).reverse());
   check(JSON.stringify(kinds) === JSON.stringify(['move:applied', 'move:applied', 'move:applied', 'move:applied', 'move:applied',
-    'tick:applied', 'move:applied', 'move:applied']), 'events are 5 moves, the tick, 2 moves, all applied', kinds.join(' '));
+    'tick:applied', 'move:no effect', 'move:applied']), 'events are 5 moves, the tick, 2 moves, the greet of no effect', kinds.join(' '));
 
   const reg = log.find((e) => e.sender === 'alice@example.org' && /nickname: alice/.test(e.input || ''));
   check(!!reg, "the log has alice's registration");
