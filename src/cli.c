@@ -103,8 +103,7 @@ void cli_print_outcome(const Outcome *o, const char *replies_to, bool with_trace
 {
     char when[32];
     time_format(o->time, when);
-    const char *status = o->refused ? "refused" : o->ran && o->er.status == EV_LOOP ? "loop" : "applied";
-    if (o->status && strcmp(o->status, "no effect") == 0) status = "no effect";
+    const char *status = outcome_name(o->status);
     if (o->event) printf("event %ld (%s at %s): %s", o->event, o->kind, when, status);
     else printf("%s at %s: %s", o->kind, when, status);
     if (o->ran) printf(", %ld rule firing%s", o->er.firings, o->er.firings == 1 ? "" : "s");

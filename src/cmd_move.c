@@ -19,7 +19,7 @@ static void print_one(void *ud, Game *g, const Outcome *o)
     Printer *p = ud;
     bool is_move = strcmp(o->kind, "move") == 0;
     cli_print_outcome(o, is_move ? p->sender : NULL, p->trace);
-    if (is_move) p->refused = o->refused;
+    if (is_move) p->refused = o->status == OUTCOME_REFUSED;
     /* a rule designer trying a move sees how much of the budget it takes */
     const Meter *m = &o->er.used;
     if (p->trace && o->ran && m->work_max)

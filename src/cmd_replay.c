@@ -33,10 +33,10 @@ static bool replay_event(void *ud, const EventRow *row)
     r->events++;
     if (strcmp(row->status, "received") == 0) {
         /* never settled: nothing recorded to compare */
-    } else if (strcmp(o.status, row->status) != 0 &&
-               !(strcmp(row->status, "applied") == 0 && strcmp(o.status, "no effect") == 0)) {
+    } else if (strcmp(outcome_name(o.status), row->status) != 0 &&
+               !(strcmp(row->status, "applied") == 0 && o.status == OUTCOME_NO_EFFECT)) {
         /* (a journal written before "no effect" was a status of its own says applied) */
-        printf("event %ld: recorded %s, replay gives %s\n", row->n, row->status, o.status);
+        printf("event %ld: recorded %s, replay gives %s\n", row->n, row->status, outcome_name(o.status));
         r->mismatches++;
     } else if (row->hash && strcmp(row->hash, o.hash) != 0) {
         printf("event %ld: state hash recorded %s, replay gives %s\n", row->n, row->hash, o.hash);

@@ -24,6 +24,15 @@
 #include "prose.h"
 #include "rulesets.h"
 
+const char *outcome_name(EventOutcome s)
+{
+    static const char *const names[] = {
+        [OUTCOME_APPLIED] = "applied", [OUTCOME_NO_EFFECT] = "no effect", [OUTCOME_REFUSED] = "refused",
+        [OUTCOME_LOOP] = "loop",       [OUTCOME_HALTED] = "halted",
+    };
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
 void outcome_free(Outcome *o)
 {
     free(o->message);
@@ -451,7 +460,7 @@ static unsigned stall_seconds(void)
 }
 
 /* Writes the event's outcome and effects in one transaction. */
-static bool commit_event(Game *g, Outcome *o, const char *status)
+static bool commit_event(Game *g, Outcome *o)
 {
     if (!g->st) return true;
     Store *st = g->st;
@@ -476,7 +485,7 @@ static bool commit_event(Game *g, Outcome *o, const char *status)
         buf_free(&b);
         free(ids);
         /* the outbox: what sendNow handed over, and what still waits */
-        if (g->summing && g->answering && !o->refused && o->er.status != EV_LOOP)
+        if (g->summing && g->answering && o->status != OUTCOME_REFUSED && o->status != OUTCOME_LOOP)
             game_answer_summary(g, g->answering->sender, g->summing, g->reading, o);
         ok = ok && store_outbox_drop_queued(st) && game_hand_over(g, o);
         for (size_t i = 0; ok && i < g->eng->queue.len; i++)
@@ -493,7 +502,7 @@ static bool commit_event(Game *g, Outcome *o, const char *status)
             free(snap);
         }
     }
-    if (ok && o->refused && g->answering) ok = game_answer_refusal(g, g->answering, o);
+    if (ok && o->status == OUTCOME_REFUSED && g->answering) ok = game_answer_refusal(g, g->answering, o);
     if (ok && g->token_to) ok = game_mail_token(g, g->token_to, o->event, o->time);
     if (ok) {
         save_meta(g);
@@ -504,7 +513,7 @@ static bool commit_event(Game *g, Outcome *o, const char *status)
     if (ok) {
         const char *trace = o->ran ? buf_str(&o->er.trace) : NULL;
         const char *tj = o->ran ? buf_str(&o->er.trace_json) : NULL;
-        ok = store_event_outcome(st, o->event, status, o->message, trace, tj, o->ran && o->er.status != EV_RUNAWAY ? o->hash : NULL);
+        ok = store_event_outcome(st, o->event, outcome_name(o->status), o->message, trace, tj, o->ran && o->er.status != EV_RUNAWAY ? o->hash : NULL);
     }
     if (!ok || !store_commit(st)) {
         store_rollback(st);
@@ -647,8 +656,7 @@ static void loop_meta_rule(Game *g, Outcome *o)
     g->halted = true;
 }
 
-/* Runs the rules on the pool as the event left it and settles the outcome.
- * Returns the journal status. */
+/* Runs the rules on the pool as the event left it and settles the outcome. */
 /* Notes a rule that fired (the engine's hook), for engine_why_not. */
 static void note_fired(void *ud, ObjId rule, const Prog *p, const Sym *vars, bool changed)
 {
@@ -660,7 +668,7 @@ static void note_fired(void *ud, ObjId rule, const Prog *p, const Sym *vars, boo
     g->fired[g->nfired++] = rule;
 }
 
-static const char *settle(Game *g, Outcome *o, Saved *sv, bool dry)
+static EventOutcome settle(Game *g, Outcome *o, Saved *sv, bool dry)
 {
     if (!dry && test_hook("NOMIC_TEST_CRASH_EVENT", o->event)) abort();
     if (!dry && test_hook("NOMIC_TEST_STALL_EVENT", o->event)) sleep(stall_seconds());
@@ -673,20 +681,19 @@ static const char *settle(Game *g, Outcome *o, Saved *sv, bool dry)
     engine_run(g->eng, o->time, &o->er);
     if (noting) g->eng->hook = NULL;
     o->ran = true;
-    const char *status = "applied";
+    EventOutcome status = OUTCOME_APPLIED;
     if (o->er.status == EV_RUNAWAY) {
         restore_state(g, sv);
-        o->refused = true;
         o->message = xstrdup(o->er.message);
-        return "refused";
+        return OUTCOME_REFUSED;
     }
     if (o->er.status == EV_LOOP) {
         loop_meta_rule(g, o);
-        status = "loop";
+        status = OUTCOME_LOOP;
     } else if (o->er.halt && !dry) {
         g->halted = true;
         o->message = xstrdup("halt(): the game has ended; later moves are refused");
-        status = "halted";
+        status = OUTCOME_HALTED;
     }
     g->have_timer = o->er.have_timer;
     g->next_timer = o->er.next_timer;
@@ -694,7 +701,7 @@ static const char *settle(Game *g, Outcome *o, Saved *sv, bool dry)
     return status;
 }
 
-static bool finish(Game *g, Outcome *o, Saved *sv, const char *status, bool dry)
+static bool finish(Game *g, Outcome *o, Saved *sv, EventOutcome status, bool dry)
 {
     bool ok = true;
     o->status = status;
@@ -702,7 +709,7 @@ static bool finish(Game *g, Outcome *o, Saved *sv, const char *status, bool dry)
         restore_state(g, sv);
         restore_meta(g, sv);
     } else {
-        ok = commit_event(g, o, status);
+        ok = commit_event(g, o);
     }
     saved_free(sv);
     pool_forget_undo(g->pool);
@@ -776,22 +783,18 @@ static void explain_no_effect(Game *g, Outcome *o, const FmtDoc *doc, size_t run
     buf_free(&b);
 }
 
-/* Turns a message body into move objects and runs the rules; returns the
- * journal status. */
-static const char *process_move(Game *g, const char *sender, int64_t time, int64_t stamp, const char *body, bool dry, Outcome *o,
+/* Turns a message body into move objects and runs the rules. */
+static EventOutcome process_move(Game *g, const char *sender, int64_t time, int64_t stamp, const char *body, bool dry, Outcome *o,
                                 Saved *sv)
 {
     FmtDoc doc = {0};
     Buf err = {0};
-    const char *status = "refused";
+    EventOutcome status = OUTCOME_REFUSED;
     if (g->halted) {
-        o->refused = true;
         o->message = xstrdup("the game has ended; no more moves are accepted");
     } else if (!fmt_read(body, strlen(body), "move", &doc, &err)) {
-        o->refused = true;
         o->message = buf_take(&err);
     } else if ((o->message = validate_moves(&doc))) {
-        o->refused = true;
     } else {
         free(g->last_mover);
         g->last_mover = xstrdup(sender);
@@ -811,8 +814,8 @@ static const char *process_move(Game *g, const char *sender, int64_t time, int64
         }
         size_t mark = pool_mark(g->pool);
         status = settle(g, o, sv, dry);
-        if (strcmp(status, "applied") == 0 && only_moves_changed(g->pool, mark, first, doc.n)) {
-            status = "no effect";
+        if (status == OUTCOME_APPLIED && only_moves_changed(g->pool, mark, first, doc.n)) {
+            status = OUTCOME_NO_EFFECT;
             explain_no_effect(g, o, &doc, mark, first, from, when, batch);
         }
     }
@@ -884,12 +887,11 @@ static bool event_message(Game *g, const char *sender, int64_t time, int64_t sta
     Saved sv;
     save_state(g, &sv);
     if (dry) throwaway_rng(g);
-    const char *status = "refused";
+    EventOutcome status = OUTCOME_REFUSED;
     if (moves) {
         status = process_move(g, sender, time, stamp, moves, dry, o, &sv);
-        if (!o->refused && g->reading) note_outcome(o, g->reading);
+        if (status != OUTCOME_REFUSED && g->reading) note_outcome(o, g->reading);
     } else {
-        o->refused = true;
         o->message = why;
     }
     return finish(g, o, &sv, status, dry);
@@ -1073,8 +1075,7 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
         memset(&o, 0, sizeof o);
         o.kind = "move";
         o.time = m->time;
-        o.refused = true;
-        o.status = "refused";
+        o.status = OUTCOME_REFUSED;
         o.message = late;
         if (fn) fn(ud, g, &o);
         outcome_free(&o);
@@ -1175,11 +1176,10 @@ bool game_event_tick(Game *g, int64_t time, bool dry, Outcome *o)
     Saved sv;
     save_state(g, &sv);
     if (dry) throwaway_rng(g);
-    const char *status;
+    EventOutcome status;
     if (g->halted) {
-        o->refused = true;
         o->message = xstrdup("the game has ended; timers no longer run");
-        status = "refused";
+        status = OUTCOME_REFUSED;
     } else {
         status = settle(g, o, &sv, dry);
     }
@@ -1242,8 +1242,7 @@ bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud)
         memset(&o, 0, sizeof o);
         o.kind = "tick";
         o.time = time;
-        o.refused = true;
-        o.status = "refused";
+        o.status = OUTCOME_REFUSED;
         o.message = late;
         if (fn) fn(ud, g, &o);
         outcome_free(&o);
@@ -1272,7 +1271,6 @@ static int attempts_of(Store *st, long n)
  * journaled as refused, its sender is told, and the game goes on. */
 static bool set_aside(Game *g, const EventRow *r, Outcome *o)
 {
-    o->refused = true;
     o->message = xstrdup("the engine failed on this event twice; it was set aside (nothing of it was applied)");
     Incoming m = {VIA_MAIL, r->sender ? r->sender : "", r->time, r->stamp, "", NULL, NULL, false, NULL, NULL};
     g->answering = r->sender && *r->sender && strcmp(r->kind, "move") == 0 ? &m : NULL;
@@ -1281,7 +1279,7 @@ static bool set_aside(Game *g, const EventRow *r, Outcome *o)
     if (strcmp(r->kind, "tick") == 0) g->have_timer = false;
     Saved sv;
     save_state(g, &sv);
-    bool ok = store_event_set_aside(g->st, r->n) && finish(g, o, &sv, "refused", false);
+    bool ok = store_event_set_aside(g->st, r->n) && finish(g, o, &sv, OUTCOME_REFUSED, false);
     g->answering = NULL;
     return ok;
 }
@@ -1315,9 +1313,9 @@ static bool recover(Game *g)
         } else {
             Saved sv;
             save_state(g, &sv);
-            const char *status;
+            EventOutcome status;
             if (strcmp(r.kind, "tick") == 0) {
-                status = "refused";
+                status = OUTCOME_REFUSED;
                 if (g->halted) o.message = xstrdup("the game has ended; timers no longer run");
                 else status = settle(g, &o, &sv, false);
             } else {

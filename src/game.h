@@ -75,12 +75,20 @@ struct Incoming {
  * mail cannon aimed at someone. */
 #define ANSWER_PERIOD 3600
 
+/* What became of an event.  Refused: the Mechanics refused it, or the
+ * rules ran past the event's budget, and nothing of it was kept but the
+ * journal's record; no effect: the rules changed nothing but the move
+ * objects; loop: a state repeated and the loop meta-rule ended the
+ * event; halted: halt() ended the game. */
+typedef enum EventOutcome { OUTCOME_APPLIED, OUTCOME_NO_EFFECT, OUTCOME_REFUSED, OUTCOME_LOOP, OUTCOME_HALTED } EventOutcome;
+/* The journal's word for it: applied, no effect, refused, loop, halted. */
+const char *outcome_name(EventOutcome s);
+
 typedef struct Outcome {
     long event;          /* journal number (0 in memory) */
     const char *kind;    /* "move" or "tick" */
     int64_t time;
-    bool refused;        /* the Mechanics refused the event */
-    const char *status;  /* as journaled: applied, refused, loop, halted */
+    EventOutcome status;
     bool ran;            /* the rules ran (and er is filled) */
     char *message;       /* why refused, or a note from the Mechanics */
     EventResult er;

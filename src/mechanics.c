@@ -235,8 +235,8 @@ void game_answer_summary(Game *g, const char *sender, const char *moves, const c
     buf_printf(&head, "The game read your mail as %d move%s:\n", n, n == 1 ? "" : "s");
     buf_add(&head, b.s, b.len);
     if (n > 20) buf_printf(&head, "  ... and %d more\n", n - 20);
-    const char *st = o->status ? o->status : "applied";
-    bool none = strcmp(st, "no effect") == 0;
+    const char *st = outcome_name(o->status);
+    bool none = o->status == OUTCOME_NO_EFFECT;
     if (reading && !none) buf_printf(&head, "Also: %s.\n", reading); /* (no effect: the message says it) */
     if (none) {
         buf_printf(&head, "\nOutcome: %s\n", o->message ? o->message : "no effect");

@@ -608,9 +608,9 @@ static void move_outcome(void *ud, Game *g, const Outcome *o)
     if (strcmp(o->kind, "move") != 0) return;
     Buf *b = m->b;
     m->answered = true;
-    m->refused = o->refused;
+    m->refused = o->status == OUTCOME_REFUSED;
     buf_printf(b, "{\"event\":%ld,\"status\":", o->event);
-    json_string(b, o->status, strlen(o->status));
+    json_string(b, outcome_name(o->status), strlen(outcome_name(o->status)));
     buf_puts(b, ",\"message\":");
     if (o->message) json_string(b, o->message, strlen(o->message));
     else buf_puts(b, "null");
@@ -970,7 +970,7 @@ static void print_tick(void *ud, Game *g, const Outcome *o)
 {
     char when[32];
     time_format(o->time, when);
-    fprintf(stderr, "nomic serve: timer at %s: event %ld %s\n", when, o->event, o->status ? o->status : "");
+    fprintf(stderr, "nomic serve: timer at %s: event %ld %s\n", when, o->event, outcome_name(o->status));
     (void)ud;
 }
 

@@ -17,7 +17,7 @@ static const char *play(Game *g, const char *sender, long time, const char *body
     static char status[32];
     Outcome o = {0};
     assert_true(game_event_move(g, sender, time, time, body, false, &o));
-    snprintf(status, sizeof status, "%s", o.status ? o.status : "");
+    snprintf(status, sizeof status, "%s", outcome_name(o.status));
     snprintf(msg, n, "%s", o.message ? o.message : "");
     outcome_free(&o);
     return status;

@@ -107,7 +107,7 @@ static void halted_games_stay_halted(void **state)
     g->halted = true; /* as halt() leaves it; it is saved with the next event */
     Outcome o = {0};
     assert_true(game_event_move(g, "p@x", 1002, 1002, "subtype: add\nn: 1\n", false, &o));
-    assert_true(o.refused);
+    assert_int_equal(o.status, OUTCOME_REFUSED);
     outcome_free(&o);
     game_close(g);
     Buf err = {0};
