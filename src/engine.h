@@ -103,8 +103,14 @@ typedef struct RuleInfo {
     ObjId id;
     Sym order;
     const char *error; /* NULL when the rule can fire */
+    Sym cond;          /* its if, as written */
+    const Prog *prog;  /* compiled, or NULL */
+    const struct Deps *deps; /* what its if reads (deps.h), or NULL */
 } RuleInfo;
 int engine_rules(Engine *e, RuleInfo **out); /* caller frees *out */
+/* The budget of one event under the game's settings (engineSettings),
+ * for evaluations outside engine_run. */
+void engine_meter_start(const Engine *e, Meter *m);
 
 /* Why a move changed nothing: the rules that read moves of its kind (an
  * `exists` of the rule's if looks for type "move" and, for every
