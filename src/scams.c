@@ -473,10 +473,12 @@ typedef struct Search {
     bool stop;                  /* found, or the budget is spent */
     ScamStep path[SCAM_MAX_DEPTH];
     ScamResult *r;
+    struct Frame *frames;       /* one per depth, and one for the replay */
 } Search;
 
 /* What an event changes besides the pool's objects. */
 typedef struct Frame {
+    EngineMemo *memo;
     size_t mark;
     ObjId next_id;
     uint64_t rng[4];
@@ -488,6 +490,7 @@ typedef struct Frame {
 static void frame_save(Search *S, Frame *f)
 {
     Game *g = S->g;
+    msg_free(&f->queue);
     f->mark = pool_mark(g->pool);
     f->next_id = g->pool->next_id;
     memcpy(f->rng, g->eng->rng, sizeof f->rng);
@@ -497,6 +500,7 @@ static void frame_save(Search *S, Frame *f)
     f->next_timer = S->next_timer;
     f->halted = S->halted;
     f->now = S->now;
+    engine_memo_save(g->eng, f->memo);
 }
 
 static void frame_restore(Search *S, Frame *f)
@@ -506,9 +510,8 @@ static void frame_restore(Search *S, Frame *f)
     g->pool->next_id = f->next_id;
     memcpy(g->eng->rng, f->rng, sizeof f->rng);
     msg_free(&g->eng->queue);
-    g->eng->queue = f->queue;
-    f->queue = (MsgList){0};
-    engine_invalidate(g->eng);
+    for (size_t i = 0; i < f->queue.len; i++) msg_push(&g->eng->queue, f->queue.m[i].to, f->queue.m[i].text);
+    engine_memo_restore(g->eng, f->memo);
     S->have_timer = f->have_timer;
     S->next_timer = f->next_timer;
     S->halted = f->halted;
@@ -738,6 +741,11 @@ static void collect(Search *S, const Moves *stack, int depth)
     vocab_mark(&S->v);
     prog_mark_syms(S->goal);
     for (int i = 0; i < S->q->nsenders; i++) sym_mark(S->senders[i]);
+    for (int d = 0; d <= SCAM_MAX_DEPTH; d++) {
+        engine_memo_mark_syms(S->frames[d].memo);
+        for (size_t i = 0; i < S->frames[d].queue.len; i++)
+            sym_mark(S->frames[d].queue.m[i].to), sym_mark(S->frames[d].queue.m[i].text);
+    }
     for (int d = 0; d < depth; d++) {
         for (int k = 0; k < S->path[d].nattrs; k++) sym_mark(S->path[d].attrs[k].name), sym_mark(S->path[d].attrs[k].value);
         for (int m = 0; m < stack[d].n; m++)
@@ -753,15 +761,30 @@ static void progress(Search *S)
     fprintf(stderr, "\rnomic scams: depth %d, %ld events, %ld states", S->limit, S->events, S->explored);
 }
 
+static bool same_step(const ScamStep *a, const ScamStep *b)
+{
+    if (a->wait || b->wait || a->sender != b->sender || a->nattrs != b->nattrs) return false;
+    for (int k = 0; k < a->nattrs; k++)
+        if (a->attrs[k].name != b->attrs[k].name || a->attrs[k].value != b->attrs[k].value) return false;
+    return true;
+}
+
 /* Depth-first to S->limit: true when the goal was reached (S->path holds
- * the way). */
+ * the way).  The move just made is tried again first: a scam is often one
+ * move that counts more than once. */
 static bool dfs(Search *S, Moves *stack, int depth)
 {
     if (depth == S->limit || S->halted) return false;
     Moves *ms = &stack[depth];
     all_moves(S, ms);
+    int again = -1;
+    for (int i = 0; depth > 0 && i < ms->n && again < 0; i++)
+        if (same_step(&ms->m[i], &S->path[depth - 1])) again = i;
+    Frame *f = &S->frames[depth];
+    frame_save(S, f);
     int nm = ms->n + (S->q->wait ? 1 : 0);
-    for (int i = 0; i < nm && !S->stop; i++) {
+    for (int k = 0; k < nm && !S->stop; k++) {
+        int i = again < 0 ? k : k == 0 ? again : k <= again ? k - 1 : k;
         if (S->events >= S->q->budget) {
             S->stop = true;
             S->r->budget_spent = true;
@@ -777,25 +800,19 @@ static bool dfs(Search *S, Moves *stack, int depth)
             if (!S->have_timer || S->halted) continue;
             st.time = S->next_timer;
         }
-        Frame f;
-        frame_save(S, &f);
         bool changed = run_step(S, &st, NULL);
         progress(S);
         if (changed && seen_visit(&S->seen, state_key(S), depth + 1)) {
             S->explored++;
             S->path[depth] = st;
-            if (goal_holds(S)) {
-                S->r->nsteps = depth + 1;
+            if (goal_holds(S) || dfs(S, stack, depth + 1)) {
+                if (!S->r->nsteps) S->r->nsteps = depth + 1;
                 S->stop = true;
-                frame_restore(S, &f);
-                return true;
-            }
-            if (dfs(S, stack, depth + 1)) {
-                frame_restore(S, &f);
+                frame_restore(S, f);
                 return true;
             }
         }
-        frame_restore(S, &f);
+        frame_restore(S, f);
         if ((S->events & 1023) == 0) collect(S, stack, depth + 1);
     }
     return false;
@@ -826,13 +843,28 @@ static Prog *parse_goal(const char *text, Buf *err)
 /* Plays the answer again from the start, keeping the last event's trace. */
 static void replay_answer(Search *S)
 {
-    Frame f;
-    frame_save(S, &f);
+    Frame *f = &S->frames[SCAM_MAX_DEPTH];
+    frame_save(S, f);
     for (int i = 0; i < S->r->nsteps; i++) {
         S->r->steps[i] = S->path[i];
         run_step(S, &S->path[i], i == S->r->nsteps - 1 ? &S->r->trace : NULL);
     }
-    frame_restore(S, &f);
+    frame_restore(S, f);
+}
+
+/* The engine learns which rules are false at the start, once: a pass at
+ * the start's time that changes nothing leaves it knowing. */
+static void warm_up(Search *S)
+{
+    Frame *f = &S->frames[SCAM_MAX_DEPTH];
+    frame_save(S, f);
+    size_t mark = pool_mark(S->g->pool);
+    EventResult er;
+    S->g->eng->trace_on = false;
+    engine_run(S->g->eng, S->now, &er);
+    bool quiet = er.status == EV_QUIET && pool_mark(S->g->pool) == mark && !er.sent.len;
+    event_result_free(&er);
+    if (!quiet) frame_restore(S, f);
 }
 
 bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *err)
@@ -858,6 +890,9 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
     }
     bool was_logging = g->pool->logging;
     g->pool->logging = true;
+    S.frames = xcalloc(SCAM_MAX_DEPTH + 1, sizeof *S.frames);
+    for (int i = 0; i <= SCAM_MAX_DEPTH; i++) S.frames[i].memo = engine_memo_new();
+    warm_up(&S);
     Moves stack[SCAM_MAX_DEPTH] = {{0}};
     if (getenv("NOMIC_SCAMS_DEBUG")) {
         all_moves(&S, &stack[0]);
@@ -884,6 +919,11 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
     r->explored = S.explored;
     r->events = S.events;
     for (int i = 0; i < SCAM_MAX_DEPTH; i++) free(stack[i].m);
+    for (int i = 0; i <= SCAM_MAX_DEPTH; i++) {
+        engine_memo_free(S.frames[i].memo);
+        msg_free(&S.frames[i].queue);
+    }
+    free(S.frames);
     pool_forget_undo(g->pool);
     g->pool->logging = was_logging;
     memcpy(g->eng->rng, saved_rng, sizeof saved_rng);
