@@ -19,11 +19,11 @@
 #define MAX_JOINS 4
 #define MAX_CONSTS 4
 #define MAX_BASE 8
-#define MAX_CANDS 5     /* values tried for one attribute of a move */
+#define MAX_CANDS 8     /* values tried for one attribute of a move */
 #define PER_JOIN 3      /* live values taken from one join, newest first */
 #define EXTRA_CANDS 2   /* values tried for an attribute honest moves do not set */
 #define MAX_EXTRAS 24
-#define BASE_COMBOS 16  /* honest moves of one shape at one state */
+#define BASE_COMBOS 32  /* honest moves of one shape at one state */
 #define EXTRA_BASES 2   /* ... of which this many also get each extra attribute */
 
 /* Objects whose `attr` the rules compare with a move's attribute through a
@@ -82,7 +82,7 @@ typedef struct Vocab {
     int nreads, rcap;
     Become *bec;
     int nbec, bcap;
-    Sym suspects[8];    /* 0, -1, negatives of the state's numbers, ... */
+    Sym suspects[8];    /* 0, 1, -1, the state's largest numbers and their negatives */
     int nsuspects;
     Sym fresh;          /* a text nothing in the state holds */
 } Vocab;
@@ -367,11 +367,13 @@ static void suspects(Vocab *v, const Pool *p)
         }
     }
     v->suspects[v->nsuspects++] = sym_cstr("0");
+    v->suspects[v->nsuspects++] = sym_cstr("1");
     v->suspects[v->nsuspects++] = sym_cstr("-1");
     for (int i = 0; i < 2; i++)
         if (big[i]) {
             Buf b = {0};
             buf_printf(&b, "-%s", sym_text(big[i]));
+            v->suspects[v->nsuspects++] = big[i];
             v->suspects[v->nsuspects++] = sym_cstr(buf_str(&b));
             buf_free(&b);
         }
@@ -663,9 +665,8 @@ static int candidates(const Search *S, Sym name, char *const *alts, int nalts, b
         add_cand(c, &n, max, SYM_F);
         return n;
     }
-    if (nalts) return n;
-    if (w && w->njoins) {
-        add_cand(c, &n, max, S->v.fresh); /* a new name, or an id nothing has */
+    if (nalts || (w && w->njoins)) {
+        add_cand(c, &n, max, S->v.fresh); /* a new name, an id nothing has, none of the choices */
         return n;
     }
     if (n) return n;
@@ -894,14 +895,6 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
     for (int i = 0; i <= SCAM_MAX_DEPTH; i++) S.frames[i].memo = engine_memo_new();
     warm_up(&S);
     Moves stack[SCAM_MAX_DEPTH] = {{0}};
-    if (getenv("NOMIC_SCAMS_DEBUG")) {
-        all_moves(&S, &stack[0]);
-        for (int i = 0; i < stack[0].n; i++) {
-            for (int k = 0; k < stack[0].m[i].nattrs; k++)
-                fprintf(stderr, "%s=%s ", sym_text(stack[0].m[i].attrs[k].name), sym_text(stack[0].m[i].attrs[k].value));
-            fprintf(stderr, "\n");
-        }
-    }
     if (goal_holds(&S)) {
         r->found = true; /* no step needed */
     } else {
