@@ -108,6 +108,7 @@ scenarios: $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/eval-check
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/cli.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/mechanics.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/serve.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/scams.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/suber.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/slr.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/mathflag.sh
