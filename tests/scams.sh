@@ -134,6 +134,14 @@ expect_in out "subtype: bonus" "--proposal: the answer uses the proposal's new m
 expect_eq "$(cat rules.txt)" "$(cat rules-before.txt)" "--proposal: the game itself is unchanged"
 expect_status 1 "--proposal: an id that is no proposal" "$NOMIC" scams prop.db --proposal 999 --as alice@x --goal "$G_BONUS"
 
+# --- --wait: waiting for the next timer is a step --------------------------
+G_CLOSED='count(type=="voteInProgress") == 0'
+expect_status 3 "without --wait, bob's proposal stays open" "$NOMIC" scams favor.db --as alice@x --goal "$G_CLOSED" --depth 2
+expect_status 0 "with --wait, it closes" "$NOMIC" scams favor.db --as alice@x --goal "$G_CLOSED" --depth 2 --wait
+expect_in out "# wait until 2026-01-11T02:00:00Z" "--wait: the step waits for the vote's expiry"
+expect_status 0 "--wait, JSON" "$NOMIC" scams favor.db --as alice@x --goal "$G_CLOSED" --depth 2 --wait --json
+expect_in out '{"wait": 1768096800}' "--wait: the JSON step"
+
 # --- usage -----------------------------------------------------------------
 expect_status 2 "no --goal" "$NOMIC" scams pay.db --as alice@x
 expect_status 2 "no --as" "$NOMIC" scams pay.db --goal T
