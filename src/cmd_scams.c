@@ -142,7 +142,7 @@ int cmd_scams(int argc, char **argv)
         goto out;
     }
     ScamQuery q = {senders, o[O_WITH].nvalues + 1, o[O_GOAL].value, (int)depth, budget, o[O_WAIT].set,
-                   isatty(2) && !getenv("NOMIC_NO_PROGRESS")};
+                   isatty(2)};
     ScamResult r;
     if (!scams_search(g, game_time(g), &q, &r, &err)) {
         fprintf(stderr, "nomic scams: %s\n", buf_str(&err));

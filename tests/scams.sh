@@ -7,7 +7,6 @@
 # wrong with bad usage.  Run from the repository: NOMIC=build/nomic sh tests/scams.sh
 R=$(pwd)
 . "$R/tests/lib.sh"
-export NOMIC_NO_PROGRESS=1
 
 # A favor-like game with three players and one open proposal, by bob.
 favor_game() { # DB RULESET
