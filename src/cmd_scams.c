@@ -57,10 +57,13 @@ static void print_text(const ScamQuery *q, const ScamResult *r)
         }
         printf("# message %d from %s at %s\n", ++message, q->senders[st->sender], when);
         buf_reset(&b);
-        for (int k = 0; k < st->nattrs; k++) {
-            buf_printf(&b, "%s: ", sym_text(st->attrs[k].name));
-            fmt_print_value(&b, st->attrs[k].value);
-            buf_putc(&b, '\n');
+        for (int c = 0; c < st->copies; c++) {
+            if (c) buf_puts(&b, "---\n");
+            for (int k = 0; k < st->nattrs; k++) {
+                buf_printf(&b, "%s: ", sym_text(st->attrs[k].name));
+                fmt_print_value(&b, st->attrs[k].value);
+                buf_putc(&b, '\n');
+            }
         }
         fwrite(b.s, 1, b.len, stdout);
     }
@@ -84,14 +87,18 @@ static void print_json(const ScamQuery *q, const ScamResult *r)
             }
             buf_puts(&b, "{\"from\": ");
             json_string(&b, q->senders[st->sender], strlen(q->senders[st->sender]));
-            buf_printf(&b, ", \"time\": %lld, \"moves\": [{", (long long)st->time);
-            for (int k = 0; k < st->nattrs; k++) {
-                if (k) buf_puts(&b, ", ");
-                json_string(&b, sym_text(st->attrs[k].name), sym_len(st->attrs[k].name));
-                buf_puts(&b, ": ");
-                json_string(&b, sym_text(st->attrs[k].value), sym_len(st->attrs[k].value));
+            buf_printf(&b, ", \"time\": %lld, \"moves\": [", (long long)st->time);
+            for (int c = 0; c < st->copies; c++) {
+                buf_puts(&b, c ? ", {" : "{");
+                for (int k = 0; k < st->nattrs; k++) {
+                    if (k) buf_puts(&b, ", ");
+                    json_string(&b, sym_text(st->attrs[k].name), sym_len(st->attrs[k].name));
+                    buf_puts(&b, ": ");
+                    json_string(&b, sym_text(st->attrs[k].value), sym_len(st->attrs[k].value));
+                }
+                buf_putc(&b, '}');
             }
-            buf_puts(&b, "}]}");
+            buf_puts(&b, "]}");
         }
         buf_putc(&b, ']');
     }

@@ -531,14 +531,16 @@ static bool run_step(Search *S, const ScamStep *st, Buf *trace)
         if (!S->have_timer) return false;
         S->now = S->next_timer;
     } else {
-        Sym from = S->senders[st->sender], when = sym_from_long((long)S->now);
-        ObjId id = pool_create(g->pool);
-        Sym batch = pool_get(g->pool, id)->idsym;
-        pool_set(g->pool, id, SYM_type, SYM_move);
-        pool_set(g->pool, id, SYM_moveSender, from);
-        pool_set(g->pool, id, SYM_moveTimeStamp, when);
-        pool_set(g->pool, id, SYM_moveBatch, batch);
-        for (int k = 0; k < st->nattrs; k++) pool_set(g->pool, id, st->attrs[k].name, st->attrs[k].value);
+        Sym from = S->senders[st->sender], when = sym_from_long((long)S->now), batch = SYM_EMPTY;
+        for (int c = 0; c < st->copies; c++) {
+            ObjId id = pool_create(g->pool);
+            if (c == 0) batch = pool_get(g->pool, id)->idsym; /* the batch is named by its first move */
+            pool_set(g->pool, id, SYM_type, SYM_move);
+            pool_set(g->pool, id, SYM_moveSender, from);
+            pool_set(g->pool, id, SYM_moveTimeStamp, when);
+            pool_set(g->pool, id, SYM_moveBatch, batch);
+            for (int k = 0; k < st->nattrs; k++) pool_set(g->pool, id, st->attrs[k].name, st->attrs[k].value);
+        }
     }
     EventResult er;
     g->eng->trace_on = trace != NULL;
@@ -681,18 +683,20 @@ typedef struct Moves {
     int n, cap;
 } Moves;
 
-static void push_move(Moves *ms, int sender, const Attr *a, int na)
+static void push_move(Moves *ms, int sender, const Attr *a, int na, int copies)
 {
     GROW(ms->m, ms->n, ms->cap);
     ScamStep *st = &ms->m[ms->n++];
     memset(st, 0, sizeof *st);
     st->sender = sender;
+    st->copies = copies;
     for (int i = 0; i < na && i < SCAM_MAX_ATTRS; i++) st->attrs[st->nattrs++] = a[i];
 }
 
 /* The moves of one shape from one sender at this state: the honest ones
  * (every combination of the base attributes' candidates, up to a bound),
- * then the first few of those with one more attribute the rules read. */
+ * then the first of those sent twice in one message, and the first few
+ * with one more attribute the rules read. */
 static void shape_moves(const Search *S, const Shape *sh, int sender, Moves *out)
 {
     Sym cand[MAX_BASE][MAX_CANDS];
@@ -708,7 +712,9 @@ static void shape_moves(const Search *S, const Shape *sh, int sender, Moves *out
         int na = 0;
         for (int k = 0; k < sh->c.n; k++) a[na++] = sh->c.a[k];
         for (int b = 0; b < sh->nbase; b++) a[na++] = (Attr){sh->base[b], cand[b][idx[b]]};
-        push_move(out, sender, a, na);
+        push_move(out, sender, a, na, 1);
+        if (combo == 0)
+            push_move(out, sender, a, na, 2); /* the same move twice in one message */
         if (combo < EXTRA_BASES)
             for (int x = 0; x < sh->nextras && na < SCAM_MAX_ATTRS; x++) {
                 Sym e = sh->extras[x];
@@ -716,7 +722,7 @@ static void shape_moves(const Search *S, const Shape *sh, int sender, Moves *out
                 int nec = candidates(S, e, NULL, 0, true, from, ec, EXTRA_CANDS);
                 for (int k = 0; k < nec; k++) {
                     a[na] = (Attr){e, ec[k]};
-                    push_move(out, sender, a, na + 1);
+                    push_move(out, sender, a, na + 1, 1);
                 }
             }
         /* the next combination, odometer-wise; done after the last */
@@ -764,7 +770,7 @@ static void progress(Search *S)
 
 static bool same_step(const ScamStep *a, const ScamStep *b)
 {
-    if (a->wait || b->wait || a->sender != b->sender || a->nattrs != b->nattrs) return false;
+    if (a->wait || b->wait || a->sender != b->sender || a->nattrs != b->nattrs || a->copies != b->copies) return false;
     for (int k = 0; k < a->nattrs; k++)
         if (a->attrs[k].name != b->attrs[k].name || a->attrs[k].value != b->attrs[k].value) return false;
     return true;

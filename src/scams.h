@@ -41,13 +41,15 @@ typedef struct ScamQuery {
     bool progress;              /* a progress line on standard error */
 } ScamQuery;
 
-/* One step of an answer: a message of one move, or a wait. */
+/* One step of an answer: a message, or a wait.  A message holds one move,
+ * or the same move twice (a move counted twice within one event). */
 typedef struct ScamStep {
     bool wait;
     int64_t time;
     int sender;                 /* index in the query's senders */
     Attr attrs[SCAM_MAX_ATTRS]; /* the move (wait: none) */
     int nattrs;
+    int copies;                 /* 1 or 2 */
 } ScamStep;
 
 typedef struct ScamResult {

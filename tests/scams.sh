@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/scams.sh - nomic scams: the search finds the holes it should
 # (favor-draft's vote replay, a variant of favor for each hole of
-# docs/favor.md's scam table that a state condition can tell, three sets
+# docs/favor.md's scam table that a state condition can tell, four sets
 # with planted holes of other kinds) and answers none once each is closed;
 # it writes nothing, gives the same answer every run, and says what is
 # wrong with bad usage.  Run from the repository: NOMIC=build/nomic sh tests/scams.sh
@@ -56,7 +56,7 @@ for s in a["steps"]:
     assert m["subtype"] == "vote" and m["propId"] == "43", m
 assert any(s["moves"][0].get("cleanup") == "T" for s in a["steps"]), a
 ' && ok || fail "favor-draft: the JSON answer"
-# favor: no way within 4 messages (about a million states: the search is
+# favor: no way within 4 messages (1.4 million states: the search is
 # complete, not stopped by its budget)
 expect_status 3 "favor: none" "$NOMIC" scams favor.db --as alice@x --goal "$GOAL" --depth 4 --budget 50000000
 expect_in out "none within depth 4 (explored " "favor: the answer says none"
@@ -106,6 +106,11 @@ expect_in transfer.txt "to: alice@x" "transfer: the answer transfers to oneself"
 planted register 'count(type=="player" & address=="alice@x") >= 2' \
     's/^    !exists(type=="player" & nickname==%n)$/    !exists(type=="player" \& nickname==%n) \& !exists(type=="player" \& address==%s)/'
 expect_in register.txt "subtype: register" "register: the answer registers again"
+planted claim 'exists(type=="player" & address=="alice@x" & coins>=20)' \
+    's/set(objectId==%m)(processed==T)$/set(objectId==%m)(processed==T) \& create(type=="claimed" \& who==%s)/'
+expect_in claim.txt "---" "claim: the answer's message holds the claim twice"
+expect_status 0 "claim: --json" "$NOMIC" scams claim.db --as alice@x --goal 'exists(type=="player" & address=="alice@x" & coins>=20)' --json
+expect_in out '"moves": [{"subtype": "claim"}, {"subtype": "claim"}]' "claim: the JSON message holds two moves"
 
 # --- a coalition, and a goal that holds already ----------------------------
 # alice alone cannot pass 150 in pay-closed; with bob's messages she can
