@@ -83,6 +83,9 @@ $(BUILD)/unit: tests/unit/*.c $(BUILD)/libnomic.a
 $(BUILD)/engine-city: bench/engine_city.c $(BUILD)/libnomic.a
 	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ bench/engine_city.c $(BUILD)/libnomic.a $(LIBS)
 
+$(BUILD)/scams-bench: bench/scams.c $(BUILD)/libnomic.a
+	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ bench/scams.c $(BUILD)/libnomic.a $(LIBS)
+
 $(BUILD)/suber-random: bench/suber_random.c $(BUILD)/libnomic.a
 	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ bench/suber_random.c $(BUILD)/libnomic.a $(LIBS)
 
@@ -110,6 +113,7 @@ scenarios: $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/eval-check
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/mechanics.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/corpus.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/serve.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/scams.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/suber.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/slr.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/mathflag.sh
@@ -159,10 +163,11 @@ serve: $(BUILD)/nomic
 demo: $(BUILD)/nomic
 	NOMIC=$(BUILD)/nomic sh tools/demo.sh $(BUILD)/demo.db
 
-bench: $(BUILD)/engine-city $(BUILD)/nomic $(BUILD)/suber-random
+bench: $(BUILD)/engine-city $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/scams-bench
 	sh bench/engine-city
 	sh bench/http
 	sh bench/suber
+	sh bench/scams
 
 docs: $(BUILD)/nomic
 	$(BUILD)/nomic help --markdown > docs/language.md

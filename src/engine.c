@@ -822,3 +822,137 @@ void engine_run(Engine *e, int64_t now, EventResult *r)
     free(seen.s);
     free(cx.trail);
 }
+
+/* ---- what is known, kept across a rollback (engine.h) ---- */
+
+typedef struct MemoRule {
+    ObjId id;
+    Sym cond, then;
+    bool known_false, stale, first_empty, have_timer;
+    int64_t timer;
+    int seed0, nseeds; /* in the memo's seeds */
+} MemoRule;
+
+struct EngineMemo {
+    bool dirty;
+    MemoRule *r;
+    int n, cap;
+    Seed *seeds;
+    int nseeds, seedcap;
+    Change *changes;   /* the pool's changes not yet drained */
+    size_t nchanges, changecap;
+    bool changes_on, changes_lost;
+    bool have_now;
+    int64_t now;
+    long limit[NLIMITS];
+    bool shadow;
+    Sym run_type, private_attrs;
+};
+
+EngineMemo *engine_memo_new(void) { return xcalloc(1, sizeof(EngineMemo)); }
+
+void engine_memo_free(EngineMemo *m)
+{
+    if (!m) return;
+    free(m->r);
+    free(m->seeds);
+    free(m->changes);
+    free(m);
+}
+
+void engine_memo_save(const Engine *e, EngineMemo *m)
+{
+    m->dirty = e->dirty;
+    m->n = m->nseeds = 0;
+    m->nchanges = 0;
+    if (e->dirty) return;
+    for (int i = 0; i < e->nrules; i++) {
+        const RuleEntry *re = &e->rules[i];
+        GROW(m->r, m->n, m->cap);
+        m->r[m->n++] = (MemoRule){re->id, re->cond, re->then, re->known_false, re->stale, re->first_empty,
+                                  re->have_timer, re->timer, m->nseeds, re->nseeds};
+        for (int k = 0; k < re->nseeds; k++) {
+            GROW(m->seeds, m->nseeds, m->seedcap);
+            m->seeds[m->nseeds++] = re->seeds[k];
+        }
+    }
+    const ChangeList *l = &e->pool->changes;
+    if (l->len > m->changecap) {
+        m->changecap = l->len;
+        m->changes = xrealloc(m->changes, m->changecap * sizeof *m->changes);
+    }
+    if (l->len) memcpy(m->changes, l->c, l->len * sizeof *l->c);
+    m->nchanges = l->len;
+    m->changes_on = l->on;
+    m->changes_lost = l->lost;
+    m->have_now = e->have_now;
+    m->now = e->now;
+    memcpy(m->limit, e->limit, sizeof m->limit);
+    m->shadow = e->shadow;
+    m->run_type = e->run_type;
+    m->private_attrs = e->private_attrs;
+}
+
+static bool memo_matches(const Engine *e, const EngineMemo *m)
+{
+    if (e->dirty || e->nrules != m->n) return false;
+    for (int i = 0; i < m->n; i++)
+        if (e->rules[i].id != m->r[i].id || e->rules[i].cond != m->r[i].cond || e->rules[i].then != m->r[i].then)
+            return false;
+    return true;
+}
+
+void engine_memo_restore(Engine *e, const EngineMemo *m)
+{
+    if (m->dirty) {
+        e->dirty = true;
+        return;
+    }
+    /* the event changed the rules: compile them as they were again */
+    if (!memo_matches(e, m)) rebuild(e, false);
+    if (!memo_matches(e, m)) {
+        e->dirty = true;
+        return;
+    }
+    for (int i = 0; i < m->n; i++) {
+        RuleEntry *re = &e->rules[i];
+        const MemoRule *r = &m->r[i];
+        re->known_false = r->known_false;
+        re->stale = r->stale;
+        re->first_empty = r->first_empty;
+        re->have_timer = r->have_timer;
+        re->timer = r->timer;
+        re->nseeds = 0;
+        for (int k = 0; k < r->nseeds; k++) {
+            GROW(re->seeds, re->nseeds, re->seedcap);
+            re->seeds[re->nseeds++] = m->seeds[r->seed0 + k];
+        }
+    }
+    ChangeList *l = &e->pool->changes;
+    if (m->nchanges > l->cap) {
+        l->cap = m->nchanges;
+        l->c = xrealloc(l->c, l->cap * sizeof *l->c);
+    }
+    if (m->nchanges) memcpy(l->c, m->changes, m->nchanges * sizeof *l->c);
+    l->len = m->nchanges;
+    l->on = m->changes_on;
+    l->lost = m->changes_lost;
+    e->have_now = m->have_now;
+    e->now = m->now;
+    memcpy(e->limit, m->limit, sizeof e->limit);
+    e->shadow = m->shadow;
+    e->run_type = m->run_type;
+    e->private_attrs = m->private_attrs;
+}
+
+void engine_memo_mark_syms(const EngineMemo *m)
+{
+    for (int i = 0; i < m->n; i++) sym_mark(m->r[i].cond), sym_mark(m->r[i].then);
+    for (size_t i = 0; i < m->nchanges; i++) {
+        sym_mark(m->changes[i].name);
+        sym_mark(m->changes[i].old);
+        sym_mark(m->changes[i].type);
+    }
+    sym_mark(m->run_type);
+    sym_mark(m->private_attrs);
+}

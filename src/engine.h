@@ -123,6 +123,18 @@ void engine_meter_start(const Engine *e, Meter *m);
  * out.  This reads the rules; it decides nothing. */
 void engine_why_not(Engine *e, int64_t now, ObjId move, const ObjId *fired, size_t nfired, Buf *out);
 
+/* What the engine knows of its rules (which were false, and since which
+ * changes), for a caller that rolls the pool back to a state it saw (the
+ * scam search): restored there, the next event skips the rules known
+ * false instead of testing every rule again, as after engine_invalidate.
+ * Saved and restored only on the same state of the pool. */
+typedef struct EngineMemo EngineMemo;
+EngineMemo *engine_memo_new(void);
+void engine_memo_save(const Engine *e, EngineMemo *m);
+void engine_memo_restore(Engine *e, const EngineMemo *m);
+void engine_memo_free(EngineMemo *m);
+void engine_memo_mark_syms(const EngineMemo *m); /* for the collector */
+
 /* Parses and checks one rule's if/then; the diagnostics say where. */
 Prog *rule_compile(Sym cond, Sym then, Diags *d, ParseError *perr);
 

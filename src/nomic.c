@@ -34,6 +34,8 @@ const Command commands[] = {
      "publish the generator's seed, checked against the commitment init printed, and the state hash's key"},
     {"slr", cmd_slr, "nomic slr parse FILE [--json|--objects] | nomic slr emit GAME",
      "Agora's Short Logical Ruleset: read one (a summary, JSON or objects), or print a game's"},
+    {"scams", cmd_scams, "nomic scams GAME --as ADDR [--with ADDR]... --goal CONDITION [--depth K] [--budget N] [--wait] [--proposal ID] [--json]",
+     "search the moves after which a goal holds (a scam), in memory: found 0, none 3"},
     {"help", cmd_help, "nomic help [--markdown]", "this summary and the rule language's verbs and functions"},
     {NULL, NULL, NULL, NULL},
 };

@@ -447,3 +447,26 @@ bool sugar_expand(const Sugar *s, const char *body, Buf *out, Buf *err)
     buf_free(&res);
     return true;
 }
+
+/* ---- for move builders ---- */
+
+int sugar_count(const Sugar *s) { return s ? s->n : 0; }
+
+int sugar_attrs(const Sugar *s, int i, SugarAttr *out, int max)
+{
+    const Entry *e = &s->e[i];
+    int n = 0;
+    for (int k = 0; k < e->nt && n < max; k++) {
+        const char *v = e->t[k].value;
+        SugarAttr a = {e->t[k].name, NULL, NULL, 0};
+        const char *q = v[0] == '<' ? strchr(v, '>') : NULL;
+        const PWord *w = q && q[1] == 0 ? find_var(e, v + 1, (size_t)(q - v - 1)) : NULL;
+        if (!strchr(v, '<')) a.literal = v;
+        else if (w && w->kind == W_CHOICE) {
+            a.alts = w->alts;
+            a.nalts = w->nalts;
+        }
+        out[n++] = a;
+    }
+    return n;
+}

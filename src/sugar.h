@@ -50,4 +50,18 @@ bool sugar_expand(const Sugar *s, const char *body, Buf *out, Buf *err);
 typedef enum { SUGAR_NONE, SUGAR_MOVE, SUGAR_ERROR } SugarLine;
 SugarLine sugar_read_line(const Sugar *s, const char *line, int len, int lineno, Buf *out, Buf *err);
 
+/* One attribute line of a pattern, for what builds moves from the table
+ * (nomic scams): its name, and the literal value when the template takes
+ * nothing from the line, or the alternatives when the template is exactly
+ * one <name:A|B> (neither: the value is a word the player chooses). */
+typedef struct SugarAttr {
+    const char *name;
+    const char *literal;
+    char *const *alts;
+    int nalts;
+} SugarAttr;
+int sugar_count(const Sugar *s);
+/* Pattern i's attribute lines, at most max of them; returns how many. */
+int sugar_attrs(const Sugar *s, int i, SugarAttr *out, int max);
+
 #endif

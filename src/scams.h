@@ -1,0 +1,78 @@
+/*
+ * scams.h - the scam search: sequences of messages from a player (or a
+ * coalition) after which a goal condition holds, found by playing them in
+ * memory (nomic scams, docs/scams.md).
+ *
+ * The moves are built from a vocabulary read from the rules: the shapes of
+ * the move objects they match (the literal keys, such as subtype=="vote"),
+ * the attributes they read on moves and on what moves become (a vote move
+ * that a rule turns into a "vote" object), the literals they compare those
+ * with, and the values of the live state that the rules join them with
+ * (propId==%p on a move, propId==%p on a voteInProgress).  The game's sugar
+ * says which attributes an honest move of a shape sets; the other
+ * attributes the rules read are tried one at a time on top of it, since
+ * an attribute the rules read and honest moves never set is where scams
+ * live.
+ *
+ * The search is iterative deepening over the game's own pool: each message
+ * is an event run by the engine with the undo log on, then rolled back to
+ * the pool's mark; nothing is written to the store.  A state whose hash was
+ * reached before at the same or a lower depth is not explored again.  The
+ * generator is seeded for the search, so every run gives the same answer.
+ */
+#ifndef NOMIC_SCAMS_H
+#define NOMIC_SCAMS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "game.h"
+
+#define SCAM_MAX_ATTRS 16  /* attributes of one generated move */
+#define SCAM_MAX_DEPTH 8   /* the deepest search asked for */
+
+typedef struct ScamQuery {
+    const char *const *senders; /* the coalition; senders[0] is --as */
+    int nsenders;
+    const char *goal;           /* a condition of the rule language */
+    int depth;
+    long budget;                /* events, at most */
+    bool wait;                  /* "wait for the next timer" is a step */
+    bool progress;              /* a progress line on standard error */
+} ScamQuery;
+
+/* One step of an answer: a message, or a wait.  A message holds one move,
+ * or the same move twice (a move counted twice within one event). */
+typedef struct ScamStep {
+    bool wait;
+    int64_t time;
+    int sender;                 /* index in the query's senders */
+    Attr attrs[SCAM_MAX_ATTRS]; /* the move (wait: none) */
+    int nattrs;
+    int copies;                 /* 1 or 2 */
+} ScamStep;
+
+typedef struct ScamResult {
+    bool found;
+    bool budget_spent;          /* stopped by the budget before depth was done */
+    long explored;              /* distinct states reached */
+    long events;                /* events run */
+    int depth_done;             /* the deepest level searched in full */
+    ScamStep steps[SCAM_MAX_DEPTH];
+    int nsteps;
+    Buf trace;                  /* the trace of the answer's last event */
+} ScamResult;
+
+/* Searches from the game's state at time `now`.  False, with the reason in
+ * err, when the goal is not a condition; otherwise r says what was found.
+ * The game is as it was afterwards. */
+bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *err);
+void scam_result_free(ScamResult *r);
+
+/* Applies, in memory, the changes of proposal `id` as if it were adopted:
+ * the objects whose moveBatch or propId is id and that carry a
+ * ruleChangeType (create, amend, repeal), read as favor and suber write
+ * them.  False, with the reason in err, when it finds none. */
+bool scams_adopt(Game *g, const char *id, Buf *err);
+
+#endif

@@ -1,0 +1,163 @@
+#!/bin/sh
+# tests/scams.sh - nomic scams: the search finds the holes it should
+# (favor-draft's vote replay, a variant of favor for each hole of
+# docs/favor.md's scam table that a state condition can tell, four sets
+# with planted holes of other kinds) and answers none once each is closed;
+# it writes nothing, gives the same answer every run, and says what is
+# wrong with bad usage.  Run from the repository: NOMIC=build/nomic sh tests/scams.sh
+R=$(pwd)
+. "$R/tests/lib.sh"
+
+# A favor-like game with three players and one open proposal, by bob.
+favor_game() { # DB RULESET
+    "$NOMIC" init "$1" --ruleset "$2" --time 2026-01-01Z --force > /dev/null || fail "init $2"
+    for p in alice bob carol; do
+        printf 'subtype: register\nnickname: %s\n' $p | "$NOMIC" move "$1" --from $p@x --time 2026-01-01T01:00:00Z > /dev/null
+    done
+    printf 'subtype: ruleChange\nruleChangeType: create\nnewif: F\nnewthen: halt()\nneworder: 50000\n' |
+        "$NOMIC" move "$1" --from bob@x --time 2026-01-01T02:00:00Z > /dev/null
+}
+
+# favor with one fix undone, built as favor-draft is (sed on favor).
+variant() { # NAME SED-EXPRESSION
+    sed "$2" "$R/rulesets/favor.nomic" > "$1.nomic"
+    cp "$R/rulesets/favor.sugar" "$1.sugar"
+    if cmp -s "$R/rulesets/favor.nomic" "$1.nomic"; then fail "$1: the sed changed nothing (favor.nomic moved on?)"; fi
+    favor_game "$1.db" "$PWD/$1.nomic"
+}
+
+# --- the paper's scam: favor-draft's vote replay, and none in favor --------
+GOAL='exists(type=="player" & nickname=="alice" & score>=3) & count(type=="voteInProgress") < 3'
+favor_game draft.db favor-draft
+favor_game favor.db favor
+"$NOMIC" export draft.db > before.txt
+"$NOMIC" log draft.db --json >> before.txt
+expect_status 0 "favor-draft: the vote replay is found" "$NOMIC" scams draft.db --as alice@x --goal "$GOAL" --depth 4
+cp out draft.txt
+expect_in draft.txt "# message 1 from alice@x at 2026-01-01T02:00:00Z" "favor-draft: the answer's first message"
+expect_in draft.txt "cleanup: T" "favor-draft: the answer's votes are sent with cleanup: T"
+expect_in draft.txt "# message 3 from alice@x" "favor-draft: three votes make three points"
+expect_not_in draft.txt "# message 4" "favor-draft: the shortest answer"
+expect_in draft.txt "set 35 score: 3" "favor-draft: the last event's trace shows the third point"
+expect_status 0 "favor-draft: again" "$NOMIC" scams draft.db --as alice@x --goal "$GOAL" --depth 4
+cmp -s out draft.txt && ok || fail "favor-draft: the same answer on every run"
+"$NOMIC" export draft.db > after.txt
+"$NOMIC" log draft.db --json >> after.txt
+cmp -s before.txt after.txt && ok || fail "favor-draft: the search wrote to the game"
+expect_status 0 "favor-draft: --json" "$NOMIC" scams draft.db --as alice@x --goal "$GOAL" --depth 4 --json
+python3 -c '
+import json, sys
+a = json.load(open("out"))
+assert a["found"] is True and a["explored"] > 0, a
+assert len(a["steps"]) == 3, a
+for s in a["steps"]:
+    assert s["from"] == "alice@x" and s["time"] == 1767232800, s
+    m = s["moves"][0]
+    assert m["subtype"] == "vote" and m["propId"] == "43", m
+assert any(s["moves"][0].get("cleanup") == "T" for s in a["steps"]), a
+' && ok || fail "favor-draft: the JSON answer"
+# favor: no way within 4 messages (1.4 million states: the search is
+# complete, not stopped by its budget)
+expect_status 3 "favor: none" "$NOMIC" scams favor.db --as alice@x --goal "$GOAL" --depth 4 --budget 50000000
+expect_in out "none within depth 4 (explored " "favor: the answer says none"
+expect_not_in out "budget" "favor: the search was complete"
+
+# --- favor with each fix of the scam table undone --------------------------
+# rule 7: a move's `from` named any player
+variant from 's/^    !exists(type=="player" & nickname==%f & defaultEmail==%s)$/    !exists(type=="player" \& nickname==%f)/'
+G_FROM='exists(type=="player" & nickname=="bob" & score>=1)'
+expect_status 0 "favor, rule 7 undone: a vote as bob" "$NOMIC" scams from.db --as alice@x --goal "$G_FROM" --depth 2
+expect_in out "from: bob" "favor, rule 7 undone: the answer writes from: bob"
+expect_status 3 "favor: nobody votes as bob" "$NOMIC" scams favor.db --as alice@x --goal "$G_FROM" --depth 2
+# rule 16: a vote of any value counted
+variant maybe 's/^      (vote=="FOR" | vote=="AGAINST") & from==%f & objectId==%o) &$/      from==%f \& objectId==%o) \&/'
+G_MAYBE='exists(type=="vote" & vote!="FOR" & vote!="AGAINST")'
+expect_status 0 "favor, rule 16's FOR|AGAINST undone: a MAYBE vote" "$NOMIC" scams maybe.db --as alice@x --goal "$G_MAYBE" --depth 2
+expect_status 3 "favor: no vote but FOR or AGAINST" "$NOMIC" scams favor.db --as alice@x --goal "$G_MAYBE" --depth 2
+# rules 11-15: opened!=T, the sender's to write: a proposal never put to the vote
+variant opened 's/ & sent==F & opened==F)$/ \& sent==F)/; s/exists(type=="changeBeingVotedOn" & opened==F & moveBatch==%b/exists(type=="changeBeingVotedOn" \& opened!=T \& moveBatch==%b/'
+G_OPENED='exists(type=="changeBeingVotedOn" & moveBatch==%b) & !exists(type=="voteInProgress" & propId==%b)'
+expect_status 0 "favor, opened==F undone: a proposal never voted on" "$NOMIC" scams opened.db --as alice@x --goal "$G_OPENED" --depth 2
+expect_in out "opened: T" "favor, opened==F undone: the answer writes opened: T"
+expect_status 3 "favor: every proposal is put to the vote" "$NOMIC" scams favor.db --as alice@x --goal "$G_OPENED" --depth 2
+# rule 31: processed!=T, so a duplicate registration stayed in the pool
+variant processed 's/^if: exists(type=="move" & !(processed==T & cleanup==T) & objectId==%o &$/if: exists(type=="move" \& processed!=T \& objectId==%o \&/'
+G_MOVE='exists(type=="move")'
+expect_status 0 "favor, rule 31 undone: a move left unanswered" "$NOMIC" scams processed.db --as alice@x --goal "$G_MOVE" --depth 2
+expect_in out "processed: T" "favor, rule 31 undone: the answer writes processed: T"
+expect_status 3 "favor: no move is left behind" "$NOMIC" scams favor.db --as alice@x --goal "$G_MOVE" --depth 2
+
+# --- planted holes of other kinds, found; closed, none ---------------------
+D="$R/tests/data/scams"
+RICH='exists(type=="account" & owner=="alice@x" & balance>100)'
+planted() { # NAME GOAL SED-CLOSING-IT
+    "$NOMIC" init "$1.db" --ruleset "$D/$1.nomic" --time 2026-01-01Z --force > /dev/null || fail "init $1"
+    expect_status 0 "$1: the planted hole is found" "$NOMIC" scams "$1.db" --as alice@x --goal "$2" --depth 3
+    cp out "$1.txt"
+    sed "$3" "$D/$1.nomic" > "$1-closed.nomic"
+    if cmp -s "$D/$1.nomic" "$1-closed.nomic"; then fail "$1: the sed closing the hole changed nothing"; fi
+    "$NOMIC" init "$1-closed.db" --ruleset "$PWD/$1-closed.nomic" --time 2026-01-01Z --force > /dev/null || fail "init $1-closed"
+    expect_status 3 "$1: closed, none" "$NOMIC" scams "$1-closed.db" --as alice@x --goal "$2" --depth 3
+}
+planted pay "$RICH" 's/%t != %s & %a <= %b$/%t != %s \& %a <= %b \& %a > 0/'
+expect_in pay.txt "amount: -" "pay: the answer pays a negative amount"
+planted transfer "$RICH" 's/%a > 0 & %a <= %b$/%a > 0 \& %a <= %b \& %t != %s/'
+expect_in transfer.txt "to: alice@x" "transfer: the answer transfers to oneself"
+planted register 'count(type=="player" & address=="alice@x") >= 2' \
+    's/^    !exists(type=="player" & nickname==%n)$/    !exists(type=="player" \& nickname==%n) \& !exists(type=="player" \& address==%s)/'
+expect_in register.txt "subtype: register" "register: the answer registers again"
+planted claim 'exists(type=="player" & address=="alice@x" & coins>=20)' \
+    's/set(objectId==%m)(processed==T)$/set(objectId==%m)(processed==T) \& create(type=="claimed" \& who==%s)/'
+expect_in claim.txt "---" "claim: the answer's message holds the claim twice"
+expect_status 0 "claim: --json" "$NOMIC" scams claim.db --as alice@x --goal 'exists(type=="player" & address=="alice@x" & coins>=20)' --json
+expect_in out '"moves": [{"subtype": "claim"}, {"subtype": "claim"}]' "claim: the JSON message holds two moves"
+
+# --- a coalition, and a goal that holds already ----------------------------
+# alice alone cannot pass 150 in pay-closed; with bob's messages she can
+expect_status 3 "alone, alice cannot pass 150" "$NOMIC" scams pay-closed.db --as alice@x \
+    --goal 'exists(type=="account" & owner=="alice@x" & balance>150)' --depth 2
+expect_status 0 "a coalition: bob pays alice" "$NOMIC" scams pay-closed.db --as alice@x --with bob@x \
+    --goal 'exists(type=="account" & owner=="alice@x" & balance>150)' --depth 1
+expect_in out "# message 1 from bob@x" "a coalition: the message is bob's"
+expect_status 0 "a goal that holds already" "$NOMIC" scams pay.db --as alice@x --goal 'exists(type=="account")'
+expect_in out "the goal holds already" "a goal that holds already: said so"
+
+# --- --proposal: what an open proposal opens up ----------------------------
+favor_game prop.db favor
+printf '%s\n' 'subtype: ruleChange' 'ruleChangeType: create' 'neworder: 20000' \
+    'newif: exists(type=="move" & subtype=="bonus" & moveSender==%s & objectId==%m) & exists(type=="player" & defaultEmail==%s & score==%x & objectId==%p)' \
+    'newthen: set(objectId==%p)(score==%x+10) & delete(objectId==%m)' |
+    "$NOMIC" move prop.db --from bob@x --time 2026-01-01T03:00:00Z > /dev/null
+"$NOMIC" show prop.db --type rule | grep -c '^type: rule' > rules-before.txt
+pid=$("$NOMIC" show prop.db --type voteInProgress | awk '$1 == "propId:" { p = $2 } END { print p }')
+G_BONUS='exists(type=="player" & nickname=="alice" & score>=10)'
+expect_status 3 "--proposal: without it, none" "$NOMIC" scams prop.db --as alice@x --goal "$G_BONUS" --depth 1
+expect_status 0 "--proposal: adopted, the bonus is found" "$NOMIC" scams prop.db --proposal "$pid" --as alice@x --goal "$G_BONUS" --depth 1
+expect_in out "subtype: bonus" "--proposal: the answer uses the proposal's new move"
+"$NOMIC" show prop.db --type rule | grep -c '^type: rule' > rules.txt
+expect_eq "$(cat rules.txt)" "$(cat rules-before.txt)" "--proposal: the game itself is unchanged"
+expect_status 1 "--proposal: an id that is no proposal" "$NOMIC" scams prop.db --proposal 999 --as alice@x --goal "$G_BONUS"
+
+# --- --wait: waiting for the next timer is a step --------------------------
+G_CLOSED='count(type=="voteInProgress") == 0'
+expect_status 3 "without --wait, bob's proposal stays open" "$NOMIC" scams favor.db --as alice@x --goal "$G_CLOSED" --depth 2
+expect_status 0 "with --wait, it closes" "$NOMIC" scams favor.db --as alice@x --goal "$G_CLOSED" --depth 2 --wait
+expect_in out "# wait until 2026-01-11T02:00:00Z" "--wait: the step waits for the vote's expiry"
+expect_status 0 "--wait, JSON" "$NOMIC" scams favor.db --as alice@x --goal "$G_CLOSED" --depth 2 --wait --json
+expect_in out '{"wait": 1768096800}' "--wait: the JSON step"
+
+# --- usage -----------------------------------------------------------------
+expect_status 2 "no --goal" "$NOMIC" scams pay.db --as alice@x
+expect_status 2 "no --as" "$NOMIC" scams pay.db --goal T
+expect_status 2 "a goal that does not parse" "$NOMIC" scams pay.db --as alice@x --goal 'exists(('
+expect_in err "the goal" "a bad goal: the message says where"
+expect_status 2 "--depth 0" "$NOMIC" scams pay.db --as alice@x --goal T --depth 0
+expect_status 2 "--budget x" "$NOMIC" scams pay.db --as alice@x --goal T --budget x
+expect_status 1 "no such game" "$NOMIC" scams nothing.db --as alice@x --goal T
+# a budget too small to finish says so
+expect_status 3 "a small budget" "$NOMIC" scams favor.db --as alice@x --goal "$GOAL" --depth 3 --budget 50
+expect_in out "the budget of 50 events ran out" "a small budget: the answer says the search was cut short"
+expect_status 3 "a small budget, JSON" "$NOMIC" scams favor.db --as alice@x --goal "$GOAL" --depth 3 --budget 50 --json
+expect_in out '"budgetSpent": true' "a small budget: the JSON says so"
+
+report scams
