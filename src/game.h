@@ -34,6 +34,7 @@ typedef struct Game {
     long known_event;    /* the journal's last event as this process knows it */
     const struct Incoming *answering; /* a mail to answer if it is refused */
     bool answer_unread;  /* that answer is about a mail refused unread (at most one an hour per address) */
+    bool reload;         /* memory holds what the store did not keep (a failed commit): load again at the next lock */
 } Game;
 
 /* How long an event waits for another program's event to finish. */
@@ -116,6 +117,10 @@ bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud);
  * (replay feeds the journal through these). */
 bool game_event_move(Game *g, const char *sender, int64_t time, int64_t stamp, const char *body, bool dry, Outcome *o);
 bool game_event_tick(Game *g, int64_t time, bool dry, Outcome *o);
+
+/* nomic replay's check (replay.c): the game rebuilt from its initial
+ * sets and journal; prints what differs, true when every hash matches. */
+bool game_replay(Game *g);
 
 /* Is `addr` one of the words of the recipient list `to`? */
 bool addressed_to(Sym to, const char *addr);

@@ -483,6 +483,7 @@ typedef struct LogWalk {
     View view;
     bool first;
     size_t input_cut, trace_cut;  /* view_event_json_cut */
+    bool full;                     /* the page ended early (not an error of the store) */
 } LogWalk;
 
 static bool log_row(void *ud, const EventRow *r)
@@ -491,7 +492,8 @@ static bool log_row(void *ud, const EventRow *r)
     buf_puts(w->b, w->first ? "\n" : ",\n");
     w->first = false;
     view_event_json_cut(w->b, r, &w->view, w->input_cut, w->trace_cut);
-    return w->b->len < LOG_PAGE_BYTES; /* a page ends early rather than grow */
+    w->full = w->b->len >= LOG_PAGE_BYTES; /* a page ends early rather than grow */
+    return !w->full;
 }
 
 static bool number_param(struct MHD_Connection *c, const char *name, long dflt, long min, long max, long *out, Answer *a)
@@ -515,10 +517,10 @@ static bool number_param(struct MHD_Connection *c, const char *name, long dflt, 
 static bool each_event(Server *s, Snapshot *snap, Store *rd, long from, long to, LogWalk *w)
 {
     if (to > snap->event) to = snap->event;
-    if (!snap->private_attrs) return store_each_event(rd, from, to, log_row, w);
+    if (!snap->private_attrs) return store_each_event(rd, from, to, log_row, w) || w->full;
     pthread_mutex_lock(&s->game_mu);
     w->view.private_attrs = s->g->eng->private_attrs;
-    bool ok = store_each_event(rd, from, to, log_row, w);
+    bool ok = store_each_event(rd, from, to, log_row, w) || w->full;
     pthread_mutex_unlock(&s->game_mu);
     return ok;
 }
@@ -532,8 +534,8 @@ static void api_log(Server *s, Snapshot *snap, Store *rd, struct MHD_Connection 
     answer_json(a, 200);
     LogWalk w = {&a->body, {.address = you}, true, LOG_INPUT_CUT, LOG_TRACE_CUT};
     buf_putc(&a->body, '[');
-    each_event(s, snap, rd, since + 1, since + limit, &w);
-    buf_puts(&a->body, "\n]");
+    if (each_event(s, snap, rd, since + 1, since + limit, &w)) buf_puts(&a->body, "\n]");
+    else answer_error(a, 503, "the journal cannot be read: %s", store_error(rd)); /* not a page cut short */
 }
 
 /* One event whole, but for moves or a trace too big even for that. */
@@ -547,7 +549,11 @@ static void api_event(Server *s, Snapshot *snap, Store *rd, const char *id, cons
     }
     Buf one = {0};
     LogWalk w = {&one, {.address = you}, true, EVENT_INPUT_MAX, EVENT_TRACE_MAX};
-    each_event(s, snap, rd, n, n, &w);
+    if (!each_event(s, snap, rd, n, n, &w)) {
+        answer_error(a, 503, "the journal cannot be read: %s", store_error(rd));
+        buf_free(&one);
+        return;
+    }
     answer_json(a, 200);
     /* log_row wrote "\n{...}" */
     if (one.len) buf_add(&a->body, one.s + 1, one.len - 1);
@@ -593,8 +599,8 @@ static void api_outbox(Store *rd, const char *you, Answer *a)
     answer_json(a, 200);
     OutWalk w = {&a->body, you, true};
     buf_putc(&a->body, '[');
-    store_each_outbox(rd, outbox_row, &w);
-    buf_puts(&a->body, "\n]");
+    if (store_each_outbox(rd, outbox_row, &w)) buf_puts(&a->body, "\n]");
+    else answer_error(a, 503, "the outbox cannot be read: %s", store_error(rd));
 }
 
 /* ---- moves ---- */
@@ -1060,10 +1066,18 @@ int server_run(Game *g, const char *path, const char *host, int port)
     signal(SIGTERM, on_signal);
     pthread_sigmask(SIG_BLOCK, &sigs, &old);
     struct MHD_Daemon *d = start_http(&s, &addr, port);
-    if (d) pthread_create(&s.postman, NULL, postman, &s);
+    int started = d ? pthread_create(&s.postman, NULL, postman, &s) : 0;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!d) {
         fprintf(stderr, "nomic serve: cannot listen on %s:%d: %s\n", host, port, strerror(errno));
+        server_free(&s);
+        return EXIT_USAGE;
+    }
+    if (started != 0) {
+        /* without the postman no mail would leave: no server rather than
+         * one that keeps moves and never answers them */
+        fprintf(stderr, "nomic serve: cannot start the mail out: %s\n", strerror(started));
+        MHD_stop_daemon(d);
         server_free(&s);
         return EXIT_USAGE;
     }

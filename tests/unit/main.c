@@ -46,5 +46,6 @@ int main(void)
     failed += run_idset_tests();
     failed += run_meter_tests();
     failed += run_hash_tests();
+    failed += run_fault_tests();
     return failed;
 }
