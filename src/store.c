@@ -106,6 +106,7 @@ struct Store {
     int locks;         /* store_lock nesting */
     int64_t data_version;
     int bind_rc;       /* the first bind that failed since the statement was taken */
+    bool txn;          /* store_begin opened a transaction not yet ended */
 };
 
 static bool fail(Store *s)
@@ -155,8 +156,21 @@ static bool bind_failed(Store *s)
     return true;
 }
 
+/* Is the transaction store_begin opened gone, ended by an error (no
+ * memory, a full disk) whose statement's caller did not stop?  Then no
+ * statement may run: on its own it would commit at once, half an event. */
+static bool txn_lost(Store *s)
+{
+    if (!s->txn || !sqlite3_get_autocommit(s->db)) return false;
+    char why[400];
+    snprintf(why, sizeof why, "%.399s", s->err[0] ? s->err : "no transaction is open");
+    snprintf(s->err, sizeof s->err, "the transaction was ended by an error: %s", why);
+    return true;
+}
+
 static bool exec(Store *s, const char *sql)
 {
+    if (txn_lost(s)) return false;
     char *msg = NULL;
     int rc = sqlite3_exec(s->db, sql, NULL, NULL, &msg);
     if (rc != SQLITE_OK) {
@@ -170,7 +184,10 @@ static bool exec(Store *s, const char *sql)
 
 static bool step_done(Store *s, sqlite3_stmt *st)
 {
-    if (bind_failed(s)) return false;
+    if (bind_failed(s) || txn_lost(s)) {
+        sqlite3_reset(st);
+        return false;
+    }
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? true : fail(s);
@@ -182,7 +199,7 @@ static bool step_done(Store *s, sqlite3_stmt *st)
  * this tells a pool loaded whole from one loaded in part. */
 static int step_row(Store *s, sqlite3_stmt *st)
 {
-    if (bind_failed(s)) return -1;
+    if (bind_failed(s) || txn_lost(s)) return -1;
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) return 1;
     if (rc == SQLITE_DONE) return 0;
@@ -357,13 +374,15 @@ bool store_changed_elsewhere(Store *s)
 bool store_begin(Store *s)
 {
     s->err[0] = 0; /* what fails from here on is this transaction's */
-    return exec(s, "BEGIN IMMEDIATE");
+    s->txn = exec(s, "BEGIN IMMEDIATE");
+    return s->txn;
 }
 
 bool store_begin_read(Store *s)
 {
     s->err[0] = 0;
-    return exec(s, "BEGIN");
+    s->txn = exec(s, "BEGIN");
+    return s->txn;
 }
 
 /* Some errors (no memory, a full disk, an I/O error) end the transaction
@@ -372,18 +391,20 @@ bool store_begin_read(Store *s)
  * fails, saying which error ended it. */
 bool store_commit(Store *s)
 {
-    if (sqlite3_get_autocommit(s->db)) {
-        char why[400];
-        snprintf(why, sizeof why, "%s", s->err[0] ? s->err : "no transaction is open");
-        snprintf(s->err, sizeof s->err, "the transaction was ended by an error: %s", why);
-        return false;
-    }
-    return exec(s, "COMMIT");
+    bool ok = exec(s, "COMMIT");
+    /* a COMMIT that failed may leave the transaction open: the caller
+     * rolls back */
+    if (ok) s->txn = false;
+    return ok;
 }
 /* Keeps the error that made the caller roll back (a failed COMMIT has
  * already ended the transaction, and ROLLBACK would only say so). */
 void store_rollback(Store *s)
 {
+    /* the recipient list cached may be one this transaction added */
+    free(s->last_rcpt);
+    s->last_rcpt = NULL;
+    s->txn = false;
     char why[sizeof s->err];
     memcpy(why, s->err, sizeof why);
     exec(s, "ROLLBACK");
