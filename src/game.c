@@ -796,6 +796,22 @@ static long journal_message(Store *st, const char *sender, int64_t time, int64_t
     return -1;
 }
 
+/* The journal's record of a message or a timer before it runs, committed
+ * without waiting for the disk: nothing is acknowledged until the event's
+ * outcome is committed, and that commit's fsync takes this one down with
+ * it.  One fsync per event, not two.  Its number, or -1. */
+static long journal_lazily(Game *g, const char *kind, const char *sender, int64_t time, int64_t stamp,
+                           const char *moves, const char *raw, const char *key)
+{
+    if (!store_sync_commits(g->st, false)) return -1;
+    long n = strcmp(kind, "tick") == 0 ? store_journal_received(g->st, "tick", time, NULL, NULL, NULL, time)
+                                       : journal_message(g->st, sender, time, stamp, moves, raw, key);
+    /* an outcome committed without waiting would be acknowledged unsafe:
+     * the event does not run then (unless the caller syncs itself) */
+    if (!g->defer_sync && !store_sync_commits(g->st, true)) return -1;
+    return n;
+}
+
 /* One message as an event.  moves: the object text to run (NULL: the
  * Mechanics refused the message, for the reason `why`, which is taken);
  * key: the mail's identity, kept with it, or NULL. */
@@ -807,7 +823,7 @@ static bool event_message(Game *g, const char *sender, int64_t time, int64_t sta
     o->kind = "move";
     o->time = time;
     if (g->st && !dry) {
-        o->event = journal_message(g->st, sender, time, stamp, moves, raw, key);
+        o->event = journal_lazily(g, "move", sender, time, stamp, moves, raw, key);
         if (o->event < 0) {
             free(why);
             return false;
@@ -947,7 +963,7 @@ bool game_event_tick(Game *g, int64_t time, bool dry, Outcome *o)
     o->kind = "tick";
     o->time = time;
     if (g->st && !dry) {
-        o->event = store_journal_received(g->st, "tick", time, NULL, NULL, NULL, time);
+        o->event = journal_lazily(g, "tick", NULL, time, time, NULL, NULL, NULL);
         if (o->event < 0) return false;
     }
     Saved sv;

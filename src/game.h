@@ -35,6 +35,7 @@ typedef struct Game {
     const struct Incoming *answering; /* a mail to answer if it is refused */
     bool answer_unread;  /* that answer is about a mail refused unread (at most one an hour per address) */
     bool reload;         /* memory holds what the store did not keep (a failed commit): load again at the next lock */
+    bool defer_sync;     /* commits do not wait for the disk: the caller syncs before it acknowledges (the server) */
 } Game;
 
 /* How long an event waits for another program's event to finish. */

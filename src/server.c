@@ -48,6 +48,14 @@ typedef struct Server {
     /* the game (pool, engine, interned texts) is one thread's at a time */
     pthread_mutex_t game_mu;
     Store *watch;    /* tells when anyone committed (under game_mu) */
+    /* group commit: the game's commits do not wait for the disk; a move is
+     * answered once an fsync begun after its commit has ended, and the
+     * moves committed while one fsync runs share the next */
+    pthread_mutex_t sync_mu;
+    pthread_cond_t synced_cv;
+    Store *syncer;   /* its handle of the log is fsync'd (under sync_mu, by the thread syncing) */
+    uint64_t committed, synced;
+    bool syncing;
     bool stale;      /* the views missed a change (under game_mu) */
     /* the views readers answer from, swapped under snap_mu */
     pthread_mutex_t snap_mu;
@@ -310,6 +318,49 @@ static void sync_if_idle(Server *s)
     }
     pthread_mutex_unlock(&s->game_mu);
 }
+
+/* ---- group commit ---- */
+
+/* A commit of the game's was made (under game_mu): its number, for
+ * durable(). */
+static uint64_t note_commit(Server *s)
+{
+    pthread_mutex_lock(&s->sync_mu);
+    uint64_t n = ++s->committed;
+    pthread_mutex_unlock(&s->sync_mu);
+    return n;
+}
+
+/* Returns once commit n is on disk: a thread finds an fsync running and
+ * waits for it and, if that one began before its commit, for the next,
+ * which it may run itself for every commit made meanwhile.  False (and
+ * *why) when the fsync failed: the move is then not acknowledged. */
+static bool durable(Server *s, uint64_t n, char **why)
+{
+    bool ok = true;
+    pthread_mutex_lock(&s->sync_mu);
+    while (ok && s->synced < n) {
+        if (s->syncing) {
+            pthread_cond_wait(&s->synced_cv, &s->sync_mu);
+            continue;
+        }
+        s->syncing = true;
+        uint64_t upto = s->committed;
+        pthread_mutex_unlock(&s->sync_mu);
+        ok = store_sync_log(s->syncer);
+        if (!ok && why) *why = xstrdup(store_error(s->syncer));
+        pthread_mutex_lock(&s->sync_mu);
+        s->syncing = false;
+        if (ok && upto > s->synced) s->synced = upto;
+        pthread_cond_broadcast(&s->synced_cv);
+    }
+    pthread_mutex_unlock(&s->sync_mu);
+    return ok;
+}
+
+/* Everything committed so far, on disk, whoever committed it (a timer,
+ * an event finished for another program): before mail leaves for it. */
+static bool durable_all(Server *s, char **why) { return durable(s, note_commit(s), why); }
 
 /* ---- reading the database beside the writer ---- */
 
@@ -703,10 +754,14 @@ static void api_move(Server *s, struct MHD_Connection *c, const char *you, Reque
         MoveResult m = {&a->body, sender, false, false};
         pthread_mutex_lock(&s->game_mu);
         bool kept = game_submit(s->g, &in, false, move_outcome, &m);
+        uint64_t commit = kept ? note_commit(s) : 0;
         char *policy = game_config(s->g, "mailPolicy");
         char *why = kept ? NULL : xstrdup(store_error(s->g->st));
         sync_views(s); /* the mover's next read sees the move */
         pthread_mutex_unlock(&s->game_mu);
+        /* answered only once on disk, the fsync shared with the moves
+         * committed meanwhile */
+        if (kept && !durable(s, commit, &why)) kept = false;
         if (!kept) {
             answer_error(a, 503, "the move could not be kept: %s", why);
         } else if (!m.answered) {
@@ -923,11 +978,16 @@ static void *postman(void *ud)
         pthread_mutex_unlock(&s->mu);
         SendReport rep;
         buf_reset(&err);
-        if (!mail_send_due(st, s->name, time_now_wall(), false, &rep, NULL, NULL, &err))
+        char *why = NULL;
+        /* no mail leaves for an event that a power cut could still undo */
+        if (!durable_all(s, &why)) {
+            fprintf(stderr, "nomic serve: mail out waits: %s\n", why);
+        } else if (!mail_send_due(st, s->name, time_now_wall(), false, &rep, NULL, NULL, &err))
             fprintf(stderr, "nomic serve: mail out: %s\n", buf_str(&err));
         else if (rep.retrying || rep.failed)
             fprintf(stderr, "nomic serve: %d message(s) not delivered yet (nomic outbox says why)\n",
                     rep.retrying + rep.failed);
+        free(why);
         pthread_mutex_lock(&s->mu);
         if (s->stopping || s->mail_waiting) continue;
         /* woken by a move, or every few seconds for the retries and for
@@ -999,6 +1059,9 @@ static void server_free(Server *s)
     snapshot_free(s->snap);
     for (int i = 0; i < s->nreaders; i++) store_close(s->readers[i]);
     store_close(s->watch);
+    store_close(s->syncer);
+    pthread_mutex_destroy(&s->sync_mu);
+    pthread_cond_destroy(&s->synced_cv);
     pthread_mutex_destroy(&s->game_mu);
     pthread_mutex_destroy(&s->snap_mu);
     pthread_mutex_destroy(&s->readers_mu);
@@ -1046,9 +1109,19 @@ int server_run(Game *g, const char *path, const char *host, int port)
     pthread_mutex_init(&s.conn_mu, NULL);
     pthread_mutex_init(&s.mu, NULL);
     pthread_cond_init(&s.wake, NULL);
+    pthread_mutex_init(&s.sync_mu, NULL);
+    pthread_cond_init(&s.synced_cv, NULL);
     Buf err = {0};
-    if (!(s.watch = store_open(path, false, false, &err))) {
+    if (!(s.watch = store_open(path, false, false, &err)) || !(s.syncer = store_open(path, false, false, &err))) {
         fprintf(stderr, "nomic serve: %s\n", buf_str(&err));
+        buf_free(&err);
+        server_free(&s);
+        return EXIT_USAGE;
+    }
+    /* group commit (durable()) */
+    g->defer_sync = true;
+    if (!store_sync_commits(g->st, false)) {
+        fprintf(stderr, "nomic serve: %s\n", store_error(g->st));
         buf_free(&err);
         server_free(&s);
         return EXIT_USAGE;

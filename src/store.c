@@ -371,6 +371,38 @@ bool store_changed_elsewhere(Store *s)
     return changed;
 }
 
+bool store_sync_commits(Store *s, bool wait)
+{
+    return exec(s, wait ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
+}
+
+bool store_sync_log(Store *s)
+{
+    /* the connection's own handle of the WAL file, which SQLite opens
+     * with the first read: fsync on it takes down every frame any
+     * connection wrote before */
+    for (int tries = 0;; tries++) {
+        sqlite3_file *f = NULL;
+        int rc = sqlite3_file_control(s->db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &f);
+        if (rc != SQLITE_OK) {
+            snprintf(s->err, sizeof s->err, "the log cannot be found to write it to disk: %s", sqlite3_errstr(rc));
+            return false;
+        }
+        if (f && f->pMethods) {
+            if ((rc = f->pMethods->xSync(f, SQLITE_SYNC_NORMAL)) == SQLITE_OK) return true;
+            snprintf(s->err, sizeof s->err, "the log cannot be written to disk: %s", sqlite3_errstr(rc));
+            return false;
+        }
+        if (tries) {
+            snprintf(s->err, sizeof s->err, "the log cannot be found to write it to disk");
+            return false;
+        }
+        char *v;
+        if (store_meta_read(s, "format", &v) < 0) return false; /* a read opens the log */
+        free(v);
+    }
+}
+
 bool store_begin(Store *s)
 {
     s->err[0] = 0; /* what fails from here on is this transaction's */

@@ -62,6 +62,17 @@ Store *store_open(const char *path, bool create, bool force, Buf *err);
 void store_close(Store *s);
 const char *store_error(Store *s);
 
+/* Whether a commit waits for the disk (true, as opened).  A commit that
+ * does not wait is made durable by the next one that does (the WAL is one
+ * file, written in order, and its fsync covers every earlier frame): a
+ * received move is journaled without waiting, since only its outcome's
+ * commit is acknowledged. */
+bool store_sync_commits(Store *s, bool wait);
+/* Writes the log to disk now (fsync): what every connection committed
+ * before is then durable.  The server's group commit: the moves committed
+ * while one fsync ran share the next. */
+bool store_sync_log(Store *s);
+
 bool store_begin(Store *s);
 bool store_begin_read(Store *s); /* a consistent view for reading; ends with store_commit */
 bool store_commit(Store *s);
