@@ -85,6 +85,63 @@ static int64_t now_ms(void)
     return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
+/* ---- group commit ---- */
+
+/* A commit of the game's was made (under game_mu): its number, for
+ * durable(). */
+static uint64_t note_commit(Server *s)
+{
+    pthread_mutex_lock(&s->sync_mu);
+    uint64_t n = ++s->committed;
+    pthread_mutex_unlock(&s->sync_mu);
+    return n;
+}
+
+/* Returns once commit n is on disk: a thread finds an fsync running and
+ * waits for it and, if that one began before its commit, for the next,
+ * which it may run itself for every commit made meanwhile.  False (and
+ * *why) when the fsync failed: the move is then not acknowledged. */
+static bool durable(Server *s, uint64_t n, char **why)
+{
+    bool ok = true;
+    pthread_mutex_lock(&s->sync_mu);
+    while (ok && s->synced < n) {
+        if (s->syncing) {
+            pthread_cond_wait(&s->synced_cv, &s->sync_mu);
+            continue;
+        }
+        s->syncing = true;
+        uint64_t upto = s->committed;
+        pthread_mutex_unlock(&s->sync_mu);
+        ok = store_sync_log(s->syncer);
+        if (!ok && why) *why = xstrdup(store_error(s->syncer));
+        pthread_mutex_lock(&s->sync_mu);
+        s->syncing = false;
+        if (ok && upto > s->synced) s->synced = upto;
+        pthread_cond_broadcast(&s->synced_cv);
+    }
+    pthread_mutex_unlock(&s->sync_mu);
+    return ok;
+}
+
+/* Everything the game committed so far, on disk: before mail leaves for
+ * it. */
+static bool durable_all(Server *s, char **why)
+{
+    pthread_mutex_lock(&s->sync_mu);
+    uint64_t n = s->committed;
+    pthread_mutex_unlock(&s->sync_mu);
+    return durable(s, n, why);
+}
+
+/* After the game's lock was held (under game_mu): an event committed
+ * meanwhile (a timer, an event left half done and finished) is one more
+ * commit for durable_all to take down. */
+static void note_if_settled(Server *s, long before)
+{
+    if (s->g->known_event != before) note_commit(s);
+}
+
 /* ---- the views readers answer from ---- */
 
 /* One object (or rule) as JSON: what the public sees, and, when that
@@ -298,7 +355,9 @@ static void sync_views(Server *s)
 {
     if (!store_changed_elsewhere(s->watch) && !s->stale) return;
     Buf err = {0};
+    long before = s->g->known_event;
     s->stale = !game_lock(s->g, &err);
+    note_if_settled(s, before);
     if (!s->stale) {
         publish(s);
         game_unlock(s->g);
@@ -318,49 +377,6 @@ static void sync_if_idle(Server *s)
     }
     pthread_mutex_unlock(&s->game_mu);
 }
-
-/* ---- group commit ---- */
-
-/* A commit of the game's was made (under game_mu): its number, for
- * durable(). */
-static uint64_t note_commit(Server *s)
-{
-    pthread_mutex_lock(&s->sync_mu);
-    uint64_t n = ++s->committed;
-    pthread_mutex_unlock(&s->sync_mu);
-    return n;
-}
-
-/* Returns once commit n is on disk: a thread finds an fsync running and
- * waits for it and, if that one began before its commit, for the next,
- * which it may run itself for every commit made meanwhile.  False (and
- * *why) when the fsync failed: the move is then not acknowledged. */
-static bool durable(Server *s, uint64_t n, char **why)
-{
-    bool ok = true;
-    pthread_mutex_lock(&s->sync_mu);
-    while (ok && s->synced < n) {
-        if (s->syncing) {
-            pthread_cond_wait(&s->synced_cv, &s->sync_mu);
-            continue;
-        }
-        s->syncing = true;
-        uint64_t upto = s->committed;
-        pthread_mutex_unlock(&s->sync_mu);
-        ok = store_sync_log(s->syncer);
-        if (!ok && why) *why = xstrdup(store_error(s->syncer));
-        pthread_mutex_lock(&s->sync_mu);
-        s->syncing = false;
-        if (ok && upto > s->synced) s->synced = upto;
-        pthread_cond_broadcast(&s->synced_cv);
-    }
-    pthread_mutex_unlock(&s->sync_mu);
-    return ok;
-}
-
-/* Everything committed so far, on disk, whoever committed it (a timer,
- * an event finished for another program): before mail leaves for it. */
-static bool durable_all(Server *s, char **why) { return durable(s, note_commit(s), why); }
 
 /* ---- reading the database beside the writer ---- */
 
@@ -1019,7 +1035,10 @@ static long run_clock(Server *s, long cap)
 {
     Game *g = s->g;
     Buf err = {0};
-    if (!game_lock(g, &err)) { /* busy: look again soon */
+    long before = g->known_event;
+    bool locked = game_lock(g, &err);
+    note_if_settled(s, before); /* the game may have been reloaded, an event finished */
+    if (!locked) { /* busy: look again soon */
         buf_free(&err);
         return 1;
     }
@@ -1029,7 +1048,10 @@ static long run_clock(Server *s, long cap)
     bool probe = !g->have_timer && s->probed_at != g->known_event;
     if (!g->halted && (probe || (g->have_timer && g->next_timer <= now))) {
         s->probed_at = g->known_event;
-        if (!game_tick(g, now, false, print_tick, NULL))
+        before = g->known_event;
+        bool ticked = game_tick(g, now, false, print_tick, NULL);
+        note_if_settled(s, before);
+        if (!ticked)
             fprintf(stderr, "nomic serve: a timer could not run: %s\n", store_error(g->st));
         wake_postman(s);
     }

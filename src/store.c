@@ -107,6 +107,7 @@ struct Store {
     int64_t data_version;
     int bind_rc;       /* the first bind that failed since the statement was taken */
     bool txn;          /* store_begin opened a transaction not yet ended */
+    bool lazy;         /* synchronous=NORMAL: commits do not wait for the disk */
 };
 
 static bool fail(Store *s)
@@ -373,7 +374,10 @@ bool store_changed_elsewhere(Store *s)
 
 bool store_sync_commits(Store *s, bool wait)
 {
-    return exec(s, wait ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
+    if (s->lazy == !wait) return true; /* a PRAGMA per event is not free */
+    if (!exec(s, wait ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")) return false;
+    s->lazy = !wait;
+    return true;
 }
 
 bool store_sync_log(Store *s)
