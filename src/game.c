@@ -487,6 +487,10 @@ static bool commit_event(Game *g, Outcome *o, const char *status)
 {
     if (!g->st) return true;
     Store *st = g->st;
+    if (o->failed_read) { /* store_error says which */
+        g->reload = true;
+        return false;
+    }
     bool ok = store_begin(st);
     if (o->ran && o->er.status != EV_RUNAWAY) {
         Pool *p = g->pool;
@@ -673,6 +677,7 @@ static void loop_meta_rule(Game *g, Outcome *o)
     free(g->winner_note);
     g->winner_note = xstrdup(who);
     char *all = g->st ? store_all_senders(g->st) : NULL;
+    if (g->st && !all) o->failed_read = true; /* the notice would miss players: the event fails */
     Sym to = sym_cstr(all && *all ? all : who);
     msg_push(&o->er.sent, to, sym_intern(buf_str(&b), b.len));
     free(all);
@@ -861,6 +866,14 @@ static char *policy_refusal(Game *g, const Incoming *m, bool *failed)
     }
     if (!policy) policy = game_config(g, "mailPolicy");
     char *why = NULL;
+    char *hash = NULL;
+    if (strcmp(policy, "tokens") == 0 && g->st && m->token && store_token_read(g->st, m->sender, &hash) < 0) {
+        /* a token that cannot be looked up is neither valid nor invalid */
+        *failed = true;
+        free(policy);
+        return NULL;
+    }
+    free(hash);
     if (strcmp(policy, "tokens") == 0 && !game_token_valid(g, m->sender, m->token))
         why = xstrdup(m->token ? "the token given is not this sender's: the move was not applied"
                                : "this game takes moves only with the sender's token (a `token:` line in a mail, "
@@ -901,10 +914,12 @@ static char *copy_of_taken(Game *g, const Incoming *m, bool dry, bool *failed)
 }
 
 /* May the sender of a mail refused unread (no token, too large) be
- * answered now?  Once an ANSWER_PERIOD; if not, `why` says so. */
-static bool may_answer_unread(Game *g, const Incoming *m, char **why)
+ * answered now?  Once an ANSWER_PERIOD; if not, `why` says so.  *failed:
+ * the store cannot say. */
+static bool may_answer_unread(Game *g, const Incoming *m, char **why, bool *failed)
 {
     int64_t last = g->st ? store_answered_at(g->st, m->sender) : 0;
+    *failed = last < 0;
     if (last <= 0 || m->time - last >= ANSWER_PERIOD) return true;
     Buf b = {0};
     buf_printf(&b, "%s (not answered: this address had an answer about a refused mail less than %d minutes ago)",
@@ -941,7 +956,14 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     /* a refused mail is answered in the event's own transaction; a copy
      * never (its first was), one refused unread at most once a period */
     bool answer = m->via == VIA_MAIL && !m->automatic && !copy;
-    if (answer && unread) answer = may_answer_unread(g, m, &why);
+    if (answer && unread) answer = may_answer_unread(g, m, &why, &failed);
+    if (failed) {
+        free(why);
+        free(summary);
+        buf_free(&moves);
+        buf_free(&err);
+        return false;
+    }
     g->answering = answer ? m : NULL;
     g->answer_unread = unread;
     bool ok = event_message(g, m->sender, m->time, m->stamp ? m->stamp : m->time, why ? NULL : text, raw,

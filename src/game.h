@@ -76,6 +76,7 @@ typedef struct Outcome {
     char *message;       /* why refused, or a note from the Mechanics */
     EventResult er;
     char hash[17];       /* state hash after the event, hex */
+    bool failed_read;    /* a read of the store failed while the event ran: it is not committed */
 } Outcome;
 
 void outcome_free(Outcome *o);
