@@ -163,9 +163,11 @@ static bool bind_failed(Store *s)
 static bool txn_lost(Store *s)
 {
     if (!s->txn || !sqlite3_get_autocommit(s->db)) return false;
+    static const char said[] = "the transaction was ended by an error: ";
+    if (strncmp(s->err, said, sizeof said - 1) == 0) return true; /* said once */
     char why[400];
     snprintf(why, sizeof why, "%.399s", s->err[0] ? s->err : "no transaction is open");
-    snprintf(s->err, sizeof s->err, "the transaction was ended by an error: %s", why);
+    snprintf(s->err, sizeof s->err, "%s%s", said, why);
     return true;
 }
 
@@ -427,6 +429,10 @@ bool store_begin_read(Store *s)
  * fails, saying which error ended it. */
 bool store_commit(Store *s)
 {
+    if (txn_lost(s)) {
+        s->txn = false; /* ended already: nothing to roll back */
+        return false;
+    }
     bool ok = exec(s, "COMMIT");
     /* a COMMIT that failed may leave the transaction open: the caller
      * rolls back */
