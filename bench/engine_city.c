@@ -4,10 +4,14 @@
  * as `nomic move` and `nomic tick`, one event per line, and prints the
  * figures that ../shared/bench/clips/check.sh compares, plus the time.
  *
- *   engine-city STREAM [--store FILE.db]
+ *   engine-city STREAM [--store FILE.db [--fsync-each]]
  *
  * Without --store the game lives in memory (the engine alone); with it,
  * every event is journaled and committed to SQLite as in a real game.
+ * The stream is acknowledged as a whole, as a server acknowledges the
+ * moves that waited on one fsync: its commits do not wait for the disk,
+ * and one fsync at the end (timed) makes them all durable.  --fsync-each
+ * waits for the disk at every event, as `nomic move` does for its one.
  *
  * Every figure is read from the final pool or counted by the engine's
  * firing hook; none comes from the generator's arithmetic.
@@ -156,8 +160,9 @@ static void print_figures(Game *g, const Figures *f)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2 && !(argc == 4 && strcmp(argv[2], "--store") == 0)) {
-        fprintf(stderr, "usage: engine-city STREAM [--store FILE.db]\n");
+    bool each = argc == 5 && strcmp(argv[4], "--fsync-each") == 0;
+    if (argc != 2 && !((argc == 4 || each) && strcmp(argv[2], "--store") == 0)) {
+        fprintf(stderr, "usage: engine-city STREAM [--store FILE.db [--fsync-each]]\n");
         return 2;
     }
     FILE *in = fopen(argv[1], "r");
@@ -165,7 +170,7 @@ int main(int argc, char **argv)
         perror(argv[1]);
         return 2;
     }
-    const char *store = argc == 4 ? argv[3] : NULL;
+    const char *store = argc >= 4 ? argv[3] : NULL;
     char line[512], body[512];
     long P = 0, K = 0, thr = 0;
     while (fgets(line, sizeof line, in) && sscanf(line, "H %ld %ld %ld", &P, &K, &thr) != 3) {}
@@ -196,6 +201,13 @@ int main(int argc, char **argv)
     if (!g) {
         fprintf(stderr, "engine-city: %s\n", buf_str(&err));
         return 2;
+    }
+    if (store && !each) {
+        g->defer_sync = true;
+        if (!store_sync_commits(g->st, false)) {
+            fprintf(stderr, "engine-city: %s\n", store_error(g->st));
+            return 2;
+        }
     }
     g->eng->trace_on = false; /* the journal keeps inputs and outcomes; no traces */
     Figures f = {0};
@@ -239,6 +251,10 @@ int main(int argc, char **argv)
             fprintf(stderr, "engine-city: the store failed at: %s", line);
             return 1;
         }
+    }
+    if (store && !each && !store_sync_log(g->st)) {
+        fprintf(stderr, "engine-city: the stream's fsync failed: %s\n", store_error(g->st));
+        return 1;
     }
     double secs = now_s() - t0;
     print_figures(g, &f);

@@ -1,50 +1,13 @@
 /*
  * cmd_replay.c - nomic replay: rebuild a game in memory from its initial
- * sets, its seed and its journal, and check every recorded state hash.
+ * sets, its seed and its journal, and check every recorded state hash
+ * (replay.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-
-typedef struct Replay {
-    Game *mem;
-    long events, mismatches;
-    bool store_failed;
-} Replay;
-
-static bool load_initial(void *ud, const char *label, const char *text)
-{
-    Replay *r = ud;
-    Buf err = {0};
-    bool ok = game_load_set(r->mem, label, text, &err);
-    if (!ok) fprintf(stderr, "nomic replay: initial set %s: %s\n", label, buf_str(&err));
-    buf_free(&err);
-    return ok;
-}
-
-static bool replay_event(void *ud, const EventRow *row)
-{
-    Replay *r = ud;
-    Outcome o;
-    if (strcmp(row->kind, "tick") == 0) game_event_tick(r->mem, row->time, false, &o);
-    else game_event_move(r->mem, row->sender ? row->sender : "", row->time, row->stamp, row->input ? row->input : "", false, &o);
-    r->events++;
-    if (strcmp(row->status, "received") == 0) {
-        /* never settled: nothing recorded to compare */
-    } else if (strcmp(outcome_name(o.status), row->status) != 0 &&
-               !(strcmp(row->status, "applied") == 0 && o.status == OUTCOME_NO_EFFECT)) {
-        /* (a journal written before "no effect" was a status of its own says applied) */
-        printf("event %ld: recorded %s, replay gives %s\n", row->n, row->status, outcome_name(o.status));
-        r->mismatches++;
-    } else if (row->hash && strcmp(row->hash, o.hash) != 0) {
-        printf("event %ld: state hash recorded %s, replay gives %s\n", row->n, row->hash, o.hash);
-        r->mismatches++;
-    }
-    outcome_free(&o);
-    return true;
-}
 
 int cmd_replay(int argc, char **argv)
 {
@@ -53,26 +16,7 @@ int cmd_replay(int argc, char **argv)
     if (!cli_parse(argc, argv, NULL, 0, pos, 1, 1, &npos, commands[8].usage)) return EXIT_USAGE;
     Game *g = cli_open(pos[0]);
     if (!g) return EXIT_USAGE;
-    Replay r = {game_memory(g->seed), 0, 0, false};
-    r.mem->eng->created = g->eng->created;
-    pool_set_hash_key(r.mem->pool, g->pool->hash_key); /* the game's: every hash depends on it */
-    int rc = EXIT_REFUSED;
-    if (store_each_initial(g->st, load_initial, &r)) {
-        store_each_event(g->st, 1, 0x7fffffffL, replay_event, &r);
-        if (r.mem->pool->state_hash != g->pool->state_hash) {
-            printf("the replayed state differs from the stored objects\n");
-            r.mismatches++;
-        }
-        if (r.mismatches == 0) {
-            printf("replayed %ld event%s from the initial sets: every state hash matches\n", r.events,
-                   r.events == 1 ? "" : "s");
-            rc = 0;
-        } else {
-            printf("replay FAILED: %ld mismatch%s in %ld events\n", r.mismatches, r.mismatches == 1 ? "" : "es",
-                   r.events);
-        }
-    }
-    game_close(r.mem);
+    int rc = game_replay(g) ? 0 : EXIT_REFUSED;
     game_close(g);
     return rc;
 }

@@ -24,7 +24,7 @@ static int64_t game_time(Game *g)
 {
     long n = g->st ? store_last_event(g->st) : 0;
     EventRow row;
-    if (n > 0 && store_event_get(g->st, n, &row)) {
+    if (n > 0 && store_event_get(g->st, n, &row) == 1) {
         int64_t t = row.time;
         event_row_free(&row);
         return t;

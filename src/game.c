@@ -127,7 +127,12 @@ bool game_load_set(Game *g, const char *label, const char *text, Buf *err)
                 break;
             }
             id = (ObjId)fo->objectId;
-            pool_create_at(g->pool, id);
+            if (!pool_create_at(g->pool, id)) {
+                buf_printf(err, "%s:%d:1: objectId %ld is beyond the last id an object may have", label, fo->line,
+                           fo->objectId);
+                ok = false;
+                break;
+            }
         } else {
             id = pool_create(g->pool);
         }
@@ -140,62 +145,62 @@ bool game_load_set(Game *g, const char *label, const char *text, Buf *err)
 
 /* ---- persistence of the game's own state ---- */
 
-static void save_meta(Game *g)
+/* The game's own state, in the event's transaction: false when a write
+ * failed, and the event then fails whole (a generator state that replay
+ * would not match is never committed). */
+static bool save_meta(Game *g)
 {
     char v[128];
     snprintf(v, sizeof v, "%016" PRIx64 " %016" PRIx64 " %016" PRIx64 " %016" PRIx64, g->eng->rng[0], g->eng->rng[1],
              g->eng->rng[2], g->eng->rng[3]);
-    store_meta_set(g->st, "rng", v);
+    bool ok = store_meta_set(g->st, "rng", v);
     snprintf(v, sizeof v, "%u", g->pool->next_id);
-    store_meta_set(g->st, "next_id", v);
-    store_meta_set(g->st, "halted", g->halted ? "1" : "0");
+    ok = ok && store_meta_set(g->st, "next_id", v);
+    ok = ok && store_meta_set(g->st, "halted", g->halted ? "1" : "0");
     if (g->have_timer) snprintf(v, sizeof v, "%" PRId64, g->next_timer);
     else v[0] = 0;
-    store_meta_set(g->st, "next_timer", v);
-    store_meta_set(g->st, "last_mover", g->last_mover ? g->last_mover : "");
-    if (g->winner_note) store_meta_set(g->st, "loop_winner", g->winner_note);
+    ok = ok && store_meta_set(g->st, "next_timer", v);
+    ok = ok && store_meta_set(g->st, "last_mover", g->last_mover ? g->last_mover : "");
+    if (g->winner_note) ok = ok && store_meta_set(g->st, "loop_winner", g->winner_note);
+    return ok;
 }
 
-static void load_meta(Game *g)
+static bool load_meta(Game *g)
 {
-    char *v = store_meta_get(g->st, "rng");
-    if (v) {
+    char *v;
+    int got;
+    if ((got = store_meta_read(g->st, "rng", &v)) > 0)
         sscanf(v, "%" SCNx64 " %" SCNx64 " %" SCNx64 " %" SCNx64, &g->eng->rng[0], &g->eng->rng[1], &g->eng->rng[2],
                &g->eng->rng[3]);
-        free(v);
-    }
-    if ((v = store_meta_get(g->st, "next_id"))) {
+    free(v);
+    if (got >= 0 && (got = store_meta_read(g->st, "next_id", &v)) > 0) {
         unsigned long n = strtoul(v, NULL, 10);
         if (n > g->pool->next_id) g->pool->next_id = (ObjId)n;
-        free(v);
     }
-    if ((v = store_meta_get(g->st, "halted"))) {
-        g->halted = strcmp(v, "1") == 0;
-        free(v);
-    }
-    if ((v = store_meta_get(g->st, "next_timer"))) {
+    free(v);
+    if (got >= 0 && (got = store_meta_read(g->st, "halted", &v)) > 0) g->halted = strcmp(v, "1") == 0;
+    free(v);
+    if (got >= 0 && (got = store_meta_read(g->st, "next_timer", &v)) > 0) {
         g->have_timer = *v != 0;
         g->next_timer = g->have_timer ? strtoll(v, NULL, 10) : 0;
-        free(v);
     }
-    if ((v = store_meta_get(g->st, "last_mover"))) {
-        if (*v) g->last_mover = v;
-        else free(v);
+    free(v);
+    if (got >= 0 && (got = store_meta_read(g->st, "last_mover", &v)) > 0 && *v) {
+        g->last_mover = v;
+        v = NULL;
     }
-    if ((v = store_meta_get(g->st, "seed"))) {
-        g->seed = strtoull(v, NULL, 10);
-        free(v);
-    }
-    if ((v = store_meta_get(g->st, "created"))) {
-        g->eng->created = strtoll(v, NULL, 10);
-        free(v);
-    }
-    if ((v = store_meta_get(g->st, "sugar"))) {
+    free(v);
+    if (got >= 0 && (got = store_meta_read(g->st, "seed", &v)) > 0) g->seed = strtoull(v, NULL, 10);
+    free(v);
+    if (got >= 0 && (got = store_meta_read(g->st, "created", &v)) > 0) g->eng->created = strtoll(v, NULL, 10);
+    free(v);
+    if (got >= 0 && (got = store_meta_read(g->st, "sugar", &v)) > 0) {
         Buf err = {0};
         g->sugar = *v ? sugar_parse(v, "sugar", &err) : NULL; /* checked when it was set */
         buf_free(&err);
-        free(v);
     }
+    free(v);
+    return got >= 0;
 }
 
 static char *export_pool(const Pool *p)
@@ -300,7 +305,7 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
     char *snap = export_pool(g->pool);
     ok = ok && store_put_snapshot(g->st, 0, snap);
     free(snap);
-    if (ok) save_meta(g);
+    ok = ok && save_meta(g);
     if (!ok || !store_commit(g->st)) {
         buf_printf(err, "%s: %s", path, store_error(g->st));
         game_close(g);
@@ -312,11 +317,13 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
 static bool recover(Game *g);
 
 /* The last event whose outcome is committed: the state the objects are in
- * (the journal may hold a later one, received and being processed). */
+ * (the journal may hold a later one, received and being processed); -1
+ * when the store failed. */
 static long settled_event(Store *st)
 {
-    char *v = store_meta_get(st, "settled");
-    long n = v ? strtol(v, NULL, 10) : 0;
+    char *v;
+    int got = store_meta_read(st, "settled", &v);
+    long n = got > 0 ? strtol(v, NULL, 10) : got;
     free(v);
     return n;
 }
@@ -331,13 +338,15 @@ static bool queue_row(void *ud, const OutRow *r)
 /* The key of the state hash, kept private in the meta like the seed.  A
  * game made before there was one has none: its hash is then keyed with
  * zeros (and the hashes it journaled before do not replay). */
-static void load_hash_key(Game *g)
+static bool load_hash_key(Game *g)
 {
     uint64_t key[2] = {0, 0};
-    char *v = store_meta_get(g->st, "hash_key");
-    if (v && sscanf(v, "%16" SCNx64 "%16" SCNx64, &key[0], &key[1]) != 2) key[0] = key[1] = 0;
+    char *v;
+    int got = store_meta_read(g->st, "hash_key", &v);
+    if (got > 0 && sscanf(v, "%16" SCNx64 "%16" SCNx64, &key[0], &key[1]) != 2) key[0] = key[1] = 0;
     free(v);
     pool_set_hash_key(g->pool, key);
+    return got >= 0;
 }
 
 /* The pool, the game's own state and the messages waiting for sendNow,
@@ -350,15 +359,20 @@ static bool load_game(Game *g, Buf *err)
         buf_printf(err, "%s", store_error(g->st));
         return false;
     }
-    load_hash_key(g);
-    bool ok = store_load_objects(g->st, g->pool, err);
+    bool ok = load_hash_key(g);
+    if (!ok) buf_printf(err, "%s", store_error(g->st));
+    ok = ok && store_load_objects(g->st, g->pool, err);
     if (ok) {
         g->known_event = settled_event(g->st);
-        load_meta(g);
         engine_invalidate(g->eng);
-        if (!(ok = store_each_queued(g->st, queue_row, g))) buf_printf(err, "%s", store_error(g->st));
+        if (!(ok = g->known_event >= 0 && load_meta(g) && store_each_queued(g->st, queue_row, g)))
+            buf_printf(err, "%s", store_error(g->st));
     }
-    store_commit(g->st);
+    /* a read transaction: its end can fail only as the reads did */
+    if (!store_commit(g->st) && ok) {
+        buf_printf(err, "%s", store_error(g->st));
+        ok = false;
+    }
     return ok;
 }
 
@@ -399,7 +413,11 @@ static bool game_reload(Game *g, Buf *err)
     g->pool = pool_new();
     g->eng = engine_new(g->pool);
     g->halted = g->have_timer = false;
-    return load_game(g, err) && recover(g);
+    g->reload = false;
+    if (load_game(g, err) && recover(g)) return true;
+    if (!err->len) buf_puts(err, store_error(g->st));
+    g->reload = true; /* what was loaded in part is not the game */
+    return false;
 }
 
 /* Another connection wrote the database: a new event means a new state;
@@ -407,8 +425,17 @@ static bool game_reload(Game *g, Buf *err)
  * when used, and the outbox's deliveries are no part of the game). */
 static bool game_refresh(Game *g, Buf *err)
 {
-    if (settled_event(g->st) != g->known_event) return game_reload(g, err);
-    char *v = store_meta_get(g->st, "sugar");
+    long settled = settled_event(g->st);
+    if (settled < 0) {
+        buf_puts(err, store_error(g->st));
+        return false;
+    }
+    if (g->reload || settled != g->known_event) return game_reload(g, err);
+    char *v;
+    if (store_meta_read(g->st, "sugar", &v) < 0) {
+        buf_puts(err, store_error(g->st));
+        return false;
+    }
     sugar_free(g->sugar);
     g->sugar = v && *v ? sugar_parse(v, "sugar", err) : NULL;
     free(v);
@@ -422,7 +449,7 @@ bool game_lock(Game *g, Buf *err)
         buf_puts(err, store_error(g->st));
         return false;
     }
-    if (store_changed_elsewhere(g->st) && !game_refresh(g, err)) {
+    if ((g->reload || store_changed_elsewhere(g->st)) && !game_refresh(g, err)) {
         store_unlock(g->st);
         return false;
     }
@@ -464,6 +491,10 @@ static bool commit_event(Game *g, Outcome *o)
 {
     if (!g->st) return true;
     Store *st = g->st;
+    if (o->failed_read) { /* store_error says which */
+        g->reload = true;
+        return false;
+    }
     bool ok = store_begin(st);
     if (o->ran && o->er.status != EV_RUNAWAY) {
         Pool *p = g->pool;
@@ -517,6 +548,10 @@ static bool commit_event(Game *g, Outcome *o)
     }
     if (!ok || !store_commit(st)) {
         store_rollback(st);
+        /* the pool, the generator and the queue in memory hold an event
+         * the store did not keep: the game is loaded again before the next
+         * event, which finishes this one (recover) */
+        g->reload = true;
         return false;
     }
     g->known_event = o->event;
@@ -649,6 +684,7 @@ static void loop_meta_rule(Game *g, Outcome *o)
     free(g->winner_note);
     g->winner_note = xstrdup(who);
     char *all = g->st ? store_all_senders(g->st) : NULL;
+    if (g->st && !all) o->failed_read = true; /* the notice would miss players: the event fails */
     Sym to = sym_cstr(all && *all ? all : who);
     msg_push(&o->er.sent, to, sym_intern(buf_str(&b), b.len));
     free(all);
@@ -867,6 +903,22 @@ static void note_outcome(Outcome *o, const char *text)
     o->message = buf_take(&b);
 }
 
+/* The journal's record of a message or a timer before it runs, committed
+ * without waiting for the disk: nothing is acknowledged until the event's
+ * outcome is committed, and that commit's fsync takes this one down with
+ * it.  One fsync per event, not two.  Its number, or -1. */
+static long journal_lazily(Game *g, const char *kind, const char *sender, int64_t time, int64_t stamp,
+                           const char *moves, const char *raw, const char *key)
+{
+    if (!store_sync_commits(g->st, false)) return -1;
+    long n = strcmp(kind, "tick") == 0 ? store_journal_received(g->st, "tick", time, NULL, NULL, NULL, time)
+                                       : journal_message(g->st, sender, time, stamp, moves, raw, key);
+    /* an outcome committed without waiting would be acknowledged unsafe:
+     * the event does not run then (unless the caller syncs itself) */
+    if (!g->defer_sync && !store_sync_commits(g->st, true)) return -1;
+    return n;
+}
+
 /* One message as an event.  moves: the object text to run (NULL: the
  * Mechanics refused the message, for the reason `why`, which is taken);
  * key: the mail's identity, kept with it, or NULL. */
@@ -878,7 +930,7 @@ static bool event_message(Game *g, const char *sender, int64_t time, int64_t sta
     o->kind = "move";
     o->time = time;
     if (g->st && !dry) {
-        o->event = journal_message(g->st, sender, time, stamp, moves, raw, key);
+        o->event = journal_lazily(g, "move", sender, time, stamp, moves, raw, key);
         if (o->event < 0) {
             free(why);
             return false;
@@ -902,12 +954,28 @@ bool game_event_move(Game *g, const char *sender, int64_t time, int64_t stamp, c
     return event_message(g, sender, time, stamp, body, NULL, NULL, NULL, dry, o);
 }
 
-/* Does the message pass the game's mailPolicy?  NULL, or why not. */
-static char *policy_refusal(Game *g, const Incoming *m)
+/* Does the message pass the game's mailPolicy?  NULL, or why not;
+ * *failed when the store cannot say (the message is then not taken: a
+ * policy that cannot be read is never taken for the default). */
+static char *policy_refusal(Game *g, const Incoming *m, bool *failed)
 {
+    *failed = false;
     if (m->via == VIA_CLI) return NULL;
-    char *policy = game_config(g, "mailPolicy");
+    char *policy = NULL;
+    if (g->st && store_config_read(g->st, "mailPolicy", &policy) < 0) {
+        *failed = true;
+        return NULL;
+    }
+    if (!policy) policy = game_config(g, "mailPolicy");
     char *why = NULL;
+    char *hash = NULL;
+    if (strcmp(policy, "tokens") == 0 && g->st && m->token && store_token_read(g->st, m->sender, &hash) < 0) {
+        /* a token that cannot be looked up is neither valid nor invalid */
+        *failed = true;
+        free(policy);
+        return NULL;
+    }
+    free(hash);
     if (strcmp(policy, "tokens") == 0 && !game_token_valid(g, m->sender, m->token))
         why = xstrdup(m->token ? "the token given is not this sender's: the move was not applied"
                                : "this game takes moves only with the sender's token (a `token:` line in a mail, "
@@ -948,10 +1016,12 @@ static char *copy_of_taken(Game *g, const Incoming *m, bool dry, bool *failed)
 }
 
 /* May the sender of a mail refused unread (no token, too large) be
- * answered now?  Once an ANSWER_PERIOD; if not, `why` says so. */
-static bool may_answer_unread(Game *g, const Incoming *m, char **why)
+ * answered now?  Once an ANSWER_PERIOD; if not, `why` says so.  *failed:
+ * the store cannot say. */
+static bool may_answer_unread(Game *g, const Incoming *m, char **why, bool *failed)
 {
     int64_t last = g->st ? store_answered_at(g->st, m->sender) : 0;
+    *failed = last < 0;
     if (last <= 0 || m->time - last >= ANSWER_PERIOD) return true;
     Buf b = {0};
     buf_printf(&b, "%s (not answered: this address had an answer about a refused mail less than %d minutes ago)",
@@ -1024,7 +1094,7 @@ int64_t game_last_time(Game *g)
 {
     long n = g->st ? store_last_event(g->st) : 0;
     EventRow r;
-    if (n <= 0 || !store_event_get(g->st, n, &r)) return INT64_MIN;
+    if (n <= 0 || store_event_get(g->st, n, &r) != 1) return INT64_MIN;
     int64_t t = r.time;
     event_row_free(&r);
     return t;
@@ -1090,7 +1160,10 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     /* a mail asking for its sender's token needs none; its moves, if it
      * has any, do (below) */
     bool token_asked = !why && m->wants_token && m->via != VIA_CLI && !m->automatic && !dry && g->st;
-    if (!why && !token_asked) why = policy_refusal(g, m);
+    if (!why && !token_asked) {
+        why = policy_refusal(g, m, &failed);
+        if (failed) return false;
+    }
     unread = why && !copy;
     Buf moves = {0}, err = {0};
     const char *text = m->body;
@@ -1122,7 +1195,15 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
             why = note;
             token_only = true;
         } else {
-            if (!why) why = policy_refusal(g, m);
+            if (!why) why = policy_refusal(g, m, &failed);
+            if (failed) {
+                free(note);
+                free(reading);
+                prose_free(&pr);
+                buf_free(&moves);
+                buf_free(&err);
+                return false;
+            }
             unread = why != NULL;
             Buf b = {0};
             buf_printf(&b, "%s%s%s", reading ? reading : "", reading ? "; " : "", note);
@@ -1141,7 +1222,16 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     /* a refused mail is answered in the event's own transaction; a copy
      * never (its first was), one refused unread at most once a period */
     bool answer = m->via == VIA_MAIL && !m->automatic && !copy && !token_only;
-    if (answer && unread) answer = may_answer_unread(g, m, &why);
+    if (answer && unread) answer = may_answer_unread(g, m, &why, &failed);
+    if (failed) {
+        free(why);
+        free(summary);
+        free(reading);
+        prose_free(&pr);
+        buf_free(&moves);
+        buf_free(&err);
+        return false;
+    }
     g->answering = answer ? m : NULL;
     g->answer_unread = unread;
     g->reading = reading;
@@ -1170,7 +1260,7 @@ bool game_event_tick(Game *g, int64_t time, bool dry, Outcome *o)
     o->kind = "tick";
     o->time = time;
     if (g->st && !dry) {
-        o->event = store_journal_received(g->st, "tick", time, NULL, NULL, NULL, time);
+        o->event = journal_lazily(g, "tick", NULL, time, time, NULL, NULL, NULL);
         if (o->event < 0) return false;
     }
     Saved sv;
@@ -1259,10 +1349,12 @@ bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud)
  * the meta key "attempts" holds "N TRIES" for the event being recovered. */
 static int attempts_of(Store *st, long n)
 {
-    char *v = store_meta_get(st, "attempts");
+    char *v;
     long event = 0;
     int tries = 0;
-    if (!v || sscanf(v, "%ld %d", &event, &tries) != 2 || event != n) tries = 0;
+    int got = store_meta_read(st, "attempts", &v);
+    if (got < 0) tries = -1;
+    else if (!got || sscanf(v, "%ld %d", &event, &tries) != 2 || event != n) tries = 0;
     free(v);
     return tries;
 }
@@ -1292,7 +1384,9 @@ static bool recover(Game *g)
 {
     long n = store_last_event(g->st);
     EventRow r;
-    if (n <= 0 || !store_event_get(g->st, n, &r)) return true;
+    if (n < 0) return false;
+    int got = n ? store_event_get(g->st, n, &r) : 0;
+    if (got <= 0) return got == 0;
     bool ok = true;
     if (strcmp(r.status, "received") == 0) {
         Outcome o;
@@ -1303,10 +1397,13 @@ static bool recover(Game *g)
         /* the tries begun so far, all failed; the first was by the
          * program that journaled it */
         int tries = attempts_of(g->st, n);
+        bool failed = tries < 0;
         if (tries < 1) tries = 1;
         char v[64];
         snprintf(v, sizeof v, "%ld %d", n, tries + 1);
-        if (tries >= 2) {
+        if (failed) {
+            ok = false;
+        } else if (tries >= 2) {
             ok = set_aside(g, &r, &o);
         } else if (!store_meta_set(g->st, "attempts", v)) {
             ok = false;

@@ -39,6 +39,8 @@ typedef struct Game {
     const char *summing;  /* the moves of a mail being run, answered with what they did (game_answer_summary), or NULL */
     ObjId *fired;         /* the rules that fired in the event being run (for engine_why_not) */
     size_t nfired, fired_cap;
+    bool reload;         /* memory holds what the store did not keep (a failed commit): load again at the next lock */
+    bool defer_sync;     /* commits do not wait for the disk: the caller syncs before it acknowledges (the server) */
 } Game;
 
 /* How long an event waits for another program's event to finish. */
@@ -93,6 +95,7 @@ typedef struct Outcome {
     char *message;       /* why refused, or a note from the Mechanics */
     EventResult er;
     char hash[17];       /* state hash after the event, hex */
+    bool failed_read;    /* a read of the store failed while the event ran: it is not committed */
 } Outcome;
 
 void outcome_free(Outcome *o);
@@ -152,6 +155,10 @@ bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud);
  * (replay feeds the journal through these). */
 bool game_event_move(Game *g, const char *sender, int64_t time, int64_t stamp, const char *body, bool dry, Outcome *o);
 bool game_event_tick(Game *g, int64_t time, bool dry, Outcome *o);
+
+/* nomic replay's check (replay.c): the game rebuilt from its initial
+ * sets and journal; prints what differs, true when every hash matches. */
+bool game_replay(Game *g);
 
 /* Is `addr` one of the words of the recipient list `to`? */
 bool addressed_to(Sym to, const char *addr);

@@ -318,7 +318,7 @@ static void answered_mail(Store *st, const OutRow *r, char **mid, char **refs)
 {
     *mid = *refs = NULL;
     EventRow e;
-    if (r->event <= 0 || !store_event_get(st, r->event, &e)) return;
+    if (r->event <= 0 || store_event_get(st, r->event, &e) != 1) return;
     char *raw = e.sender && strcmp(e.kind, "move") == 0 && addressed_to(sym_cstr(r->to), e.sender)
                     ? store_event_raw(st, r->event) : NULL;
     MailIn m;

@@ -50,7 +50,10 @@ char *game_config(Game *g, const char *key) { return store_config(g->st, key); }
 
 const char *game_delivery(Game *g)
 {
-    char *t = game_config(g, "transport");
+    char *t = NULL;
+    /* a setting that cannot be read is not taken for the default */
+    if (g->st && store_config_read(g->st, "transport", &t) < 0) return NULL;
+    if (!t) t = game_config(g, "transport");
     bool kept = strcmp(t, "outbox") == 0;
     free(t);
     return kept ? "kept" : "pending";
@@ -260,7 +263,8 @@ bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o)
         sugar_describe(g->sugar, &b);
         buf_puts(&b, "or as name: value lines in the object format.\n");
     }
-    bool ok = store_outbox_add(g->st, o->event, m->sender, buf_str(&b), "sent", game_delivery(g), m->time) > 0;
+    const char *delivery = game_delivery(g);
+    bool ok = delivery && store_outbox_add(g->st, o->event, m->sender, buf_str(&b), "sent", delivery, m->time) > 0;
     if (ok && g->answer_unread) ok = store_answered(g->st, m->sender, m->time);
     buf_free(&b);
     return ok;
@@ -367,7 +371,7 @@ bool game_hand_over(Game *g, Outcome *o)
     size_t nmsg = sent->len < MAX_EVENT_MESSAGES ? sent->len : MAX_EVENT_MESSAGES, nsh, dropped;
     Share *sh = share_out(sent, nmsg, &nsh, &dropped);
     const char *delivery = game_delivery(g);
-    bool ok = true;
+    bool ok = delivery != NULL;
     size_t left_out = 0;
     /* addresses that get the same messages share one mail */
     GHashTable *done = g_hash_table_new(g_str_hash, g_str_equal);

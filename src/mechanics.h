@@ -31,7 +31,8 @@ bool config_known(const char *key, Buf *err);
 char *game_config(Game *g, const char *key);
 char *store_config(Store *st, const char *key);
 /* The delivery state a message handed over now starts in: "kept" when the
- * transport is the outbox itself, else "pending". */
+ * transport is the outbox itself, else "pending"; NULL when the store
+ * cannot read the setting. */
 const char *game_delivery(Game *g);
 /* Checks and keeps a setting (value NULL: back to the default); false
  * with a message in err when the key or value is not one it takes. */

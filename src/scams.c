@@ -207,7 +207,7 @@ static void scan(Vocab *v, const Node *n, Sym type, const Consts *c, Uses *uses,
     if (n->kind == N_CALL) {
         const Builtin *b = &builtins[n->bi];
         for (int i = 0; i < n->n; i++) {
-            if (builtin_argkind(b, i) != 'm') {
+            if (builtin_argkind(b, i) != ARG_MATCH) {
                 scan(v, n->kid[i], type, c, uses, numeric_var);
                 continue;
             }
@@ -246,7 +246,7 @@ static void scan(Vocab *v, const Node *n, Sym type, const Consts *c, Uses *uses,
  * vote, and keeps what its sender wrote on it. */
 static void find_becomes(Vocab *v, const Node *n, const Uses *u)
 {
-    if (n->kind == N_CALL && strcmp(builtins[n->bi].name, "set") == 0 && n->n == 2 && n->kid[0]->match) {
+    if (n->kind == N_CALL && n->bi == BI_set && n->n == 2 && n->kid[0]->match) {
         const Match *mi = n->kid[0]->match;
         int var = -1;
         for (int k = 0; k < mi->nkeys; k++)
@@ -388,11 +388,10 @@ static void vocab_build(Vocab *v, Game *g)
     Prog **progs = xcalloc((size_t)(nr ? nr : 1), sizeof *progs);
     for (int i = 0; i < nr; i++) {
         const Obj *o = pool_get(p, ri[i].id);
-        int which;
         ParseError pe;
         if (!ri[i].error && o)
             progs[i] = parse_rule(sym_text(obj_get(o, SYM_if)), sym_len(obj_get(o, SYM_if)), sym_text(obj_get(o, SYM_then)),
-                                  sym_len(obj_get(o, SYM_then)), &which, &pe);
+                                  sym_len(obj_get(o, SYM_then)), &pe);
     }
     for (int i = 0; i < nr; i++) {
         if (!progs[i]) continue;
@@ -827,9 +826,8 @@ static bool dfs(Search *S, Moves *stack, int depth)
 
 static Prog *parse_goal(const char *text, Buf *err)
 {
-    int which;
     ParseError pe;
-    Prog *p = parse_rule(text, strlen(text), NULL, 0, &which, &pe);
+    Prog *p = parse_rule(text, strlen(text), NULL, 0, &pe);
     if (!p) {
         buf_printf(err, "the goal %d:%d: %s", pe.line, pe.col, pe.msg);
         return NULL;

@@ -47,6 +47,14 @@ typedef struct Server {
     /* the game (pool, engine, interned texts) is one thread's at a time */
     pthread_mutex_t game_mu;
     Store *watch;    /* tells when anyone committed (under game_mu) */
+    /* group commit: the game's commits do not wait for the disk; a move is
+     * answered once an fsync begun after its commit has ended, and the
+     * moves committed while one fsync runs share the next */
+    pthread_mutex_t sync_mu;
+    pthread_cond_t synced_cv;
+    Store *syncer;   /* its handle of the log is fsync'd (under sync_mu, by the thread syncing) */
+    uint64_t committed, synced;
+    bool syncing;
     bool stale;      /* the views missed a change (under game_mu) */
     /* the views readers answer from, swapped under snap_mu */
     pthread_mutex_t snap_mu;
@@ -74,6 +82,63 @@ static int64_t now_ms(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* ---- group commit ---- */
+
+/* A commit of the game's was made (under game_mu): its number, for
+ * durable(). */
+static uint64_t note_commit(Server *s)
+{
+    pthread_mutex_lock(&s->sync_mu);
+    uint64_t n = ++s->committed;
+    pthread_mutex_unlock(&s->sync_mu);
+    return n;
+}
+
+/* Returns once commit n is on disk: a thread finds an fsync running and
+ * waits for it and, if that one began before its commit, for the next,
+ * which it may run itself for every commit made meanwhile.  False (and
+ * *why) when the fsync failed: the move is then not acknowledged. */
+static bool durable(Server *s, uint64_t n, char **why)
+{
+    bool ok = true;
+    pthread_mutex_lock(&s->sync_mu);
+    while (ok && s->synced < n) {
+        if (s->syncing) {
+            pthread_cond_wait(&s->synced_cv, &s->sync_mu);
+            continue;
+        }
+        s->syncing = true;
+        uint64_t upto = s->committed;
+        pthread_mutex_unlock(&s->sync_mu);
+        ok = store_sync_log(s->syncer);
+        if (!ok && why) *why = xstrdup(store_error(s->syncer));
+        pthread_mutex_lock(&s->sync_mu);
+        s->syncing = false;
+        if (ok && upto > s->synced) s->synced = upto;
+        pthread_cond_broadcast(&s->synced_cv);
+    }
+    pthread_mutex_unlock(&s->sync_mu);
+    return ok;
+}
+
+/* Everything the game committed so far, on disk: before mail leaves for
+ * it. */
+static bool durable_all(Server *s, char **why)
+{
+    pthread_mutex_lock(&s->sync_mu);
+    uint64_t n = s->committed;
+    pthread_mutex_unlock(&s->sync_mu);
+    return durable(s, n, why);
+}
+
+/* After the game's lock was held (under game_mu): an event committed
+ * meanwhile (a timer, an event left half done and finished) is one more
+ * commit for durable_all to take down. */
+static void note_if_settled(Server *s, long before)
+{
+    if (s->g->known_event != before) note_commit(s);
 }
 
 /* ---- the views readers answer from ---- */
@@ -292,7 +357,9 @@ static void sync_views(Server *s)
 {
     if (!store_changed_elsewhere(s->watch) && !s->stale) return;
     Buf err = {0};
+    long before = s->g->known_event;
     s->stale = !game_lock(s->g, &err);
+    note_if_settled(s, before);
     if (!s->stale) {
         publish(s);
         game_unlock(s->g);
@@ -485,6 +552,7 @@ typedef struct LogWalk {
     Viewer view;
     bool first;
     size_t input_cut, trace_cut;  /* view_event_json_cut */
+    bool full;                     /* the page ended early (not an error of the store) */
 } LogWalk;
 
 static bool log_row(void *ud, const EventRow *r)
@@ -493,7 +561,8 @@ static bool log_row(void *ud, const EventRow *r)
     buf_puts(w->b, w->first ? "\n" : ",\n");
     w->first = false;
     view_event_json_cut(w->b, r, &w->view, w->input_cut, w->trace_cut);
-    return w->b->len < LOG_PAGE_BYTES; /* a page ends early rather than grow */
+    w->full = w->b->len >= LOG_PAGE_BYTES; /* a page ends early rather than grow */
+    return !w->full;
 }
 
 static bool number_param(struct MHD_Connection *c, const char *name, long dflt, long min, long max, long *out, Answer *a)
@@ -517,10 +586,10 @@ static bool number_param(struct MHD_Connection *c, const char *name, long dflt, 
 static bool each_event(Server *s, Snapshot *snap, Store *rd, long from, long to, LogWalk *w)
 {
     if (to > snap->event) to = snap->event;
-    if (!snap->private_attrs) return store_each_event(rd, from, to, log_row, w);
+    if (!snap->private_attrs) return store_each_event(rd, from, to, log_row, w) || w->full;
     pthread_mutex_lock(&s->game_mu);
     w->view.private_attrs = s->g->eng->private_attrs;
-    bool ok = store_each_event(rd, from, to, log_row, w);
+    bool ok = store_each_event(rd, from, to, log_row, w) || w->full;
     pthread_mutex_unlock(&s->game_mu);
     return ok;
 }
@@ -534,8 +603,8 @@ static void api_log(Server *s, Snapshot *snap, Store *rd, struct MHD_Connection 
     answer_json(a, 200);
     LogWalk w = {&a->body, {.address = you}, true, LOG_INPUT_CUT, LOG_TRACE_CUT};
     buf_putc(&a->body, '[');
-    each_event(s, snap, rd, since + 1, since + limit, &w);
-    buf_puts(&a->body, "\n]");
+    if (each_event(s, snap, rd, since + 1, since + limit, &w)) buf_puts(&a->body, "\n]");
+    else answer_error(a, 503, "the journal cannot be read: %s", store_error(rd)); /* not a page cut short */
 }
 
 /* One event whole, but for moves or a trace too big even for that. */
@@ -549,7 +618,11 @@ static void api_event(Server *s, Snapshot *snap, Store *rd, const char *id, cons
     }
     Buf one = {0};
     LogWalk w = {&one, {.address = you}, true, EVENT_INPUT_MAX, EVENT_TRACE_MAX};
-    each_event(s, snap, rd, n, n, &w);
+    if (!each_event(s, snap, rd, n, n, &w)) {
+        answer_error(a, 503, "the journal cannot be read: %s", store_error(rd));
+        buf_free(&one);
+        return;
+    }
     answer_json(a, 200);
     /* log_row wrote "\n{...}" */
     if (one.len) buf_add(&a->body, one.s + 1, one.len - 1);
@@ -588,8 +661,8 @@ static void api_outbox(Store *rd, const char *you, Answer *a)
     answer_json(a, 200);
     OutWalk w = {&a->body, you, true};
     buf_putc(&a->body, '[');
-    store_each_outbox(rd, outbox_row, &w);
-    buf_puts(&a->body, "\n]");
+    if (store_each_outbox(rd, outbox_row, &w)) buf_puts(&a->body, "\n]");
+    else answer_error(a, 503, "the outbox cannot be read: %s", store_error(rd));
 }
 
 /* ---- moves ---- */
@@ -692,10 +765,14 @@ static void api_move(Server *s, struct MHD_Connection *c, const char *you, Reque
         MoveResult m = {&a->body, sender, false, false};
         pthread_mutex_lock(&s->game_mu);
         bool kept = game_submit(s->g, &in, false, move_outcome, &m);
+        uint64_t commit = kept ? note_commit(s) : 0;
         char *policy = game_config(s->g, "mailPolicy");
         char *why = kept ? NULL : xstrdup(store_error(s->g->st));
         sync_views(s); /* the mover's next read sees the move */
         pthread_mutex_unlock(&s->game_mu);
+        /* answered only once on disk, the fsync shared with the moves
+         * committed meanwhile */
+        if (kept && !durable(s, commit, &why)) kept = false;
         if (!kept) {
             answer_error(a, 503, "the move could not be kept: %s", why);
         } else if (!m.answered) {
@@ -944,11 +1021,16 @@ static void *postman(void *ud)
         pthread_mutex_unlock(&s->mu);
         SendReport rep;
         buf_reset(&err);
-        if (!mail_send_due(st, s->name, time_now_wall(), false, &rep, NULL, NULL, &err))
+        char *why = NULL;
+        /* no mail leaves for an event that a power cut could still undo */
+        if (!durable_all(s, &why)) {
+            fprintf(stderr, "nomic serve: mail out waits: %s\n", why);
+        } else if (!mail_send_due(st, s->name, time_now_wall(), false, &rep, NULL, NULL, &err))
             fprintf(stderr, "nomic serve: mail out: %s\n", buf_str(&err));
         else if (rep.retrying || rep.failed)
             fprintf(stderr, "nomic serve: %d message(s) not delivered yet (nomic outbox says why)\n",
                     rep.retrying + rep.failed);
+        free(why);
         pthread_mutex_lock(&s->mu);
         if (s->stopping || s->mail_waiting) continue;
         /* woken by a move, or every few seconds for the retries and for
@@ -980,7 +1062,10 @@ static long run_clock(Server *s, long cap)
 {
     Game *g = s->g;
     Buf err = {0};
-    if (!game_lock(g, &err)) { /* busy: look again soon */
+    long before = g->known_event;
+    bool locked = game_lock(g, &err);
+    note_if_settled(s, before); /* the game may have been reloaded, an event finished */
+    if (!locked) { /* busy: look again soon */
         buf_free(&err);
         return 1;
     }
@@ -995,7 +1080,10 @@ static long run_clock(Server *s, long cap)
     free(behind);
     if (!g->halted && !late && (probe || (g->have_timer && g->next_timer <= now))) {
         s->probed_at = g->known_event;
-        if (!game_tick(g, now, false, print_tick, NULL))
+        before = g->known_event;
+        bool ticked = game_tick(g, now, false, print_tick, NULL);
+        note_if_settled(s, before);
+        if (!ticked)
             fprintf(stderr, "nomic serve: a timer could not run: %s\n", store_error(g->st));
         wake_postman(s);
     }
@@ -1026,6 +1114,9 @@ static void server_free(Server *s)
     snapshot_free(s->snap);
     for (int i = 0; i < s->nreaders; i++) store_close(s->readers[i]);
     store_close(s->watch);
+    store_close(s->syncer);
+    pthread_mutex_destroy(&s->sync_mu);
+    pthread_cond_destroy(&s->synced_cv);
     pthread_mutex_destroy(&s->game_mu);
     pthread_mutex_destroy(&s->snap_mu);
     pthread_mutex_destroy(&s->readers_mu);
@@ -1073,9 +1164,19 @@ bool server_run(Game *g, const char *path, const char *host, int port)
     pthread_mutex_init(&s.conn_mu, NULL);
     pthread_mutex_init(&s.mu, NULL);
     pthread_cond_init(&s.wake, NULL);
+    pthread_mutex_init(&s.sync_mu, NULL);
+    pthread_cond_init(&s.synced_cv, NULL);
     Buf err = {0};
-    if (!(s.watch = store_open(path, false, false, &err))) {
+    if (!(s.watch = store_open(path, false, false, &err)) || !(s.syncer = store_open(path, false, false, &err))) {
         fprintf(stderr, "nomic serve: %s\n", buf_str(&err));
+        buf_free(&err);
+        server_free(&s);
+        return false;
+    }
+    /* group commit (durable()) */
+    g->defer_sync = true;
+    if (!store_sync_commits(g->st, false)) {
+        fprintf(stderr, "nomic serve: %s\n", store_error(g->st));
         buf_free(&err);
         server_free(&s);
         return false;
@@ -1093,10 +1194,18 @@ bool server_run(Game *g, const char *path, const char *host, int port)
     signal(SIGTERM, on_signal);
     pthread_sigmask(SIG_BLOCK, &sigs, &old);
     struct MHD_Daemon *d = start_http(&s, &addr, port);
-    if (d) pthread_create(&s.postman, NULL, postman, &s);
+    int started = d ? pthread_create(&s.postman, NULL, postman, &s) : 0;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!d) {
         fprintf(stderr, "nomic serve: cannot listen on %s:%d: %s\n", host, port, strerror(errno));
+        server_free(&s);
+        return false;
+    }
+    if (started != 0) {
+        /* without the postman no mail would leave: no server rather than
+         * one that keeps moves and never answers them */
+        fprintf(stderr, "nomic serve: cannot start the mail out: %s\n", strerror(started));
+        MHD_stop_daemon(d);
         server_free(&s);
         return false;
     }

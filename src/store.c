@@ -1,9 +1,10 @@
 /*
  * store.c - the SQLite store (store.h).
  *
- * WAL journal mode with synchronous=NORMAL: a committed event survives a
- * crash of the program; a power cut may lose the last commits but never
- * leaves half of one.  Prepared statements are cached per Store.
+ * WAL journal mode with synchronous=FULL: a committed event survives a
+ * crash of the program and a power cut, and never leaves half of one.
+ * Prepared statements are cached per Store.  Every query's rows are read
+ * through step_row, which tells the end of the rows from an error.
  *
  * A test hook, read from the environment: NOMIC_TEST_FAIL_COMMIT=N makes
  * writing the outcome of event N fail as a full disk would, so the suites
@@ -104,6 +105,9 @@ struct Store {
     int lockfd;        /* the database file, for flock: the writer's lock */
     int locks;         /* store_lock nesting */
     int64_t data_version;
+    int bind_rc;       /* the first bind that failed since the statement was taken */
+    bool txn;          /* store_begin opened a transaction not yet ended */
+    bool lazy;         /* synchronous=NORMAL: commits do not wait for the disk */
 };
 
 static bool fail(Store *s)
@@ -120,22 +124,61 @@ static sqlite3_stmt *stmt(Store *s, int q)
         fail(s);
         return NULL;
     }
+    /* the last step's error was reported when it happened */
     sqlite3_reset(s->q[q]);
     sqlite3_clear_bindings(s->q[q]);
+    s->bind_rc = SQLITE_OK;
     return s->q[q];
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *t)
+/* Binding can fail (no memory for the copy, a text over SQLite's limit):
+ * the first failure is kept and fails the statement's step, so that a
+ * parameter left NULL is never written as if it had been given. */
+static void bound(Store *s, int rc)
 {
-    if (t) sqlite3_bind_text(st, i, t, -1, SQLITE_TRANSIENT);
-    else sqlite3_bind_null(st, i);
+    if (rc != SQLITE_OK && s->bind_rc == SQLITE_OK) s->bind_rc = rc;
+}
+
+static void bind_text(Store *s, sqlite3_stmt *st, int i, const char *t)
+{
+    bound(s, t ? sqlite3_bind_text(st, i, t, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i));
+}
+
+static void bind_int(Store *s, sqlite3_stmt *st, int i, int64_t v) { bound(s, sqlite3_bind_int64(st, i, v)); }
+
+static void bind_null(Store *s, sqlite3_stmt *st, int i) { bound(s, sqlite3_bind_null(st, i)); }
+
+/* A bind that failed since the statement was taken: its error, once. */
+static bool bind_failed(Store *s)
+{
+    if (s->bind_rc == SQLITE_OK) return false;
+    snprintf(s->err, sizeof s->err, "%s", sqlite3_errstr(s->bind_rc));
+    s->bind_rc = SQLITE_OK;
+    return true;
+}
+
+/* Is the transaction store_begin opened gone, ended by an error (no
+ * memory, a full disk) whose statement's caller did not stop?  Then no
+ * statement may run: on its own it would commit at once, half an event. */
+static bool txn_lost(Store *s)
+{
+    if (!s->txn || !sqlite3_get_autocommit(s->db)) return false;
+    static const char said[] = "the transaction was ended by an error: ";
+    if (strncmp(s->err, said, sizeof said - 1) == 0) return true; /* said once */
+    char why[400];
+    snprintf(why, sizeof why, "%.399s", s->err[0] ? s->err : "no transaction is open");
+    snprintf(s->err, sizeof s->err, "%s%s", said, why);
+    return true;
 }
 
 static bool exec(Store *s, const char *sql)
 {
+    if (txn_lost(s)) return false;
     char *msg = NULL;
-    if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        snprintf(s->err, sizeof s->err, "%s", msg ? msg : "unknown error");
+    int rc = sqlite3_exec(s->db, sql, NULL, NULL, &msg);
+    if (rc != SQLITE_OK) {
+        /* without memory for the message, the code's own words */
+        snprintf(s->err, sizeof s->err, "%s", msg ? msg : sqlite3_errstr(rc));
         sqlite3_free(msg);
         return false;
     }
@@ -144,9 +187,38 @@ static bool exec(Store *s, const char *sql)
 
 static bool step_done(Store *s, sqlite3_stmt *st)
 {
+    if (bind_failed(s) || txn_lost(s)) {
+        sqlite3_reset(st);
+        return false;
+    }
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? true : fail(s);
+}
+
+/* The row iterator every query's loop uses: 1 a row, 0 the end of the
+ * rows, -1 an error (kept in s->err).  sqlite3_step's SQLITE_DONE and an
+ * I/O error both end a loop written `while (step == SQLITE_ROW)`: only
+ * this tells a pool loaded whole from one loaded in part. */
+static int step_row(Store *s, sqlite3_stmt *st)
+{
+    if (bind_failed(s) || txn_lost(s)) return -1;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) return 1;
+    if (rc == SQLITE_DONE) return 0;
+    fail(s);
+    return -1;
+}
+
+/* Prepares a statement used once; false (and s->err) when it cannot. */
+static bool prepare(Store *s, const char *sql, sqlite3_stmt **st)
+{
+    s->bind_rc = SQLITE_OK;
+    if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) == SQLITE_OK) return true;
+    fail(s);
+    sqlite3_finalize(*st);
+    *st = NULL;
+    return false;
 }
 
 /* Format 2 had no delivery columns: every message it sent stays in the
@@ -196,30 +268,40 @@ Store *store_open(const char *path, bool create, bool force, Buf *err)
         store_close(s);
         return NULL;
     }
-    sqlite3_busy_timeout(s->db, 5000);
-    if (!exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;") ||
+    /* synchronous=FULL: a commit returns once the WAL is on disk, since
+     * what is acknowledged (deliver's exit 0, the HTTP answer) must
+     * survive a power cut (store.h, "Durability") */
+    if (sqlite3_busy_timeout(s->db, 5000) != SQLITE_OK ||
+        !exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;") ||
         (create && !exec(s, schema))) {
+        if (!s->err[0]) fail(s);
         buf_printf(err, "%s: %s", path, s->err);
         store_close(s);
         return NULL;
     }
     if (create) {
-        store_meta_set(s, "format", STORE_FORMAT);
-        exec(s, extras);
-    } else {
-        char *f = store_meta_get(s, "format");
-        if (f && strcmp(f, "2") == 0 && upgrade_from_2(s)) {
-            free(f);
-            f = xstrdup(STORE_FORMAT);
-        }
-        bool ok = f && strcmp(f, STORE_FORMAT) == 0;
-        free(f);
-        if (ok && !exec(s, extras)) {
+        if (!store_meta_set(s, "format", STORE_FORMAT) || !exec(s, extras)) {
             buf_printf(err, "%s: %s", path, s->err);
             store_close(s);
             return NULL;
         }
-        if (!ok) {
+    } else {
+        char *f = NULL;
+        int got = store_meta_read(s, "format", &f);
+        if (got > 0 && strcmp(f, "2") == 0) {
+            free(f);
+            f = NULL;
+            got = upgrade_from_2(s) ? 1 : -1;
+            if (got > 0) f = xstrdup(STORE_FORMAT);
+        }
+        bool ours = got > 0 && strcmp(f, STORE_FORMAT) == 0;
+        free(f);
+        if (got < 0 || (ours && !exec(s, extras))) {
+            buf_printf(err, "%s: %s", path, s->err);
+            store_close(s);
+            return NULL;
+        }
+        if (!ours) {
             buf_printf(err, "%s is not a nomic game (or was made by another version)", path);
             store_close(s);
             return NULL;
@@ -229,6 +311,11 @@ Store *store_open(const char *path, bool create, bool force, Buf *err)
      * until after sqlite3_close: closing a descriptor of the file would
      * drop SQLite's own (fcntl) locks. */
     s->lockfd = open(path, O_RDONLY | O_CLOEXEC);
+    if (s->lockfd < 0) {
+        buf_printf(err, "%s: cannot open it for the writer's lock: %s", path, strerror(errno));
+        store_close(s);
+        return NULL;
+    }
     store_changed_elsewhere(s);
     return s;
 }
@@ -236,6 +323,8 @@ Store *store_open(const char *path, bool create, bool force, Buf *err)
 void store_close(Store *s)
 {
     if (!s) return;
+    /* finalize's result repeats the statement's last error, already seen;
+     * with every statement finalized, close cannot be refused as busy */
     for (int i = 0; i < Q_COUNT; i++) sqlite3_finalize(s->q[i]);
     sqlite3_close(s->db);
     if (s->lockfd >= 0) close(s->lockfd);
@@ -251,7 +340,11 @@ bool store_lock(Store *s, int wait_ms)
     }
     for (int waited = 0;; waited += 10) {
         if (flock(s->lockfd, LOCK_EX | LOCK_NB) == 0) break;
-        if (errno != EWOULDBLOCK || waited >= wait_ms) {
+        if (errno != EWOULDBLOCK && errno != EINTR) {
+            snprintf(s->err, sizeof s->err, "the game's lock cannot be taken: %s", strerror(errno));
+            return false;
+        }
+        if (waited >= wait_ms) {
             snprintf(s->err, sizeof s->err, "the game is busy: another program holds its lock");
             return false;
         }
@@ -263,58 +356,160 @@ bool store_lock(Store *s, int wait_ms)
 
 void store_unlock(Store *s)
 {
-    if (s->locks && --s->locks == 0) flock(s->lockfd, LOCK_UN);
+    /* closing the descriptor releases it too: an error here leaves
+     * nothing held that store_close would not release */
+    if (s->locks && --s->locks == 0) (void)flock(s->lockfd, LOCK_UN);
 }
 
 bool store_changed_elsewhere(Store *s)
 {
+    /* when it cannot be read, say changed: the caller reloads, and meets
+     * the error there */
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "PRAGMA data_version", -1, &st, NULL) != SQLITE_OK) return true;
-    int64_t v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    if (!prepare(s, "PRAGMA data_version", &st)) return true;
+    int64_t v = step_row(s, st) == 1 ? sqlite3_column_int64(st, 0) : -1;
     sqlite3_finalize(st);
     bool changed = v != s->data_version;
     s->data_version = v;
     return changed;
 }
 
-bool store_begin(Store *s) { return exec(s, "BEGIN IMMEDIATE"); }
-bool store_begin_read(Store *s) { return exec(s, "BEGIN"); }
-bool store_commit(Store *s) { return exec(s, "COMMIT"); }
+bool store_sync_commits(Store *s, bool wait)
+{
+    if (s->lazy == !wait) return true; /* a PRAGMA per event is not free */
+    if (!exec(s, wait ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")) return false;
+    s->lazy = !wait;
+    return true;
+}
+
+bool store_sync_log(Store *s)
+{
+    /* the connection's own handle of the WAL file, which SQLite opens
+     * with the first read: fsync on it takes down every frame any
+     * connection wrote before */
+    for (int tries = 0;; tries++) {
+        sqlite3_file *f = NULL;
+        int rc = sqlite3_file_control(s->db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &f);
+        if (rc != SQLITE_OK) {
+            snprintf(s->err, sizeof s->err, "the log cannot be found to write it to disk: %s", sqlite3_errstr(rc));
+            return false;
+        }
+        if (f && f->pMethods) {
+            if ((rc = f->pMethods->xSync(f, SQLITE_SYNC_NORMAL)) == SQLITE_OK) return true;
+            snprintf(s->err, sizeof s->err, "the log cannot be written to disk: %s", sqlite3_errstr(rc));
+            return false;
+        }
+        if (tries) {
+            snprintf(s->err, sizeof s->err, "the log cannot be found to write it to disk");
+            return false;
+        }
+        char *v;
+        if (store_meta_read(s, "format", &v) < 0) return false; /* a read opens the log */
+        free(v);
+    }
+}
+
+bool store_begin(Store *s)
+{
+    s->err[0] = 0; /* what fails from here on is this transaction's */
+    s->txn = exec(s, "BEGIN IMMEDIATE");
+    return s->txn;
+}
+
+bool store_begin_read(Store *s)
+{
+    s->err[0] = 0;
+    s->txn = exec(s, "BEGIN");
+    return s->txn;
+}
+
+/* Some errors (no memory, a full disk, an I/O error) end the transaction
+ * at once: a caller that went on would commit nothing, or, with no
+ * transaction, each later statement on its own.  A commit with none open
+ * fails, saying which error ended it. */
+bool store_commit(Store *s)
+{
+    if (txn_lost(s)) {
+        s->txn = false; /* ended already: nothing to roll back */
+        return false;
+    }
+    bool ok = exec(s, "COMMIT");
+    /* a COMMIT that failed may leave the transaction open: the caller
+     * rolls back */
+    if (ok) s->txn = false;
+    return ok;
+}
 /* Keeps the error that made the caller roll back (a failed COMMIT has
  * already ended the transaction, and ROLLBACK would only say so). */
 void store_rollback(Store *s)
 {
+    /* the recipient list cached may be one this transaction added */
+    free(s->last_rcpt);
+    s->last_rcpt = NULL;
+    s->txn = false;
     char why[sizeof s->err];
     memcpy(why, s->err, sizeof why);
     exec(s, "ROLLBACK");
     memcpy(s->err, why, sizeof why);
 }
 
-static char *col_text(sqlite3_stmt *st, int i)
+/* A text column of the current row: NULL only when the value is NULL.
+ * (sqlite3_column_text gives NULL too when it has no memory to convert:
+ * that is an error, kept to fail the row's step.) */
+static const char *col_str(Store *s, sqlite3_stmt *st, int i)
 {
-    const unsigned char *t = sqlite3_column_text(st, i);
-    return t ? xstrdup((const char *)t) : NULL;
+    const char *t = (const char *)sqlite3_column_text(st, i);
+    if (!t && sqlite3_column_type(st, i) != SQLITE_NULL) bound(s, SQLITE_NOMEM);
+    return t;
 }
 
-/* The one text query q answers for key, or NULL. */
+static char *col_text(Store *s, sqlite3_stmt *st, int i)
+{
+    const char *t = col_str(s, st, i);
+    return t ? xstrdup(t) : NULL;
+}
+
+/* The one text query q answers for key: 1 and *v (malloc'd, never NULL),
+ * 0 no row, -1 an error (s->err). */
+static int lookup_read(Store *s, int q, const char *key, char **v)
+{
+    *v = NULL;
+    sqlite3_stmt *st = stmt(s, q);
+    if (!st) return -1;
+    bind_text(s, st, 1, key);
+    int rc = step_row(s, st);
+    if (rc == 1) {
+        const char *t = col_str(s, st, 0);
+        *v = xstrdup(t ? t : "");
+        if (bind_failed(s)) {
+            free(*v);
+            *v = NULL;
+            rc = -1;
+        }
+    }
+    sqlite3_reset(st);
+    return rc;
+}
+
+/* The same, NULL for no row and for an error alike (s->err says which). */
 static char *lookup(Store *s, int q, const char *key)
 {
-    sqlite3_stmt *st = stmt(s, q);
-    if (!st) return NULL;
-    bind_text(st, 1, key);
-    char *v = sqlite3_step(st) == SQLITE_ROW ? col_text(st, 0) : NULL;
-    sqlite3_reset(st);
+    char *v;
+    lookup_read(s, q, key, &v);
     return v;
 }
 
 char *store_meta_get(Store *s, const char *key) { return lookup(s, Q_META_GET, key); }
+int store_meta_read(Store *s, const char *key, char **value) { return lookup_read(s, Q_META_GET, key, value); }
+int store_config_read(Store *s, const char *key, char **value) { return lookup_read(s, Q_CONF_GET, key, value); }
+int store_token_read(Store *s, const char *address, char **hash) { return lookup_read(s, Q_TOKEN_GET, address, hash); }
 
 bool store_meta_set(Store *s, const char *key, const char *value)
 {
     sqlite3_stmt *st = stmt(s, Q_META_SET);
     if (!st) return false;
-    bind_text(st, 1, key);
-    bind_text(st, 2, value);
+    bind_text(s, st, 1, key);
+    bind_text(s, st, 2, value);
     return step_done(s, st);
 }
 
@@ -324,21 +519,26 @@ bool store_config_set(Store *s, const char *key, const char *value)
 {
     sqlite3_stmt *st = stmt(s, value ? Q_CONF_SET : Q_CONF_DEL);
     if (!st) return false;
-    bind_text(st, 1, key);
-    if (value) bind_text(st, 2, value);
+    bind_text(s, st, 1, key);
+    if (value) bind_text(s, st, 2, value);
     return step_done(s, st);
 }
 
 bool store_each_config(Store *s, bool (*fn)(void *ud, const char *key, const char *value), void *ud)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "SELECT key,value FROM config ORDER BY key", -1, &st, NULL) != SQLITE_OK)
-        return fail(s);
+    if (!prepare(s, "SELECT key,value FROM config ORDER BY key", &st)) return false;
     int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-        if (!fn(ud, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1))) break;
+    while ((rc = step_row(s, st)) == 1) {
+        const char *k = col_str(s, st, 0), *v = col_str(s, st, 1);
+        if (bind_failed(s)) {
+            rc = -1;
+            break;
+        }
+        if (!fn(ud, k, v)) break;
+    }
     sqlite3_finalize(st);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? true : fail(s);
+    return rc >= 0;
 }
 
 char *store_token_hash(Store *s, const char *address) { return lookup(s, Q_TOKEN_GET, address); }
@@ -347,19 +547,18 @@ bool store_token_set(Store *s, const char *address, const char *hash, int64_t wh
 {
     sqlite3_stmt *st = stmt(s, Q_TOKEN_SET);
     if (!st) return false;
-    bind_text(st, 1, address);
-    bind_text(st, 2, hash);
-    sqlite3_bind_int64(st, 3, when);
+    bind_text(s, st, 1, address);
+    bind_text(s, st, 2, hash);
+    bind_int(s, st, 3, when);
     return step_done(s, st);
 }
 
 bool store_add_initial(Store *s, const char *label, const char *text)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "INSERT INTO initial(label,text) VALUES(?1,?2)", -1, &st, NULL) != SQLITE_OK)
-        return fail(s);
-    bind_text(st, 1, label);
-    bind_text(st, 2, text);
+    if (!prepare(s, "INSERT INTO initial(label,text) VALUES(?1,?2)", &st)) return false;
+    bind_text(s, st, 1, label);
+    bind_text(s, st, 2, text);
     bool ok = step_done(s, st);
     sqlite3_finalize(st);
     return ok;
@@ -368,13 +567,17 @@ bool store_add_initial(Store *s, const char *label, const char *text)
 bool store_each_initial(Store *s, bool (*fn)(void *ud, const char *label, const char *text), void *ud)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "SELECT label,text FROM initial ORDER BY seq", -1, &st, NULL) != SQLITE_OK)
-        return fail(s);
+    if (!prepare(s, "SELECT label,text FROM initial ORDER BY seq", &st)) return false;
     bool ok = true;
-    while (ok && sqlite3_step(st) == SQLITE_ROW)
-        ok = fn(ud, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1));
+    int rc = 0;
+    while (ok && (rc = step_row(s, st)) == 1) {
+        const char *label = col_str(s, st, 0), *text = col_str(s, st, 1);
+        if (bind_failed(s)) rc = -1;
+        else ok = fn(ud, label, text);
+        if (rc < 0) break;
+    }
     sqlite3_finalize(st);
-    return ok;
+    return ok && rc >= 0;
 }
 
 bool store_put_object(Store *s, const Obj *o)
@@ -384,8 +587,8 @@ bool store_put_object(Store *s, const Obj *o)
     sqlite3_stmt *st = stmt(s, Q_PUT_OBJ);
     bool ok = false;
     if (st) {
-        sqlite3_bind_int64(st, 1, o->id);
-        bind_text(st, 2, buf_str(&b));
+        bind_int(s, st, 1, o->id);
+        bind_text(s, st, 2, buf_str(&b));
         ok = step_done(s, st);
     }
     buf_free(&b);
@@ -396,7 +599,7 @@ bool store_delete_object(Store *s, ObjId id)
 {
     sqlite3_stmt *st = stmt(s, Q_DEL_OBJ);
     if (!st) return false;
-    sqlite3_bind_int64(st, 1, id);
+    bind_int(s, st, 1, id);
     return step_done(s, st);
 }
 
@@ -421,14 +624,24 @@ static bool load_text(Pool *p, const char *text, const char *what, Buf *err)
 bool store_load_objects(Store *s, Pool *p, Buf *err)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "SELECT body FROM objects ORDER BY id", -1, &st, NULL) != SQLITE_OK) return fail(s);
+    if (!prepare(s, "SELECT body FROM objects ORDER BY id", &st)) {
+        buf_puts(err, s->err);
+        return false;
+    }
     Buf all = {0};
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        buf_puts(&all, (const char *)sqlite3_column_text(st, 0));
+    int rc;
+    while ((rc = step_row(s, st)) == 1) {
+        const char *body = col_str(s, st, 0);
+        if (bind_failed(s)) {
+            rc = -1;
+            break;
+        }
+        buf_puts(&all, body ? body : "");
         buf_putc(&all, '\n');
     }
     sqlite3_finalize(st);
-    bool ok = load_text(p, buf_str(&all), "stored objects", err);
+    /* a pool loaded in part is no pool: the error, not what was read */
+    bool ok = rc == 0 ? load_text(p, buf_str(&all), "stored objects", err) : (buf_puts(err, s->err), false);
     buf_free(&all);
     return ok;
 }
@@ -438,13 +651,13 @@ long store_journal_received(Store *s, const char *kind, int64_t time, const char
 {
     sqlite3_stmt *st = stmt(s, Q_RECEIVED);
     if (!st) return -1;
-    bind_text(st, 1, kind);
-    sqlite3_bind_int64(st, 2, time);
-    bind_text(st, 3, sender);
-    bind_text(st, 4, input);
-    sqlite3_bind_int64(st, 5, (int64_t)time_now_wall());
-    bind_text(st, 6, raw);
-    if (stamp != time) sqlite3_bind_int64(st, 7, stamp);
+    bind_text(s, st, 1, kind);
+    bind_int(s, st, 2, time);
+    bind_text(s, st, 3, sender);
+    bind_text(s, st, 4, input);
+    bind_int(s, st, 5, (int64_t)time_now_wall());
+    bind_text(s, st, 6, raw);
+    if (stamp != time) bind_int(s, st, 7, stamp);
     if (!step_done(s, st)) return -1;
     return (long)sqlite3_last_insert_rowid(s->db);
 }
@@ -460,27 +673,27 @@ bool store_event_outcome(Store *s, long n, const char *status, const char *messa
     }
     sqlite3_stmt *st = stmt(s, Q_OUTCOME);
     if (!st) return false;
-    sqlite3_bind_int64(st, 1, n);
-    bind_text(st, 2, status);
-    bind_text(st, 3, message);
-    bind_text(st, 4, trace);
-    bind_text(st, 5, trace_json);
-    bind_text(st, 6, hash);
+    bind_int(s, st, 1, n);
+    bind_text(s, st, 2, status);
+    bind_text(s, st, 3, message);
+    bind_text(s, st, 4, trace);
+    bind_text(s, st, 5, trace_json);
+    bind_text(s, st, 6, hash);
     return step_done(s, st);
 }
 
-static void read_event(sqlite3_stmt *st, EventRow *r)
+static void read_event(Store *s, sqlite3_stmt *st, EventRow *r)
 {
     r->n = (long)sqlite3_column_int64(st, 0);
-    r->kind = col_text(st, 1);
+    r->kind = col_text(s, st, 1);
     r->time = sqlite3_column_int64(st, 2);
-    r->sender = col_text(st, 3);
-    r->input = col_text(st, 4);
-    r->status = col_text(st, 5);
-    r->message = col_text(st, 6);
-    r->trace = col_text(st, 7);
-    r->trace_json = col_text(st, 8);
-    r->hash = col_text(st, 9);
+    r->sender = col_text(s, st, 3);
+    r->input = col_text(s, st, 4);
+    r->status = col_text(s, st, 5);
+    r->message = col_text(s, st, 6);
+    r->trace = col_text(s, st, 7);
+    r->trace_json = col_text(s, st, 8);
+    r->hash = col_text(s, st, 9);
     r->received_at = sqlite3_column_int64(st, 10);
     r->stamp = sqlite3_column_type(st, 11) == SQLITE_NULL ? r->time : sqlite3_column_int64(st, 11);
 }
@@ -498,22 +711,32 @@ void event_row_free(EventRow *r)
     memset(r, 0, sizeof *r);
 }
 
-bool store_event_get(Store *s, long n, EventRow *row)
+/* A row read whole, or an error (a text SQLite had no memory for). */
+static bool read_event_whole(Store *s, sqlite3_stmt *st, EventRow *r)
+{
+    read_event(s, st, r);
+    if (!bind_failed(s) && r->kind && r->status) return true;
+    if (!r->kind || !r->status) snprintf(s->err, sizeof s->err, "event %ld: a row without kind or status", r->n);
+    event_row_free(r);
+    return false;
+}
+
+int store_event_get(Store *s, long n, EventRow *row)
 {
     sqlite3_stmt *st = stmt(s, Q_EVENT_GET);
-    if (!st) return false;
-    sqlite3_bind_int64(st, 1, n);
-    bool found = sqlite3_step(st) == SQLITE_ROW;
-    if (found) read_event(st, row);
+    if (!st) return -1;
+    bind_int(s, st, 1, n);
+    int rc = step_row(s, st);
+    if (rc == 1 && !read_event_whole(s, st, row)) rc = -1;
     sqlite3_reset(st);
-    return found;
+    return rc;
 }
 
 long store_last_event(Store *s)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "SELECT coalesce(max(n),0) FROM events", -1, &st, NULL) != SQLITE_OK) return -1;
-    long n = sqlite3_step(st) == SQLITE_ROW ? (long)sqlite3_column_int64(st, 0) : -1;
+    if (!prepare(s, "SELECT coalesce(max(n),0) FROM events", &st)) return -1;
+    long n = step_row(s, st) == 1 ? (long)sqlite3_column_int64(st, 0) : -1;
     sqlite3_finalize(st);
     return n;
 }
@@ -521,91 +744,104 @@ long store_last_event(Store *s)
 bool store_each_event(Store *s, long from, long to, bool (*fn)(void *ud, const EventRow *r), void *ud)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db,
-                           "SELECT n,kind,time,sender,input,status,message,trace,trace_json,hash,received_at,stamp"
-                           " FROM events WHERE n>=?1 AND n<=?2 ORDER BY n",
-                           -1, &st, NULL) != SQLITE_OK)
-        return fail(s);
-    sqlite3_bind_int64(st, 1, from);
-    sqlite3_bind_int64(st, 2, to);
+    if (!prepare(s,
+                 "SELECT n,kind,time,sender,input,status,message,trace,trace_json,hash,received_at,stamp"
+                 " FROM events WHERE n>=?1 AND n<=?2 ORDER BY n",
+                 &st))
+        return false;
+    bind_int(s, st, 1, from);
+    bind_int(s, st, 2, to);
     bool ok = true;
-    while (ok && sqlite3_step(st) == SQLITE_ROW) {
+    int rc = 0;
+    while (ok && (rc = step_row(s, st)) == 1) {
         EventRow r;
-        read_event(st, &r);
+        if (!read_event_whole(s, st, &r)) {
+            rc = -1;
+            break;
+        }
         ok = fn(ud, &r);
         event_row_free(&r);
     }
     sqlite3_finalize(st);
-    return ok;
+    return ok && rc >= 0;
 }
 
 bool store_put_change(Store *s, long event, ObjId id, const char *text)
 {
     sqlite3_stmt *st = stmt(s, Q_CHANGE);
     if (!st) return false;
-    sqlite3_bind_int64(st, 1, event);
-    sqlite3_bind_int64(st, 2, id);
-    bind_text(st, 3, text);
+    bind_int(s, st, 1, event);
+    bind_int(s, st, 2, id);
+    bind_text(s, st, 3, text);
     return step_done(s, st);
 }
 
 bool store_put_snapshot(Store *s, long event, const char *text)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO snapshots(event,body) VALUES(?1,?2)", -1, &st, NULL) !=
-        SQLITE_OK)
-        return fail(s);
-    sqlite3_bind_int64(st, 1, event);
-    bind_text(st, 2, text);
+    if (!prepare(s, "INSERT OR REPLACE INTO snapshots(event,body) VALUES(?1,?2)", &st)) return false;
+    bind_int(s, st, 1, event);
+    bind_text(s, st, 2, text);
     bool ok = step_done(s, st);
     sqlite3_finalize(st);
+    return ok;
+}
+
+/* One change applied to a pool being rebuilt: the object's new text at
+ * its id, or its deletion (text NULL). */
+static bool apply_change(Pool *p, ObjId id, const char *body, Buf *err)
+{
+    if (pool_get(p, id)) pool_delete(p, id);
+    if (!body) return true;
+    /* ids only grow, but a snapshot may be behind: an id the snapshot
+     * already passed is re-created under it */
+    if (id >= p->next_id) return load_text(p, body, "change", err);
+    FmtDoc doc = {0};
+    bool ok = fmt_read(body, strlen(body), "change", &doc, err);
+    if (ok && (doc.n != 1 || !pool_create_reserved(p, id))) {
+        buf_printf(err, "change of object %u: not one object that can be re-created at its id", id);
+        ok = false;
+    }
+    for (int k = 0; ok && k < doc.objs[0].n; k++) pool_set(p, id, doc.objs[0].attrs[k].name, doc.objs[0].attrs[k].value);
+    fmt_doc_free(&doc);
     return ok;
 }
 
 bool store_state_at(Store *s, long n, Pool *p, Buf *err)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "SELECT event,body FROM snapshots WHERE event<=?1 ORDER BY event DESC LIMIT 1", -1,
-                           &st, NULL) != SQLITE_OK)
-        return fail(s);
-    sqlite3_bind_int64(st, 1, n);
-    if (sqlite3_step(st) != SQLITE_ROW) {
+    if (!prepare(s, "SELECT event,body FROM snapshots WHERE event<=?1 ORDER BY event DESC LIMIT 1", &st)) {
+        buf_puts(err, s->err);
+        return false;
+    }
+    bind_int(s, st, 1, n);
+    int rc = step_row(s, st);
+    if (rc != 1) {
         sqlite3_finalize(st);
-        buf_printf(err, "no snapshot at or before event %ld", n);
+        if (rc == 0) buf_printf(err, "no snapshot at or before event %ld", n);
+        else buf_puts(err, s->err);
         return false;
     }
     long from = (long)sqlite3_column_int64(st, 0);
-    bool ok = load_text(p, (const char *)sqlite3_column_text(st, 1), "snapshot", err);
+    const char *snap = col_str(s, st, 1);
+    bool ok = bind_failed(s) ? (buf_puts(err, s->err), false) : load_text(p, snap ? snap : "", "snapshot", err);
     sqlite3_finalize(st);
     if (!ok) return false;
-    if (sqlite3_prepare_v2(s->db, "SELECT id,body FROM changes WHERE event>?1 AND event<=?2 ORDER BY rowid", -1, &st,
-                           NULL) != SQLITE_OK)
-        return fail(s);
-    sqlite3_bind_int64(st, 1, from);
-    sqlite3_bind_int64(st, 2, n);
-    while (ok && sqlite3_step(st) == SQLITE_ROW) {
-        ObjId id = (ObjId)sqlite3_column_int64(st, 0);
-        if (pool_get(p, id)) pool_delete(p, id);
-        const unsigned char *body = sqlite3_column_text(st, 1);
-        if (!body) continue;
-        /* re-create at its id: ids only grow, but a snapshot may be behind */
-        if (id >= p->next_id) {
-            ok = load_text(p, (const char *)body, "change", err);
-        } else {
-            FmtDoc doc = {0};
-            ok = fmt_read((const char *)body, strlen((const char *)body), "change", &doc, err);
-            if (ok && doc.n == 1) {
-                ObjId keep = p->next_id;
-                p->next_id = id;
-                pool_create_at(p, id);
-                p->next_id = keep;
-                for (int k = 0; k < doc.objs[0].n; k++) pool_set(p, id, doc.objs[0].attrs[k].name, doc.objs[0].attrs[k].value);
-            }
-            fmt_doc_free(&doc);
-        }
+    if (!prepare(s, "SELECT id,body FROM changes WHERE event>?1 AND event<=?2 ORDER BY rowid", &st)) {
+        buf_puts(err, s->err);
+        return false;
+    }
+    bind_int(s, st, 1, from);
+    bind_int(s, st, 2, n);
+    while (ok && (rc = step_row(s, st)) == 1) {
+        const char *body = col_str(s, st, 1);
+        if (bind_failed(s)) rc = -1;
+        else ok = apply_change(p, (ObjId)sqlite3_column_int64(st, 0), body, err);
+        if (rc < 0) break;
     }
     sqlite3_finalize(st);
-    return ok;
+    if (rc < 0) buf_puts(err, s->err);
+    return ok && rc >= 0;
 }
 
 static long recipients_id(Store *s, const char *to)
@@ -613,12 +849,15 @@ static long recipients_id(Store *s, const char *to)
     if (s->last_rcpt && strcmp(s->last_rcpt, to) == 0) return s->last_rcpt_id;
     sqlite3_stmt *st = stmt(s, Q_RCPT_ADD);
     if (!st) return -1;
-    bind_text(st, 1, to);
+    bind_text(s, st, 1, to);
     if (!step_done(s, st)) return -1;
-    st = stmt(s, Q_RCPT_GET);
-    bind_text(st, 1, to);
-    long id = sqlite3_step(st) == SQLITE_ROW ? (long)sqlite3_column_int64(st, 0) : -1;
+    if (!(st = stmt(s, Q_RCPT_GET))) return -1;
+    bind_text(s, st, 1, to);
+    int rc = step_row(s, st);
+    long id = rc == 1 ? (long)sqlite3_column_int64(st, 0) : -1;
     sqlite3_reset(st);
+    if (rc == 0) snprintf(s->err, sizeof s->err, "the recipient list just added is not found");
+    if (id < 0) return -1; /* not cached: the next message asks again */
     free(s->last_rcpt);
     s->last_rcpt = xstrdup(to);
     s->last_rcpt_id = id;
@@ -631,14 +870,14 @@ long store_outbox_add(Store *s, long event, const char *to, const char *text, co
     long rid = recipients_id(s, to);
     sqlite3_stmt *st = rid < 0 ? NULL : stmt(s, Q_OUT_ADD);
     if (!st) return -1;
-    sqlite3_bind_int64(st, 1, event);
-    sqlite3_bind_int64(st, 2, rid);
-    bind_text(st, 3, text);
-    bind_text(st, 4, state);
-    sqlite3_bind_int64(st, 5, when);
-    if (strcmp(state, "queued") == 0) sqlite3_bind_null(st, 6);
-    else sqlite3_bind_int64(st, 6, when);
-    bind_text(st, 7, delivery);
+    bind_int(s, st, 1, event);
+    bind_int(s, st, 2, rid);
+    bind_text(s, st, 3, text);
+    bind_text(s, st, 4, state);
+    bind_int(s, st, 5, when);
+    if (strcmp(state, "queued") == 0) bind_null(s, st, 6);
+    else bind_int(s, st, 6, when);
+    bind_text(s, st, 7, delivery);
     if (!step_done(s, st)) return -1;
     return (long)sqlite3_last_insert_rowid(s->db);
 }
@@ -649,21 +888,21 @@ bool store_outbox_drop_queued(Store *s) { return exec(s, "DELETE FROM outbox WHE
     "o.id,o.event,r.list,o.text,o.state,o.queued_at,o.sent_at,o.delivery,o.attempts,o.next_try,o.delivered_at,"      \
     "o.error,o.message_id"
 
-static void out_row(sqlite3_stmt *st, OutRow *r)
+static void out_row(Store *s, sqlite3_stmt *st, OutRow *r)
 {
     r->id = (long)sqlite3_column_int64(st, 0);
     r->event = (long)sqlite3_column_int64(st, 1);
-    r->to = col_text(st, 2);
-    r->text = col_text(st, 3);
-    r->state = col_text(st, 4);
+    r->to = col_text(s, st, 2);
+    r->text = col_text(s, st, 3);
+    r->state = col_text(s, st, 4);
     r->queued_at = sqlite3_column_int64(st, 5);
     r->sent_at = sqlite3_column_int64(st, 6);
-    r->delivery = col_text(st, 7);
+    r->delivery = col_text(s, st, 7);
     r->attempts = sqlite3_column_int(st, 8);
     r->next_try = sqlite3_column_int64(st, 9);
     r->delivered_at = sqlite3_column_int64(st, 10);
-    r->error = col_text(st, 11);
-    r->message_id = col_text(st, 12);
+    r->error = col_text(s, st, 11);
+    r->message_id = col_text(s, st, 12);
 }
 
 void out_row_free(OutRow *r)
@@ -681,16 +920,19 @@ void out_row_free(OutRow *r)
 static bool each_outbox_row(Store *s, const char *sql, bool (*fn)(void *ud, const OutRow *r), void *ud)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return fail(s);
+    if (!prepare(s, sql, &st)) return false;
     bool ok = true;
-    while (ok && sqlite3_step(st) == SQLITE_ROW) {
+    int rc = 0;
+    while (ok && (rc = step_row(s, st)) == 1) {
         OutRow r;
-        out_row(st, &r);
-        ok = fn(ud, &r);
+        out_row(s, st, &r);
+        if (bind_failed(s)) rc = -1;
+        else ok = fn(ud, &r);
         out_row_free(&r);
+        if (rc < 0) break;
     }
     sqlite3_finalize(st);
-    return ok;
+    return ok && rc >= 0;
 }
 
 bool store_each_outbox(Store *s, bool (*fn)(void *ud, const OutRow *r), void *ud)
@@ -710,29 +952,31 @@ int store_outbox_claim(Store *s, long after, int64_t now, int64_t lease_until, b
 {
     sqlite3_stmt *st = stmt(s, Q_OUT_CLAIM);
     if (!st) return -1;
-    sqlite3_bind_int64(st, 4, after);
-    sqlite3_bind_int64(st, 1, now);
-    sqlite3_bind_int64(st, 2, lease_until);
-    sqlite3_bind_int(st, 3, all);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        out_row(st, r);
-        /* RETURNING gives the row as updated; the update itself was done
-         * by the first step */
-        sqlite3_reset(st);
-        return 1;
+    bind_int(s, st, 4, after);
+    bind_int(s, st, 1, now);
+    bind_int(s, st, 2, lease_until);
+    bind_int(s, st, 3, all);
+    int rc = step_row(s, st);
+    if (rc == 1) {
+        out_row(s, st, r);
+        if (bind_failed(s)) {
+            out_row_free(r);
+            rc = -1;
+        }
     }
+    /* RETURNING gives the row as updated; the update itself was done by
+     * the first step, and reset's result repeats its error */
     sqlite3_reset(st);
-    return rc == SQLITE_DONE ? 0 : (fail(s), -1);
+    return rc;
 }
 
 bool store_outbox_delivered(Store *s, long id, const char *message_id, int64_t when)
 {
     sqlite3_stmt *st = stmt(s, Q_OUT_DONE);
     if (!st) return false;
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_int64(st, 2, when);
-    bind_text(st, 3, message_id);
+    bind_int(s, st, 1, id);
+    bind_int(s, st, 2, when);
+    bind_text(s, st, 3, message_id);
     return step_done(s, st);
 }
 
@@ -740,12 +984,12 @@ bool store_outbox_failed(Store *s, long id, const char *message_id, const char *
 {
     sqlite3_stmt *st = stmt(s, Q_OUT_RETRY);
     if (!st) return false;
-    sqlite3_bind_int64(st, 1, id);
-    bind_text(st, 2, next_try ? "pending" : "failed");
-    if (next_try) sqlite3_bind_int64(st, 3, next_try);
-    else sqlite3_bind_null(st, 3);
-    bind_text(st, 4, error);
-    bind_text(st, 5, message_id);
+    bind_int(s, st, 1, id);
+    bind_text(s, st, 2, next_try ? "pending" : "failed");
+    if (next_try) bind_int(s, st, 3, next_try);
+    else bind_null(s, st, 3);
+    bind_text(s, st, 4, error);
+    bind_text(s, st, 5, message_id);
     return step_done(s, st);
 }
 
@@ -754,16 +998,25 @@ char *store_token_owner(Store *s, const char *hash) { return lookup(s, Q_TOKEN_O
 char *store_all_senders(Store *s)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "SELECT DISTINCT sender FROM events WHERE sender IS NOT NULL ORDER BY sender", -1,
-                           &st, NULL) != SQLITE_OK)
-        return NULL;
+    if (!prepare(s, "SELECT DISTINCT sender FROM events WHERE sender IS NOT NULL ORDER BY sender", &st)) return NULL;
     Buf b = {0};
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    int rc;
+    while ((rc = step_row(s, st)) == 1) {
+        const char *who = col_str(s, st, 0);
+        if (bind_failed(s)) {
+            rc = -1;
+            break;
+        }
         if (b.len) buf_putc(&b, ' ');
-        buf_puts(&b, (const char *)sqlite3_column_text(st, 0));
+        buf_puts(&b, who ? who : "");
     }
     sqlite3_finalize(st);
-    return buf_take(&b);
+    if (rc < 0) {
+        buf_free(&b);
+        return NULL;
+    }
+    char *all = buf_take(&b);
+    return all ? all : xstrdup("");
 }
 
 /* One integer that a query with one text parameter answers; dflt when
@@ -771,10 +1024,10 @@ char *store_all_senders(Store *s)
 static int64_t lookup_int(Store *s, const char *sql, const char *key, int64_t dflt)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return (fail(s), -1);
-    bind_text(st, 1, key);
-    int rc = sqlite3_step(st);
-    int64_t v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : rc == SQLITE_DONE ? dflt : (fail(s), -1);
+    if (!prepare(s, sql, &st)) return -1;
+    bind_text(s, st, 1, key);
+    int rc = step_row(s, st);
+    int64_t v = rc == 1 ? sqlite3_column_int64(st, 0) : rc == 0 ? dflt : -1;
     sqlite3_finalize(st);
     return v;
 }
@@ -782,9 +1035,9 @@ static int64_t lookup_int(Store *s, const char *sql, const char *key, int64_t df
 static bool put_pair(Store *s, const char *sql, const char *key, int64_t v)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return fail(s);
-    bind_text(st, 1, key);
-    sqlite3_bind_int64(st, 2, v);
+    if (!prepare(s, sql, &st)) return false;
+    bind_text(s, st, 1, key);
+    bind_int(s, st, 2, v);
     bool ok = step_done(s, st);
     sqlite3_finalize(st);
     return ok;
@@ -814,10 +1067,8 @@ bool store_answered(Store *s, const char *address, int64_t when)
 bool store_event_set_aside(Store *s, long n)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "UPDATE events SET raw=coalesce(raw,input), input=NULL WHERE n=?1", -1, &st, NULL) !=
-        SQLITE_OK)
-        return fail(s);
-    sqlite3_bind_int64(st, 1, n);
+    if (!prepare(s, "UPDATE events SET raw=coalesce(raw,input), input=NULL WHERE n=?1", &st)) return false;
+    bind_int(s, st, 1, n);
     bool ok = step_done(s, st);
     sqlite3_finalize(st);
     return ok;
@@ -826,12 +1077,9 @@ bool store_event_set_aside(Store *s, long n)
 char *store_event_raw(Store *s, long n)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(s->db, "SELECT raw FROM events WHERE n=?1 AND kind='move'", -1, &st, NULL) != SQLITE_OK) {
-        fail(s);
-        return NULL;
-    }
+    if (!prepare(s, "SELECT raw FROM events WHERE n=?1 AND kind='move'", &st)) return NULL;
     sqlite3_bind_int64(st, 1, n);
-    char *raw = sqlite3_step(st) == SQLITE_ROW ? col_text(st, 0) : NULL;
+    char *raw = step_row(s, st) == 1 ? col_text(s, st, 0) : NULL;
     sqlite3_finalize(st);
     return raw;
 }

@@ -17,6 +17,15 @@
  * written in one transaction (store_begin ... store_commit), so a crash
  * leaves either the whole event or none of it, and never loses the move.
  *
+ * Durability: a commit returns only once it is on disk (WAL with
+ * synchronous=FULL: the log is fsync'd at each commit), so that what the
+ * caller then acknowledges (deliver's exit 0 to the MTA, the HTTP answer,
+ * `nomic move`'s exit 0) survives a power cut as well as a crash.
+ *
+ * Errors: every function reports a failure of SQLite (an I/O error, a
+ * full disk, no memory) as false, -1 or NULL with store_error() saying
+ * what, and a loop over rows never takes an error for the end of them.
+ *
  * This is the narrow interface a different store (PostgreSQL) would
  * implement.  Strings returned are malloc'd and owned by the caller.
  */
@@ -53,13 +62,30 @@ Store *store_open(const char *path, bool create, bool force, Buf *err);
 void store_close(Store *s);
 const char *store_error(Store *s);
 
+/* Whether a commit waits for the disk (true, as opened).  A commit that
+ * does not wait is made durable by the next one that does (the WAL is one
+ * file, written in order, and its fsync covers every earlier frame): a
+ * received move is journaled without waiting, since only its outcome's
+ * commit is acknowledged. */
+bool store_sync_commits(Store *s, bool wait);
+/* Writes the log to disk now (fsync): what every connection committed
+ * before is then durable.  The server's group commit: the moves committed
+ * while one fsync ran share the next. */
+bool store_sync_log(Store *s);
+
 bool store_begin(Store *s);
 bool store_begin_read(Store *s); /* a consistent view for reading; ends with store_commit */
 bool store_commit(Store *s);
 void store_rollback(Store *s);
 
+/* NULL when the key is unset and when the store failed (store_error). */
 char *store_meta_get(Store *s, const char *key);
 bool store_meta_set(Store *s, const char *key, const char *value);
+/* The same lookups telling the two apart: 1 and *value (malloc'd), 0 no
+ * such key (*value NULL), -1 the store failed (store_error). */
+int store_meta_read(Store *s, const char *key, char **value);
+int store_config_read(Store *s, const char *key, char **value);
+int store_token_read(Store *s, const char *address, char **hash);
 
 bool store_add_initial(Store *s, const char *label, const char *text);
 /* Calls fn for each initial set in load order. */
@@ -87,7 +113,8 @@ long store_journal_received(Store *s, const char *kind, int64_t time, const char
                            const char *raw, int64_t stamp);
 bool store_event_outcome(Store *s, long n, const char *status, const char *message, const char *trace,
                          const char *trace_json, const char *hash);
-bool store_event_get(Store *s, long n, EventRow *row);
+/* 1: *row is filled; 0: no event n; -1: the store failed. */
+int store_event_get(Store *s, long n, EventRow *row);
 /* A move event's message as received (a whole mail), malloc'd, or NULL. */
 char *store_event_raw(Store *s, long n);
 /* An event the engine cannot run: its moves are kept with the message as

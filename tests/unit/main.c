@@ -48,5 +48,6 @@ int main(void)
     failed += run_hash_tests();
     failed += run_sugar_tests();
     failed += run_mailin_tests();
+    failed += run_fault_tests();
     return failed;
 }

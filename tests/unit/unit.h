@@ -26,6 +26,7 @@ int run_hash_tests(void);
 int run_pool_tests(void);
 int run_sugar_tests(void);
 int run_mailin_tests(void);
+int run_fault_tests(void);
 
 /* A game in memory loaded from `set`; fails the test if it does not load. */
 Game *unit_game(const char *set);
