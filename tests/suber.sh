@@ -148,6 +148,12 @@ win=$("$NOMIC" show G --type rule --json | python3 -c "import json,sys
 print([o['objectId'] for o in json.load(sys.stdin)['objects'] if o.get('implements')=='208'][0])")
 mv b@x "PROPOSE AMEND 208 The winner is the first player to achieve 30 (positive) points." \
     "FORMAL AMEND $win IF exists(type==\"player\" & score>=30 & nickname==%n) & !exists(type==\"win\") THEN create(type==\"win\" & player==%n) & halt()"
+# the announcement carries the formal change as written, and the rule it changes as it stands
+expect_in out "Formal change 1: amend formal rule $win (implements 208), which reads" "the formal change is announced"
+expect_in out "    if: exists(type==\"player\" & score>=200 & nickname==%n) & !exists(type==\"win\")" "with the rule as it stands"
+expect_in out "to read" "and what it would become"
+expect_in out "    if: exists(type==\"player\" & score>=30 & nickname==%n) & !exists(type==\"win\")" "the new if as written"
+expect_in out "    then: create(type==\"win\" & player==%n) & halt()" "the new then as written"
 all_vote 301 FOR FOR FOR
 expect_eq "$(val ruleText number 301 text)" "The winner is the first player to achieve 30 (positive) points." "208 amended to 30 is rule 301"
 expect_eq "$(val rule objectId "$win" implements)" "301" "its formal rule implements 301"
@@ -263,5 +269,21 @@ expect_eq "$winner" "$who" "the proposer who reached 100 wins"
 mv a@x "VOTE $n FOR"
 expect_in out "the game has ended" "the game halts (208)"
 expect_status 0 "suber1982 replays" "$NOMIC" replay G
+
+# ------------------------------------- a formal change cannot hide from the voters
+"$NOMIC" init G --ruleset suber --time "$TIME" --force >out
+mv a@x "JOIN alice Young"
+mv b@x "JOIN bob Adams"
+mv b@x "PROPOSE ENACT Players may wear hats." "FORMAL CREATE 10020 IF exists(type==\"player\" & score>10) THEN halt()"
+expect_in out "Proposal 301 by bob: enact" "the proposal is announced"
+expect_in out "Players may wear hats." "with its text"
+expect_in out "Formal change 1: create a formal rule (ruleOrder 10020)" "and the formal rule it creates"
+expect_in out "    if: exists(type==\"player\" & score>10)" "its if as written"
+expect_in out "    then: halt()" "its then as written"
+"$NOMIC" outbox G >outbox
+expect_eq "$(grep -c 'Formal change 1: create a formal rule (ruleOrder 10020)' outbox)" 2 "every player gets the whole proposal"
+"$NOMIC" show G --type proposal --json | python3 -c "import json,sys
+print(json.load(sys.stdin)['objects'][0].get('formalText',''))" >kept
+expect_in kept "then: halt()" "the proposal keeps the formal changes announced (formalText)"
 
 report suber
