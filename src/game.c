@@ -27,6 +27,7 @@ void outcome_free(Outcome *o)
 {
     free(o->message);
     event_result_free(&o->er);
+    code_notes_free(&o->code);
     memset(o, 0, sizeof *o);
 }
 
@@ -679,6 +680,15 @@ static bool finish(Game *g, Outcome *o, Saved *sv, const char *status, bool dry)
     return ok;
 }
 
+/* The check of the moves' rule code, to their sender, after what the
+ * rules sent (an event undone whole answers with its refusal only). */
+static void answer_code_notes(Outcome *o, const char *sender)
+{
+    char *text = o->refused ? NULL : code_notes_text(&o->code);
+    if (text) msg_push(&o->er.sent, sym_cstr(sender), sym_cstr(text));
+    free(text);
+}
+
 /* Turns a message body into move objects and runs the rules; returns the
  * journal status. */
 static const char *process_move(Game *g, const char *sender, int64_t time, int64_t stamp, const char *body, bool dry, Outcome *o,
@@ -698,6 +708,8 @@ static const char *process_move(Game *g, const char *sender, int64_t time, int64
     } else {
         free(g->last_mover);
         g->last_mover = xstrdup(sender);
+        /* the code is checked against the settings as the move finds them */
+        code_check_moves(g->pool, &doc, &o->code);
         Sym from = sym_cstr(sender), when = sym_from_long((long)stamp);
         Sym batch = SYM_EMPTY;
         for (int i = 0; i < doc.n; i++) {
@@ -711,6 +723,7 @@ static const char *process_move(Game *g, const char *sender, int64_t time, int64
                 pool_set(g->pool, id, doc.objs[i].attrs[k].name, doc.objs[i].attrs[k].value);
         }
         status = settle(g, o, sv, dry);
+        answer_code_notes(o, sender);
     }
     fmt_doc_free(&doc);
     buf_free(&err);

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "codecheck.h"
 #include "engine.h"
 #include "store.h"
 #include "sugar.h"
@@ -74,6 +75,7 @@ typedef struct Outcome {
     char *message;       /* why refused, or a note from the Mechanics */
     EventResult er;
     char hash[17];       /* state hash after the event, hex */
+    CodeNotes code;      /* the Mechanics' check of the moves' rule code (codecheck.h) */
 } Outcome;
 
 void outcome_free(Outcome *o);

@@ -285,5 +285,10 @@ expect_eq "$(grep -c 'Formal change 1: create a formal rule (ruleOrder 10020)' o
 "$NOMIC" show G --type proposal --json | python3 -c "import json,sys
 print(json.load(sys.stdin)['objects'][0].get('formalText',''))" >kept
 expect_in kept "then: halt()" "the proposal keeps the formal changes announced (formalText)"
+# the Mechanics check the formal change's code (codeAttributes) and tell the proposer
+mv a@x "PROPOSE ENACT Rich players stop the game." "FORMAL CREATE 10020 IF exists(type=\"player\" & score=10) THEN halt()"
+expect_in out "move 2, newif, line 1, column 12: error: a single '=' is not a comparison: use == near \"=\"" \
+    "the proposer is told what nomic check finds in the formal change"
+expect_in out "It is not your turn" "and the rules still answer as they would"
 
 report suber
