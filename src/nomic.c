@@ -34,6 +34,8 @@ const Command commands[] = {
      "publish the generator's seed, checked against the commitment init printed, and the state hash's key"},
     {"slr", cmd_slr, "nomic slr parse FILE [--json|--objects] | nomic slr emit GAME",
      "Agora's Short Logical Ruleset: read one (a summary, JSON or objects), or print a game's"},
+    {"report", cmd_report, "nomic report GAME KIND [--time T]",
+     "what a game-keeper posts (standings, the Proposal Pool...), as the set's report rules write it; nothing kept"},
     {"help", cmd_help, "nomic help [--markdown]", "this summary and the rule language's verbs and functions"},
     {NULL, NULL, NULL, NULL},
 };

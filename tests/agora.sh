@@ -67,6 +67,8 @@ move_at a@x 2026-01-01T02:00:00Z "PROPOSE AI 2 Hats" "ENACT TITLE Hats TEXT Ever
     "RETITLE 9002 Lighter" "POWER 9002 2"
 expect_in out "is in the Proposal Pool" "the proposal is in the pool"
 P1=$(val proposal title Hats objectId)
+expect_status 0 "the Promotor's report" "$NOMIC" report G promotor --time 2026-01-01T02:00:01Z
+expect_in out "$P1    alice    2    Hats" "the Pool lists the proposal: ID, author, AI, title"
 expect_eq "$(val proposal title Hats status)/$(val proposal title Hats author)/$(val proposal title Hats ai)" "pool/alice/2" \
     "status pool, author alice, AI 2"
 expect_eq "$("$NOMIC" show G --type change | grep -c '^change:')" "5" "five changes, one per line"
@@ -175,6 +177,21 @@ expect_eq "$(decision 1)" "resolved/ADOPTED/3/0/5" "ADOPTED, 3 FOR, 0 AGAINST, 5
 expect_in box "The Assessor resolves Agoran decision 1 (the adoption of proposal 1): ADOPTED." "the tally is announced"
 expect_in box "FOR (3): alice, bob, carol" "the tally names the voters"
 expect_in box "PRESENT: dave, erin" "and those present"
+# the officers' reports, from the state (nomic report runs the set's report rules dry)
+expect_status 0 "the Assessor's report" "$NOMIC" report G assessor --time 2026-01-12T00:00:01Z
+cp out assessor
+expect_in assessor "Decision 1 (the adoption of proposal 1 \"Hats\"): ADOPTED" "it resolves decision 1"
+expect_in assessor "  AI-majority, AI 2, quorum 2, 5 valid ballots; options FOR, AGAINST, PRESENT" "method, AI, quorum, ballots, options"
+expect_in assessor "  FOR (3): alice, bob, carol" "the voters by option, with the strength"
+expect_in assessor "  PRESENT: dave, erin" "and those present"
+expect_in assessor "Open decisions: none" "nothing open"
+expect_status 0 "the Registrar's report" "$NOMIC" report G registrar --time 2026-01-12T00:00:01Z
+expect_in out "Players (6):" "the Registrar counts the players"
+expect_in out "  alice    a@x    registered 2026-01-01T01:00:00Z" "each with address and registration"
+expect_status 0 "a report is kept nowhere" "$NOMIC" show G --type reportDraft
+expect_eq "$(cat out)" "" "no draft is left in the state"
+expect_status 0 "an unknown report is the rules' to answer" "$NOMIC" report G herald --time 2026-01-12T00:00:01Z
+expect_in out "There is no report herald: the reports are assessor, promotor and registrar." "the rules say which there are"
 expect_eq "$(val proposal title Hats power)" "2" "the proposal's power is min(4, AI) = 2"
 expect_eq "$(val ruleText number 9003 revision)/$(val ruleText number 9003 power)/$(val ruleText number 9003 title)" \
     "0/1/Hats" "the enactment is rule 9003, the next unused number, revision 0, power 1"

@@ -164,6 +164,9 @@ all_vote 303 FOR FOR FOR
 mv b@x "PROPOSE ENACT Bob's rule."
 all_vote 304 FOR FOR FOR
 expect_scores 11 23 12 "after 304"
+"$NOMIC" report G standings --time "$TIME" >out
+expect_eq "$(grep '^  [0-9]' out | tr -s ' ' | tr '\n' '/')" " 1. bob Adams: 23/ 2. carol Zed: 12/ 3. alice Young: 11/" \
+    "the standings rank the players by score"
 expect_eq "$(val win type win player)" "(none)" "23 is not 30"
 mv a@x "PROPOSE ENACT Alice again."
 all_vote 305 FOR FOR FOR
@@ -285,6 +288,16 @@ expect_eq "$(grep -c 'Formal change 1: create a formal rule (ruleOrder 10020)' o
 "$NOMIC" show G --type proposal --json | python3 -c "import json,sys
 print(json.load(sys.stdin)['objects'][0].get('formalText',''))" >kept
 expect_in kept "then: halt()" "the proposal keeps the formal changes announced (formalText)"
+# the standings, as a game-keeper posts them, from the state
+expect_status 0 "the standings" "$NOMIC" report G standings --time "$TIME"
+cp out standings
+expect_in standings "turn 1 (circuit 1), bob to play." "the turn"
+expect_in standings "  1. alice Young: 0" "the players by score, ties in seat order"
+expect_in standings "  1. bob Adams: 0" "tied players share a rank"
+expect_in standings "Open proposals:" "then the open proposals"
+expect_in standings "  301 by bob: enact; 0 of 2 players have voted, 1 formal change(s)" "with the votes cast and the formal changes"
+mv z@x "REPORT standings"
+expect_in out "  301 by bob: enact; 0 of 2 players have voted" "anyone may ask by mail"
 # the Mechanics check the formal change's code (codeAttributes) and tell the proposer
 mv a@x "PROPOSE ENACT Rich players stop the game." "FORMAL CREATE 10020 IF exists(type=\"player\" & score=10) THEN halt()"
 expect_in out "move 2, newif, line 1, column 12: error: a single '=' is not a comparison: use == near \"=\"" \
