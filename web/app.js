@@ -197,6 +197,16 @@
     }
   }
 
+  // The set's vote form, from its sugar: a keyword, the proposal, and a
+  // choice of options (favor: VOTE <propId> <vote:FOR|AGAINST>), or null.
+  function voteForm() {
+    for (const form of (state.game && state.game.sugar) || []) {
+      const m = /^(\S+)\s+<[^>:]+>\s+<[^>:]+:([^>]+)>\s*$/.exec(form);
+      if (m) return {keyword: m[1], options: m[2].split('|').filter((o) => o)};
+    }
+    return null;
+  }
+
   function addSugarLine(form) {
     const ta = $('move-body');
     const before = ta.value.replace(/\s+$/, '');
@@ -356,6 +366,15 @@
       card.appendChild(h('details', null, h('summary', null, 'Objects (' + g.status.concat(g.changes).length + ')'),
         g.status.concat(g.changes).map((o) => kvList(o))));
       return card;
+    }
+    const vf = !decided && main && main.type === 'voteInProgress' ? voteForm() : null;
+    if (vf) {
+      card.appendChild(h('div', {class: 'vote-buttons'}, h('span', {class: 'hint'}, 'Vote:'),
+        vf.options.map((opt) => h('button', {
+          type: 'button', class: 'vote', dataset: {vote: opt},
+          title: 'Send ' + vf.keyword + ' ' + g.id + ' ' + opt + ' under the address (or token) of the move form',
+          onclick: () => sendMove(null, vf.keyword + ' ' + g.id + ' ' + opt),
+        }, opt))));
     }
     const nFor = g.votes.filter((v) => String(v.vote).toUpperCase() === 'FOR').length;
     const nAgainst = g.votes.filter((v) => String(v.vote).toUpperCase() === 'AGAINST').length;
@@ -646,11 +665,12 @@
 
   // ---- the move form -----------------------------------------------------------------
 
-  async function sendMove(ev) {
+  // body: a line sent by a button (a vote), not the form's text
+  async function sendMove(ev, line) {
     if (ev) ev.preventDefault();
     const from = $('move-from').value.trim();
     const token = $('move-token').value.trim();
-    const body = $('move-body').value;
+    const body = line || $('move-body').value;
     const out = $('move-result');
     setToken(token);
     store.set('nomic.from', from);
@@ -668,7 +688,7 @@
         headers: {'Content-Type': 'text/plain; charset=utf-8'},
       }));
       showResult(r);
-      if (r.body && r.body.status === 'applied') $('move-body').value = '';
+      if (!line && r.body && r.body.status === 'applied') $('move-body').value = '';
     } catch (e) {
       showResultError('The move could not be sent: ' + (e.message || e));
     } finally {
@@ -706,6 +726,13 @@
       h('span', {class: 'hint'}, trace.length + (trace.length === 1 ? ' rule firing' : ' rule firings')),
       r.status !== 200 ? h('span', {class: 'hint'}, '(HTTP ' + r.status + ')') : null));
     if (b.message !== null && b.message !== undefined) out.appendChild(h('p', {class: 'message'}, b.message));
+    const notes = Array.isArray(b.codeCheck) ? b.codeCheck : [];
+    if (notes.length) {
+      out.appendChild(h('h3', null, 'Code check (decides nothing; the rules do)'));
+      out.appendChild(h('ul', {class: 'code-check'}, notes.map((n) => h('li', {class: n.severity === 'error' ? 'bad' : 'warn'},
+        'move ' + n.move + ', ' + n.attribute + ', line ' + n.line + ', column ' + n.column + ': ' + n.severity + ': ' +
+        n.message))));
+    }
     const replies = Array.isArray(b.replies) ? b.replies : [];
     out.appendChild(h('h3', null, replies.length ? 'Replies to you' : 'No reply to you'));
     if (replies.length) {

@@ -177,7 +177,8 @@ async function expectApplied(from, body, want, opts) {
 
 // ---- the play ------------------------------------------------------------------
 
-const NEW_IF = 'exists(type=="move" & subtype=="greet" & processed!=T & moveSender==%s & objectId==%o)';
+// %t is bound and never used: the Mechanics' code check warns, and the page shows it
+const NEW_IF = 'exists(type=="move" & subtype=="greet" & processed!=T & moveSender==%s & moveTimeStamp==%t & objectId==%o)';
 const NEW_THEN = 'set(objectId==%o)(processed==T & cleanup==T) & send(%s,"Hello from rule 40000")';
 
 async function main() {
@@ -211,10 +212,10 @@ async function main() {
   await eventually('the sugar forms are offered as hints', async () =>
     (await page.locator('#sugar-list button').count()) >= 5);
   await eventually('the proposals section says there are none yet', async () => /No proposals/.test(await text('#proposals')));
-  await eventually('the rules are listed in run order (31 rules, first rule 9 at 10010)', async () => {
+  await eventually('the rules are listed in run order (32 rules, first rule 9 at 10010)', async () => {
     const orders = await page.$$eval('#rules article.rule', (els) => els.map((e) => [e.dataset.ruleId, e.dataset.ruleOrder]));
     const nums = orders.map((o) => Number(o[1]));
-    return orders.length === 31 && orders[0][0] === '9' && nums.every((n, i) => i === 0 || nums[i - 1] <= n) ? orders.length : null;
+    return orders.length === 32 && orders[0][0] === '9' && nums.every((n, i) => i === 0 || nums[i - 1] <= n) ? orders.length : null;
   });
   check((await page.locator('#rules .error-badge').count()) === 0, 'no rule of favor shows an error badge');
   check((await text('#rule-3 .comment')).includes("if someone's registering"), "rule 3's comment is shown");
@@ -233,6 +234,9 @@ async function main() {
     'Proposed rule-change (proposal');
   const m = /Proposed rule-change \(proposal (\d+)/.exec(prop.result);
   check(!!m, 'the announcement names the proposal id', prop.result);
+  check(/Code check \(decides nothing; the rules do\)/.test(prop.result) &&
+    prop.result.includes('move 1, newif, line 1, column') && prop.result.includes('warning: variable %t is bound but never used'),
+    "the answer shows the Mechanics' code check of the proposed rule", prop.result);
   const pid = m[1];
   const card = `#proposals [data-prop-id="${pid}"]`;
   await eventually(`proposal ${pid} is shown as voting, by alice, with its new rule`, async () => {
@@ -244,9 +248,20 @@ async function main() {
   await eventually('the header shows the vote\'s closing time as the next timer', async () =>
     /UTC \(in (9 d 23 h|10 d 0 h)\)/.test(await text('#game-timer')) ? true : { ok: false, v: await text('#game-timer') });
 
-  // both vote FOR
+  // both vote FOR: alice types the line, bob clicks the card's FOR button
   await expectApplied('alice@example.org', `VOTE ${pid} FOR`);
-  await expectApplied('bob@example.org', `VOTE ${pid} FOR`);
+  const buttons = await page.$$eval(`${card} .vote-buttons button`, (els) => els.map((e) => e.dataset.vote));
+  check(JSON.stringify(buttons) === '["FOR","AGAINST"]', 'the open proposal has a button per option of the vote form',
+    JSON.stringify(buttons));
+  await page.fill('#move-from', 'bob@example.org');
+  await page.fill('#move-body', '');
+  await page.click(`${card} .vote-buttons button[data-vote="FOR"]`);
+  await page.waitForFunction(() => {
+    const r = document.querySelector('#move-result');
+    return r && r.dataset.status && !document.querySelector('#move-send').disabled;
+  }, null, { timeout: 15000 });
+  check((await page.getAttribute('#move-result', 'data-status')) === 'applied', 'bob votes FOR with the button: applied',
+    await text('#move-result'));
   await eventually('each vote scores one point at once: alice 1, bob 1', async () =>
     (await score('alice')) === '1' && (await score('bob')) === '1' ? true : { ok: false, alice: await score('alice'), bob: await score('bob') });
   await eventually(`proposal ${pid} shows both votes FOR`, async () => {
@@ -272,7 +287,7 @@ async function main() {
     const t = await text(sel);
     const ids = await page.$$eval('#rules article.rule', (els) => els.map((e) => e.dataset.ruleOrder));
     const at = ids.indexOf('40000');
-    return t.includes(NEW_IF) && t.includes(NEW_THEN) && Number(ids[at - 1]) <= 40000 && Number(ids[at + 1]) >= 40000 && ids.length === 32;
+    return t.includes(NEW_IF) && t.includes(NEW_THEN) && Number(ids[at - 1]) <= 40000 && Number(ids[at + 1]) >= 40000 && ids.length === 33;
   });
   check((await text('#game-timer')).trim() === 'none', 'no timer is pending after the tally', await text('#game-timer'));
 
