@@ -298,7 +298,7 @@
     const lists = await Promise.all(types.map((t) => getJSON('api/objects?type=' + encodeURIComponent(t))));
     const byType = {};
     types.forEach((t, i) => { byType[t] = lists[i]; });
-    const key = JSON.stringify(byType);
+    const key = JSON.stringify(byType) + (state.drawn.rules || '');
     if (state.drawn.proposals === key) return;
     state.drawn.proposals = key;
 
@@ -360,7 +360,8 @@
         (closed ? 'Voting closed ' : 'Voting closes ') + fmtTime(main.expiryTime) +
         ' (' + fmtRel(main.expiryTime, now) + ')'));
     }
-    for (const c of g.changes) card.appendChild(changeView(c));
+    const isOpen = !!(main && main.type === 'voteInProgress');
+    for (const c of g.changes) card.appendChild(changeView(c, isOpen));
     const decided = main && DECIDED[main.type];
     if (decided && !g.votes.length) {
       card.appendChild(h('details', null, h('summary', null, 'Objects (' + g.status.concat(g.changes).length + ')'),
@@ -399,7 +400,36 @@
     return card;
   }
 
-  function changeView(c) {
+  // The lines of a and b as a diff: [op, line], op ' ' kept, '-' gone, '+' new
+  // (longest common subsequence; past 300 lines a side, all gone then all new).
+  function lineDiff(a, b) {
+    const x = a.split('\n'), y = b.split('\n'), n = x.length, m = y.length;
+    if (n > 300 || m > 300) return x.map((l) => ['-', l]).concat(y.map((l) => ['+', l]));
+    const L = Array.from({length: n + 1}, () => new Array(m + 1).fill(0));
+    for (let i = n - 1; i >= 0; i--)
+      for (let j = m - 1; j >= 0; j--) L[i][j] = x[i] === y[j] ? L[i + 1][j + 1] + 1 : Math.max(L[i + 1][j], L[i][j + 1]);
+    const out = [];
+    let i = 0, j = 0;
+    while (i < n && j < m) {
+      if (x[i] === y[j]) { out.push([' ', x[i]]); i++; j++; }
+      else if (L[i + 1][j] >= L[i][j + 1]) out.push(['-', x[i++]]);
+      else out.push(['+', y[j++]]);
+    }
+    while (i < n) out.push(['-', x[i++]]);
+    while (j < m) out.push(['+', y[j++]]);
+    return out;
+  }
+
+  function diffClause(kw, old, now) {
+    if (now === undefined || now === '' || now === old) {
+      return h('div', {class: 'clause kept'}, h('span', {class: 'kw'}, kw + ' (kept)'), h('pre', {class: 'code'}, old));
+    }
+    return h('div', {class: 'clause diff'}, h('span', {class: 'kw'}, kw),
+      h('pre', {class: 'code diff'}, lineDiff(old, now).map(([op, line]) =>
+        h('span', {class: op === '-' ? 'del' : op === '+' ? 'ins' : 'same'}, op + ' ' + line + '\n'))));
+  }
+
+  function changeView(c, open) {
     const kind = c.ruleChangeType || c.subtype || 'change';
     const title = h('div', {class: 'change-title'});
     if (c.target !== undefined) {
@@ -409,8 +439,14 @@
       append(title, [kind + (c.neworder !== undefined ? ' a rule, order ' + c.neworder : '')]);
     }
     const parts = [title];
-    if (c.newif !== undefined) parts.push(clause('if', c.newif));
-    if (c.newthen !== undefined) parts.push(clause('then', c.newthen));
+    const old = kind === 'amend' && c.target !== undefined && state.rules ? state.rules.get(String(c.target)) : null;
+    if (old && open) {
+      // an amendment, against the rule as it stands; a part it leaves out is kept
+      parts.push(diffClause('if', old.if || '', c.newif), diffClause('then', old.then || '', c.newthen));
+    } else {
+      if (c.newif !== undefined) parts.push(clause('if', c.newif));
+      if (c.newthen !== undefined) parts.push(clause('then', c.newthen));
+    }
     return h('div', {class: 'change', dataset: {objectId: c.objectId}}, parts);
   }
 
@@ -433,6 +469,7 @@
     const key = JSON.stringify(rules);
     if (state.drawn.rules === key) return;
     state.drawn.rules = key;
+    state.rules = new Map(rules.map((r) => [String(r.objectId), r]));
     const root = clear($('rules'));
     if (!rules.length) root.appendChild(h('p', {class: 'empty'}, 'This game has no rules (yet).'));
     for (const r of rules) {
@@ -764,7 +801,8 @@
     const g = await loadGame();
     const more = await loadNewEvents();
     if (force || more || g.event !== state.seenEvent) {
-      await Promise.all([loadPlayers(), loadProposals(), loadRules(), loadOutbox(), loadBrowse()]);
+      // an amendment is shown against the rule as it stands: the rules first
+      await Promise.all([loadPlayers(), loadRules().then(loadProposals), loadOutbox(), loadBrowse()]);
       state.seenEvent = g.event;
     }
   }

@@ -348,6 +348,26 @@ async function main() {
   await eventually('the objects panel lists the 3 players as a table', async () =>
     (await page.locator('#browse-result table[data-type="player"] tbody tr').count()) === 3);
 
+  // an amendment is shown against the rule as it stands: rule 9 (the win at
+  // 100) amended to a win at 50, its then left out (kept)
+  const amend = await expectApplied('alice@example.org', [
+    'subtype: ruleChange', 'ruleChangeType: amend', 'target: 9',
+    'newif: exists(type=="player" & score>50 & nickname==%n & objectId==%o) &',
+    '    !exists(type=="win" & who==%o) &', '    exists(type=="playerList" & listContent==%pl)'].join('\n'),
+  'Proposed rule-change (proposal');
+  const apid = /Proposed rule-change \(proposal (\d+)/.exec(amend.result)[1];
+  const acard = `#proposals [data-prop-id="${apid}"]`;
+  await eventually(`proposal ${apid} shows the amendment as a diff against rule 9`, async () => {
+    if ((await page.locator(`${acard} pre.diff`).count()) !== 1) return null;
+    const del = await page.$$eval(`${acard} pre.diff span.del`, (els) => els.map((e) => e.textContent));
+    const ins = await page.$$eval(`${acard} pre.diff span.ins`, (els) => els.map((e) => e.textContent));
+    const same = await page.$$eval(`${acard} pre.diff span.same`, (els) => els.map((e) => e.textContent));
+    return del.length === 1 && del[0].includes('score>100') && ins.length === 1 && ins[0].includes('score>50') &&
+      same.length === 2 && same[0].includes('!exists(type=="win" & who==%o) &') ? true : { ok: false, del, ins, same };
+  });
+  check((await text(`${acard} .clause.kept`)).includes('then (kept)') &&
+    (await text(`${acard} .clause.kept`)).includes('wins the game!'), 'the then it leaves out is shown as kept, as it stands');
+
   check(pageErrors.length === 0, 'the page raised no JavaScript or console error', pageErrors.join('\n'));
 
   if (process.env.NOMIC_BROWSER_SCREENSHOT) {
