@@ -197,6 +197,17 @@
     }
   }
 
+  // An address that may wrap only after its local part and at its dots
+  // (alice@<wbr>example.<wbr>org), never in the middle of a word.
+  function addressParts(addr) {
+    const out = [];
+    for (const piece of String(addr).split(/(?<=[@.])/)) {
+      if (out.length) out.push(h('wbr'));
+      out.push(piece);
+    }
+    return out;
+  }
+
   // The set's vote form, from its sugar: a keyword, the proposal, and a
   // choice of options (favor: VOTE <propId> <vote:FOR|AGAINST>), or null.
   function voteForm() {
@@ -272,7 +283,7 @@
       h('td', {class: 'num rank'}, String(rank)),
       h('td', {class: 'nick'}, nick),
       h('td', {class: 'score'}, p.score !== undefined ? p.score : ''),
-      h('td', {class: 'email'}, p.defaultEmail || '')));
+      h('td', {class: 'email'}, addressParts(p.defaultEmail || ''))));
     });
     state.drawn.playersScores = scores;
     $('players').hidden = players.length === 0;

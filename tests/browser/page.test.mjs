@@ -368,6 +368,25 @@ async function main() {
   check((await text(`${acard} .clause.kept`)).includes('then (kept)') &&
     (await text(`${acard} .clause.kept`)).includes('wins the game!'), 'the then it leaves out is shown as kept, as it stands');
 
+  // a phone: 390 px wide, no horizontal scroll, the open proposal's vote buttons within reach
+  await page.setViewportSize({ width: 390, height: 844 });
+  await eventually('at 390 px the page does not scroll sideways', async () => {
+    const w = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, body: document.body.scrollWidth,
+      wide: [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 391)
+        .map((e) => e.tagName + '.' + e.className + '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 12) }));
+    return w.doc <= 390 && w.body <= 390 ? true : { ok: false, w };
+  });
+  const wide = await page.$$eval('body *', (els) => els.filter((e) => e.getBoundingClientRect().right > 391)
+    .map((e) => e.tagName + '.' + e.className).slice(0, 5));
+  check(wide.length === 0, 'at 390 px no element reaches past the right edge', wide.join(', '));
+  const vb = await page.locator(`${acard} .vote-buttons button`).first().boundingBox();
+  check(vb && vb.x >= 0 && vb.x + vb.width <= 390, 'at 390 px the vote buttons are within the screen', JSON.stringify(vb));
+  const addr = await page.$eval('#players tr[data-nickname="alice"] td.email', (e) => ({
+    style: getComputedStyle(e).wordBreak + '/' + getComputedStyle(e).overflowWrap, wbr: e.querySelectorAll('wbr').length,
+    lines: Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight || '16')) }));
+  check(!/break-all|anywhere/.test(addr.style) && addr.wbr === 2,
+    'an address wraps only after its @ and at its dots, never mid-word', JSON.stringify(addr));
+
   check(pageErrors.length === 0, 'the page raised no JavaScript or console error', pageErrors.join('\n'));
 
   if (process.env.NOMIC_BROWSER_SCREENSHOT) {
