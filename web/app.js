@@ -374,6 +374,18 @@
     const isOpen = !!(main && main.type === 'voteInProgress');
     for (const c of g.changes) card.appendChild(changeView(c, isOpen));
     const decided = main && DECIDED[main.type];
+    if (decided && (main.votersFor !== undefined || main.votersAgainst !== undefined || main.changes !== undefined)) {
+      // the record the rules kept when the vote closed: the changes and who voted how
+      if (!g.changes.length && main.changes) card.appendChild(h('pre', {class: 'code record'}, main.changes));
+      const side = (v) => String(v || '').split(/\s+/).filter((w) => w);
+      const pro = side(main.votersFor), con = side(main.votersAgainst);
+      card.appendChild(h('div', {class: 'tally'}, badge('FOR ' + pro.length, 'good'), badge('AGAINST ' + con.length, 'bad')));
+      card.appendChild(h('ul', {class: 'votes'},
+        pro.map((n) => h('li', {class: 'for', dataset: {voter: n}}, n + ' FOR')),
+        con.map((n) => h('li', {class: 'against', dataset: {voter: n}}, n + ' AGAINST'))));
+      if (!pro.length && !con.length) card.appendChild(h('p', {class: 'hint'}, 'Nobody voted.'));
+      return card;
+    }
     if (decided && !g.votes.length) {
       card.appendChild(h('details', null, h('summary', null, 'Objects (' + g.status.concat(g.changes).length + ')'),
         g.status.concat(g.changes).map((o) => kvList(o))));

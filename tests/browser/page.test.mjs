@@ -280,6 +280,11 @@ async function main() {
   });
   await eventually(`proposal ${pid} is shown as passed`, async () =>
     (await page.getAttribute(card, 'data-status')) === 'proposalPassed' && /passed/.test(await text(card)));
+  await eventually(`decided, proposal ${pid} keeps its rule and its tally with the voters' names`, async () => {
+    const t = await text(card);
+    return t.includes('create a rule, ruleOrder 40000') && t.includes('Hello from rule 40000') &&
+      t.includes('FOR 2') && t.includes('AGAINST 0') && t.includes('alice FOR') && t.includes('bob FOR') ? true : { ok: false, t };
+  });
   check(/No open proposals/.test(await text('#proposals')), 'no proposal is open any more');
   await eventually('the new rule is in the rules list at order 40000, in run order', async () => {
     const sel = '#rules article.rule[data-rule-order="40000"]';
