@@ -79,10 +79,10 @@ static void check_word(CodeNotes *c, int move, const FmtObj *o, const char *w, s
     if (!slash) {
         Sym a = sym_intern(w, n), v = value_of(o, a);
         if (v == SYM_EMPTY) return;
-        Prog *prog = parse_rule(sym_text(v), sym_len(v), NULL, 0, &pe);
+        Prog *prog = parse_rule_syms(&v, NULL, &pe);
         if (prog && all_verbs(prog->cond)) {
             prog_free(prog);
-            prog = parse_rule(NULL, 0, sym_text(v), sym_len(v), &pe);
+            prog = parse_rule_syms(NULL, &v, &pe);
         }
         note_prog(c, move, prog, &pe, a, a);
         return;
@@ -90,7 +90,7 @@ static void check_word(CodeNotes *c, int move, const FmtObj *o, const char *w, s
     Sym ca = sym_intern(w, (size_t)(slash - w)), ta = sym_intern(slash + 1, n - (size_t)(slash - w) - 1);
     Sym cond = value_of(o, ca), then = value_of(o, ta);
     if (cond == SYM_EMPTY && then == SYM_EMPTY) return;
-    Prog *prog = parse_rule(cond ? sym_text(cond) : NULL, sym_len(cond), then ? sym_text(then) : NULL, sym_len(then), &pe);
+    Prog *prog = parse_rule_syms(cond ? &cond : NULL, then ? &then : NULL, &pe);
     note_prog(c, move, prog, &pe, ca, ta);
 }
 

@@ -427,7 +427,7 @@ static Sym fn_parses(Ctx *cx, const Node *call, const Obj *cand)
     /* parsing is linear in the text; the tree it builds is freed at once */
     if (!meter_work(cx, 1 + sym_len(s) / 4) || !meter_memory(cx, 4 * (uint64_t)sym_len(s))) return SYM_EMPTY;
     ParseError err;
-    Prog *p = parse_rule(sym_text(s), sym_len(s), NULL, 0, &err);
+    Prog *p = parse_rule_syms(&s, NULL, &err);
     prog_free(p);
     return truth(p != NULL);
 }
