@@ -100,7 +100,8 @@ void code_check_moves(const Pool *p, const FmtDoc *doc, CodeNotes *out)
     for (int i = 0; i < doc->n && *words; i++) {
         const char *q = words, *w;
         size_t n;
-        while (word_next(&q, &w, &n, false)) check_word(out, i + 1, &doc->objs[i], w, n);
+        for (int k = 0; k < MAX_CODE_ATTRIBUTES && word_next(&q, &w, &n, false); k++)
+            check_word(out, i + 1, &doc->objs[i], w, n);
     }
     free(words);
 }

@@ -25,6 +25,9 @@
 
 /* At most this many notes are kept for one message; the rest are counted. */
 #define MAX_CODE_NOTES 100
+/* At most this many words of codeAttributes are read (the rest are
+ * ignored): each is a parse of every move, and the rules may set it. */
+#define MAX_CODE_ATTRIBUTES 16
 
 typedef struct CodeNote {
     int move;       /* 1 for the message's first move */
