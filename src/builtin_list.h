@@ -72,6 +72,8 @@ FUNC(glue, 1, -1, (ARG_EXPR), 0, COST_TEXT, "glue(a, b, ...)",
      "the texts joined with nothing between them (juxtaposition puts one space)")
 FUNC(replaceWord, 3, 3, (ARG_EXPR), 0, COST_TEXT, "replaceWord(list, w, v)",
      "list with each word equal to w replaced by v (\"\" drops it); words joined by one space")
+FUNC(replace, 3, 3, (ARG_EXPR), 0, COST_TEXT, "replace(text, old, new)",
+     "text with every occurrence of old (left to right, not overlapping) replaced by new; text as it is if old is \"\"")
 FUNC(charsIn, 2, 2, (ARG_EXPR), 0, COST_TEXT, "charsIn(text, chars)",
      "T if every character (byte) of text is one of chars (T for the empty text)")
 FUNC(word, 2, 2, (ARG_EXPR), 0, COST_TEXT, "word(list, n)",

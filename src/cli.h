@@ -63,6 +63,7 @@ int cmd_serve(int argc, char **argv);
 int cmd_slr(int argc, char **argv);
 int cmd_reveal(int argc, char **argv);
 int cmd_scams(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* Opens GAME or prints why not (returns NULL). */
 Game *cli_open(const char *path);

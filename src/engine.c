@@ -70,7 +70,7 @@ const Limit limits[NLIMITS] = {
 
 Prog *rule_compile(Sym cond, Sym then, Diags *d, ParseError *perr)
 {
-    Prog *p = parse_rule(sym_text(cond), sym_len(cond), sym_text(then), sym_len(then), perr);
+    Prog *p = parse_rule_syms(&cond, &then, perr);
     if (!p) return NULL;
     check_prog(p, d);
     return p;

@@ -37,6 +37,7 @@ void outcome_free(Outcome *o)
 {
     free(o->message);
     event_result_free(&o->er);
+    code_notes_free(&o->code);
     memset(o, 0, sizeof *o);
 }
 
@@ -819,6 +820,15 @@ static void explain_no_effect(Game *g, Outcome *o, const FmtDoc *doc, size_t run
     buf_free(&b);
 }
 
+/* The check of the moves' rule code, to their sender, after what the
+ * rules sent (an event undone whole answers with its refusal only). */
+static void answer_code_notes(Outcome *o, const char *sender)
+{
+    char *text = o->status == OUTCOME_REFUSED ? NULL : code_notes_text(&o->code);
+    if (text) msg_push(&o->er.sent, sym_cstr(sender), sym_cstr(text));
+    free(text);
+}
+
 /* Turns a message body into move objects and runs the rules. */
 static EventOutcome process_move(Game *g, const char *sender, int64_t time, int64_t stamp, const char *body, bool dry, Outcome *o,
                                 Saved *sv)
@@ -834,6 +844,8 @@ static EventOutcome process_move(Game *g, const char *sender, int64_t time, int6
     } else {
         free(g->last_mover);
         g->last_mover = xstrdup(sender);
+        /* the code is checked against the settings as the move finds them */
+        code_check_moves(g->pool, &doc, &o->code);
         Sym from = sym_cstr(sender), when = sym_from_long((long)stamp);
         Sym batch = SYM_EMPTY;
         ObjId first = 0;
@@ -854,6 +866,7 @@ static EventOutcome process_move(Game *g, const char *sender, int64_t time, int6
             status = OUTCOME_NO_EFFECT;
             explain_no_effect(g, o, &doc, mark, first, from, when, batch);
         }
+        answer_code_notes(o, sender);
     }
     fmt_doc_free(&doc);
     buf_free(&err);

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "codecheck.h"
 #include "engine.h"
 #include "store.h"
 #include "sugar.h"
@@ -96,6 +97,7 @@ typedef struct Outcome {
     EventResult er;
     char hash[17];       /* state hash after the event, hex */
     bool failed_read;    /* a read of the store failed while the event ran: it is not committed */
+    CodeNotes code;      /* the Mechanics' check of the moves' rule code (codecheck.h) */
 } Outcome;
 
 void outcome_free(Outcome *o);

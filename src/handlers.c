@@ -342,6 +342,38 @@ static Sym fn_replaceWord(Ctx *cx, const Node *call, const Obj *cand)
     return r;
 }
 
+/* Text, not words: what a message needs to lay out a value of several
+ * lines (replace(x, "\n", "\n    ") indents it).  The bytes read and the
+ * bytes written are metered, so a short old and a long new cannot build
+ * more than the event's budget allows; the search, like charsIn's, is
+ * charged by the length of text times that of old. */
+static const char *find_bytes(const char *p, const char *end, const char *s, size_t n)
+{
+    for (; (size_t)(end - p) >= n; p++)
+        if (memcmp(p, s, n) == 0) return p;
+    return NULL;
+}
+
+static Sym fn_replace(Ctx *cx, const Node *call, const Obj *cand)
+{
+    Sym text = arg(cx, call, 0, cand), old = arg(cx, call, 1, cand), new = arg(cx, call, 2, cand);
+    if (!meter_work(cx, sym_len(text) * (1 + sym_len(old) / 64)) || !meter_text(cx, sym_len(text)) ||
+        old == SYM_EMPTY)
+        return cx->failed ? SYM_EMPTY : text;
+    const char *p = sym_text(text), *end = p + sym_len(text), *hit;
+    size_t n = sym_len(old);
+    Buf b = {0};
+    while ((hit = find_bytes(p, end, sym_text(old), n)) != NULL && !cx->failed) {
+        buf_add(&b, p, (size_t)(hit - p));
+        if (meter_text(cx, sym_len(new))) buf_add(&b, sym_text(new), sym_len(new));
+        p = hit + n;
+    }
+    buf_add(&b, p, (size_t)(end - p));
+    Sym r = cx->failed ? SYM_EMPTY : sym_intern(buf_str(&b), b.len);
+    buf_free(&b);
+    return r;
+}
+
 static Sym fn_charsIn(Ctx *cx, const Node *call, const Obj *cand)
 {
     Sym text = arg_scanned(cx, call, 0, cand), set = arg(cx, call, 1, cand);
@@ -395,7 +427,7 @@ static Sym fn_parses(Ctx *cx, const Node *call, const Obj *cand)
     /* parsing is linear in the text; the tree it builds is freed at once */
     if (!meter_work(cx, 1 + sym_len(s) / 4) || !meter_memory(cx, 4 * (uint64_t)sym_len(s))) return SYM_EMPTY;
     ParseError err;
-    Prog *p = parse_rule(sym_text(s), sym_len(s), NULL, 0, &err);
+    Prog *p = parse_rule_syms(&s, NULL, &err);
     prog_free(p);
     return truth(p != NULL);
 }

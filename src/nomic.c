@@ -36,6 +36,8 @@ const Command commands[] = {
      "Agora's Short Logical Ruleset: read one (a summary, JSON or objects), or print a game's"},
     {"scams", cmd_scams, "nomic scams GAME --as ADDR [--with ADDR]... --goal CONDITION [--depth K] [--budget N] [--wait] [--proposal ID] [--json]",
      "search the moves after which a goal holds (a scam), in memory: found 0, none 3"},
+    {"report", cmd_report, "nomic report GAME KIND [--time T]",
+     "what a game-keeper posts (standings, the Proposal Pool...), as the set's report rules write it; nothing kept"},
     {"help", cmd_help, "nomic help [--markdown]", "this summary and the rule language's verbs and functions"},
     {NULL, NULL, NULL, NULL},
 };

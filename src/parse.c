@@ -564,3 +564,13 @@ void prog_mark_syms(const Prog *p)
     mark_node(p->then);
     for (int i = 0; i < p->nvars; i++) sym_mark(p->varnames[i]);
 }
+
+Prog *parse_rule_syms(const Sym *cond, const Sym *then, ParseError *err)
+{
+    char *c = cond ? xstrndup(sym_text(*cond), sym_len(*cond)) : NULL;
+    char *t = then ? xstrndup(sym_text(*then), sym_len(*then)) : NULL;
+    Prog *p = parse_rule(c, cond ? sym_len(*cond) : 0, t, then ? sym_len(*then) : 0, err);
+    free(c);
+    free(t);
+    return p;
+}

@@ -98,6 +98,10 @@ typedef struct ParseError {
 /* Parses a condition and/or a verb list (either may be NULL).  On a syntax
  * error returns NULL and fills err. */
 Prog *parse_rule(const char *cond, size_t clen, const char *then, size_t tlen, ParseError *err);
+/* parse_rule on interned texts, absent: NULL.  The texts are copied first:
+ * the parser interns names, and interning may move the text of a short
+ * Sym (kept inline in the table of atoms) while the parser reads it. */
+Prog *parse_rule_syms(const Sym *cond, const Sym *then, ParseError *err);
 void prog_free(Prog *p);
 /* Appends the conjuncts of n (n itself unless it is an &) to *out. */
 void node_conjuncts(const Node *n, const Node ***out, int *len, int *cap);

@@ -687,6 +687,8 @@ static void move_outcome(void *ud, Game *g, const Outcome *o)
     buf_puts(b, ",\"message\":");
     if (o->message) json_string(b, o->message, strlen(o->message));
     else buf_puts(b, "null");
+    buf_puts(b, ",\"codeCheck\":");
+    code_notes_json(b, &o->code);
     buf_puts(b, ",\"trace\":");
     if (!o->ran || !o->er.trace_json.len) buf_puts(b, "[]");
     else if (o->er.trace_json.len > EVENT_TRACE_MAX) buf_printf(b, "null,\"cut\":{\"trace\":%zu}", o->er.trace_json.len);

@@ -67,6 +67,8 @@ move_at a@x 2026-01-01T02:00:00Z "PROPOSE AI 2 Hats" "ENACT TITLE Hats TEXT Ever
     "RETITLE 9002 Lighter" "POWER 9002 2"
 expect_in out "is in the Proposal Pool" "the proposal is in the pool"
 P1=$(val proposal title Hats objectId)
+expect_status 0 "the Promotor's report" "$NOMIC" report G promotor --time 2026-01-01T02:00:01Z
+expect_in out "$P1    alice    2    Hats" "the Pool lists the proposal: ID, author, AI, title"
 expect_eq "$(val proposal title Hats status)/$(val proposal title Hats author)/$(val proposal title Hats ai)" "pool/alice/2" \
     "status pool, author alice, AI 2"
 expect_eq "$("$NOMIC" show G --type change | grep -c '^change:')" "5" "five changes, one per line"
@@ -97,8 +99,52 @@ expect_eq "$(decision 1)" "open////" "decision 1 is open"
 expect_eq "$(val decision number 1 quorum)/$(val decision number 1 votingEnds)" "2/1768176000" \
     "quorum 2 (no decision before), voting ends 7 days later (2026-01-12)"
 "$NOMIC" outbox G > box
-expect_in box "The Promotor distributes proposal 1 \"Hats\" by alice" "the distribution is announced"
-expect_in box "quorum 2, voting ends at 2026-01-12T00:00:00Z" "with the quorum and the end of the voting period"
+# the distribution, laid out as Agora's Promotor lays it out: the index, the
+# Pool, then each proposal whole
+expect_in box "I hereby distribute each listed proposal, initiating the Agoran decision of" "the distribution is announced"
+expect_in box "2, and the voting period ends at 2026-01-12T00:00:00Z." "with the quorum and the end of the voting period"
+expect_in box "| 1    alice    2.0    Hats" "the index lists the proposal: ID, author, AI, title"
+expect_in box "The Proposal Pool is currently empty." "the Pool left is empty"
+python3 -c '
+import sys
+text = open(sys.argv[1]).read()
+start = text.index("ID: 1\n")
+body = text[start:text.index("Vote: VOTE", start)]
+print("\n".join(l[4:] if l.startswith("  | ") else l.lstrip(" |") for l in body.split("\n")), end="")' box >dist
+cat >want <<'EOF'
+ID: 1
+Title: Hats
+Adoption index: 2.0
+Author: alice
+Co-authors: 
+
+Enact a new rule, titled "Hats", reading as follows:
+
+{
+Every player wears a hat.
+}
+
+Amend rule 9002 (Light) to read as follows:
+
+{
+A rule of power 1, amended.
+}
+
+Amend rule 9001 (Heavy) to read as follows:
+
+{
+An attempt on a rule of power 3.
+}
+
+Retitle rule 9002 (Light) to "Lighter".
+
+Set the power of rule 9002 (Light) to 2.
+
+//////////////////////////////////////////////////////////////////////
+
+EOF
+expect_cmp want dist "the proposal is distributed whole: every change, each text between braces"
+expect_eq "$(grep -c 'I hereby distribute' box)" "5" "one distribution to each of the five players"
 
 move_at f@x 2026-01-06T00:00:00Z "REGISTER frank"
 move_at a@x 2026-01-06T01:00:00Z "VOTE 1 FOR"
@@ -131,6 +177,21 @@ expect_eq "$(decision 1)" "resolved/ADOPTED/3/0/5" "ADOPTED, 3 FOR, 0 AGAINST, 5
 expect_in box "The Assessor resolves Agoran decision 1 (the adoption of proposal 1): ADOPTED." "the tally is announced"
 expect_in box "FOR (3): alice, bob, carol" "the tally names the voters"
 expect_in box "PRESENT: dave, erin" "and those present"
+# the officers' reports, from the state (nomic report runs the set's report rules dry)
+expect_status 0 "the Assessor's report" "$NOMIC" report G assessor --time 2026-01-12T00:00:01Z
+cp out assessor
+expect_in assessor "Decision 1 (the adoption of proposal 1 \"Hats\"): ADOPTED" "it resolves decision 1"
+expect_in assessor "  AI-majority, AI 2, quorum 2, 5 valid ballots; options FOR, AGAINST, PRESENT" "method, AI, quorum, ballots, options"
+expect_in assessor "  FOR (3): alice, bob, carol" "the voters by option, with the strength"
+expect_in assessor "  PRESENT: dave, erin" "and those present"
+expect_in assessor "Open decisions: none" "nothing open"
+expect_status 0 "the Registrar's report" "$NOMIC" report G registrar --time 2026-01-12T00:00:01Z
+expect_in out "Players (6):" "the Registrar counts the players"
+expect_in out "  alice    a@x    registered 2026-01-01T01:00:00Z" "each with address and registration"
+expect_status 0 "a report is kept nowhere" "$NOMIC" show G --type reportDraft
+expect_eq "$(cat out)" "" "no draft is left in the state"
+expect_status 0 "an unknown report is the rules' to answer" "$NOMIC" report G herald --time 2026-01-12T00:00:01Z
+expect_in out "There is no report herald: the reports are assessor, promotor and registrar." "the rules say which there are"
 expect_eq "$(val proposal title Hats power)" "2" "the proposal's power is min(4, AI) = 2"
 expect_eq "$(val ruleText number 9003 revision)/$(val ruleText number 9003 power)/$(val ruleText number 9003 title)" \
     "0/1/Hats" "the enactment is rule 9003, the next unused number, revision 0, power 1"
@@ -316,5 +377,27 @@ move_at bea@agora 2026-01-07T23:59:59Z "VOTE 7 PRESENT"
 expect_eq "$(decision 7)" "open////" "not resolved before the date"
 "$NOMIC" tick G --time 2026-01-08T00:00:00Z >out
 expect_eq "$(decision 7)" "resolved/ADOPTED/1/0/2" "votingEnds written as a date: resolved at that date"
+
+# one distribution for every proposal distributed at once, the rest of the Pool listed
+"$NOMIC" init G --ruleset agora --time 2026-01-01Z --force >/dev/null
+move_at a@x 2026-01-01T01:00:00Z "REGISTER alice"
+move_at b@x 2026-01-01T01:00:00Z "REGISTER bob"
+move_at a@x 2026-01-01T02:00:00Z "PROPOSE Tidy" "REPEAL 2472"
+tidy=$(val proposal title Tidy objectId)
+move_at b@x 2026-01-01T02:00:00Z "PROPOSE AI 1.5 Back" "REENACT 1"
+back=$(val proposal title Back objectId)
+move_at b@x 2026-01-01T02:00:00Z "PROPOSE Later" "ENACT Not yet."
+later=$(val proposal title Later objectId)
+move_at a@x 2026-01-02T00:00:00Z "PEND $tidy"
+move_at a@x 2026-01-02T00:00:00Z "PEND $back"
+"$NOMIC" tick G --time 2026-01-05T00:00:00Z >out
+"$NOMIC" outbox G >box
+expect_eq "$(grep -c 'I hereby distribute' box)" "2" "one distribution to each player, both proposals in it"
+expect_in box "| 1    alice    1.0    Tidy" "the index, first proposal"
+expect_in box "| 2    bob    1.5    Back" "the index, second proposal"
+expect_in box "The Proposal Pool also holds these proposals, not distributed:" "the Pool is not empty"
+expect_in box "|   $later    bob    Later" "it holds the proposal not pended"
+expect_in box "| Repeal rule 2472 (Office Incompatibilities)." "a repeal names the rule"
+expect_in box "| Reenact rule 1." "a reenactment as it was"
 
 report agora

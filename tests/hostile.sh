@@ -19,7 +19,7 @@ rss_below() { # MIB DESCRIPTION
     [ "$kib" -lt $(($1 * 1024)) ] && ok || fail "$2: peak RSS $kib KiB, expected below $1 MiB"
 }
 # A game of favor whose engineSettings (object 1) has SETTINGS-LINES, with
-# one more rule (object 34) and OBJECTS; alice is a player.
+# one more rule (object 35) and OBJECTS; alice is a player.
 hostile_game() { # NAME RULE-IF RULE-THEN [SETTINGS-LINES [OBJECTS]]
     {
         awk -v s="${4:-runType: rule}" '!done && $0 == "runType: rule" { print s; done = 1; next } { print }' "$FAVOR"
@@ -50,7 +50,7 @@ attack() { # NAME DESCRIPTION: the move that triggers the rule, by mallory
 refused_for() { # NAME LIMIT: the attack was refused, naming the limit and the hostile rule
     expect_eq "$(cat status)" 1 "$1: the attack is refused"
     expect_in out "took the event past $2" "$1: the refusal names the limit"
-    expect_in out "rule 34 (ruleOrder 1)" "$1: the refusal names the rule"
+    expect_in out "rule 35 (ruleOrder 1)" "$1: the refusal names the rule"
     expect_in out "the whole event was undone" "$1: the event is undone"
     "$NOMIC" log "$1.db" --event 2 --json > log.json
     expect_in log.json "\"status\":\"refused\"" "$1: journaled as refused"

@@ -88,7 +88,16 @@ expect_eq "$(result 1 carol)" "3" "carol's probe: 1 in 2*i+1 is 3"
 expect_eq "$(result 1 dave)" "17" "dave's probe: 7 in v*10+i, v tracking carol's score 1, is 17"
 expect_eq "$(result 1 alice)" "undefined" "alice's probe: 3 in 6/(i-3) is not a defined real number"
 "$NOMIC" outbox G >outbox.out
-expect_in outbox.out "Computation 1: dave's input 7 in bob's Secret Expression gives 17." "the result is announced"
+expect_in outbox.out "  dave's input 7 in bob's Secret Expression gives 17." "the result is announced"
+# one digest per player for the whole Computation, readable, no object dumps
+players=$("$NOMIC" show G --type player | grep -c '^nickname:')
+expect_eq "$(grep -c '| MathFlag, Computation 1 (2026-' outbox.out)" "$players" "one digest of Computation 1 to each player"
+expect_eq "$(awk '/^message /{ev=$4} /^  to: eve@x/ && ev==E {n++} END{print n+0}' E="$(grep -B3 '| MathFlag, Computation 1 (' outbox.out | awk '/^message /{print $4; exit}')" outbox.out)" "1" \
+    "eve gets one message from the Computation's event"
+expect_in outbox.out "| The MathNauts after Computation 1:" "the digest gives the account"
+expect_in outbox.out "|   dave: Investigator; Input 7, Target bob" "one line per MathNaut"
+expect_in outbox.out "|   carol ceases to be a MathNaut (the Secret Expression gave no defined real number)." "and who ceases"
+expect_not_in outbox.out "type: mathNaut" "no MathNaut object is dumped"
 expect_eq "$(val formerMathNaut player carol why)" "the Secret Expression gave no defined real number" "carol ceases to be a MathNaut"
 expect_eq "$(val mathNaut player alice target)" "dave" "alice's Target, gone, becomes the newest MathNaut"
 

@@ -90,6 +90,15 @@ expect_json "'since' in j['error']" "True" "the error names the parameter"
 expect_http 200 "a refused move" POST '/api/move?from=alice@example.org' --data-binary 'FLY away'
 expect_json "j['status']" "refused" "refused, and journaled"
 expect_json "j['message'].startswith('move:1:')" "True" "it says where it could not read the move"
+expect_json "j['codeCheck']" "[]" "a move without rule code has nothing checked"
+expect_http 200 "a rule-change with a slip" POST '/api/move?from=alice@example.org' \
+    --data-binary 'CREATE 10020 IF exists(type="player" & score>10) THEN halt()'
+expect_json "j['status']" "applied" "the Mechanics' check refuses nothing"
+expect_json "[(c['move'], c['attribute'], c['line'], c['column'], c['severity']) for c in j['codeCheck']]" \
+    "[(1, 'newif', 1, 12, 'error')]" "the API names the move, the attribute and where"
+expect_json "'use ==' in j['codeCheck'][0]['message']" "True" "with nomic check's message"
+expect_json "any('codeAttributes' in r['text'] and \"use ==\" in r['text'] for r in j['replies'])" "True" \
+    "and the proposer is told in a reply"
 expect_http 400 "no sender" POST /api/move --data-binary 'REGISTER carol'
 expect_http 400 "no body" POST '/api/move?from=c@example.org'
 expect_http 405 "GET a move" GET /api/move

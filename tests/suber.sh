@@ -148,6 +148,12 @@ win=$("$NOMIC" show G --type rule --json | python3 -c "import json,sys
 print([o['objectId'] for o in json.load(sys.stdin)['objects'] if o.get('implements')=='208'][0])")
 mv b@x "PROPOSE AMEND 208 The winner is the first player to achieve 30 (positive) points." \
     "FORMAL AMEND $win IF exists(type==\"player\" & score>=30 & nickname==%n) & !exists(type==\"win\") THEN create(type==\"win\" & player==%n) & halt()"
+# the announcement carries the formal change as written, and the rule it changes as it stands
+expect_in out "Formal change 1: amend formal rule $win (implements 208), which reads" "the formal change is announced"
+expect_in out "    if: exists(type==\"player\" & score>=200 & nickname==%n) & !exists(type==\"win\")" "with the rule as it stands"
+expect_in out "to read" "and what it would become"
+expect_in out "    if: exists(type==\"player\" & score>=30 & nickname==%n) & !exists(type==\"win\")" "the new if as written"
+expect_in out "    then: create(type==\"win\" & player==%n) & halt()" "the new then as written"
 all_vote 301 FOR FOR FOR
 expect_eq "$(val ruleText number 301 text)" "The winner is the first player to achieve 30 (positive) points." "208 amended to 30 is rule 301"
 expect_eq "$(val rule objectId "$win" implements)" "301" "its formal rule implements 301"
@@ -158,6 +164,9 @@ all_vote 303 FOR FOR FOR
 mv b@x "PROPOSE ENACT Bob's rule."
 all_vote 304 FOR FOR FOR
 expect_scores 11 23 12 "after 304"
+"$NOMIC" report G standings --time "$TIME" >out
+expect_eq "$(grep '^  [0-9]' out | tr -s ' ' | tr '\n' '/')" " 1. bob Adams: 23/ 2. carol Zed: 12/ 3. alice Young: 11/" \
+    "the standings rank the players by score"
 expect_eq "$(val win type win player)" "(none)" "23 is not 30"
 mv a@x "PROPOSE ENACT Alice again."
 all_vote 305 FOR FOR FOR
@@ -263,5 +272,36 @@ expect_eq "$winner" "$who" "the proposer who reached 100 wins"
 mv a@x "VOTE $n FOR"
 expect_in out "the game has ended" "the game halts (208)"
 expect_status 0 "suber1982 replays" "$NOMIC" replay G
+
+# ------------------------------------- a formal change cannot hide from the voters
+"$NOMIC" init G --ruleset suber --time "$TIME" --force >out
+mv a@x "JOIN alice Young"
+mv b@x "JOIN bob Adams"
+mv b@x "PROPOSE ENACT Players may wear hats." "FORMAL CREATE 10020 IF exists(type==\"player\" & score>10) THEN halt()"
+expect_in out "Proposal 301 by bob: enact" "the proposal is announced"
+expect_in out "Players may wear hats." "with its text"
+expect_in out "Formal change 1: create a formal rule (ruleOrder 10020)" "and the formal rule it creates"
+expect_in out "    if: exists(type==\"player\" & score>10)" "its if as written"
+expect_in out "    then: halt()" "its then as written"
+"$NOMIC" outbox G >outbox
+expect_eq "$(grep -c 'Formal change 1: create a formal rule (ruleOrder 10020)' outbox)" 2 "every player gets the whole proposal"
+"$NOMIC" show G --type proposal --json | python3 -c "import json,sys
+print(json.load(sys.stdin)['objects'][0].get('formalText',''))" >kept
+expect_in kept "then: halt()" "the proposal keeps the formal changes announced (formalText)"
+# the standings, as a game-keeper posts them, from the state
+expect_status 0 "the standings" "$NOMIC" report G standings --time "$TIME"
+cp out standings
+expect_in standings "turn 1 (circuit 1), bob to play." "the turn"
+expect_in standings "  1. alice Young: 0" "the players by score, ties in seat order"
+expect_in standings "  1. bob Adams: 0" "tied players share a rank"
+expect_in standings "Open proposals:" "then the open proposals"
+expect_in standings "  301 by bob: enact; 0 of 2 players have voted, 1 formal change(s)" "with the votes cast and the formal changes"
+mv z@x "REPORT standings"
+expect_in out "  301 by bob: enact; 0 of 2 players have voted" "anyone may ask by mail"
+# the Mechanics check the formal change's code (codeAttributes) and tell the proposer
+mv a@x "PROPOSE ENACT Rich players stop the game." "FORMAL CREATE 10020 IF exists(type=\"player\" & score=10) THEN halt()"
+expect_in out "move 2, newif, line 1, column 12: error: a single '=' is not a comparison: use == near \"=\"" \
+    "the proposer is told what nomic check finds in the formal change"
+expect_in out "It is not your turn" "and the rules still answer as they would"
 
 report suber

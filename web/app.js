@@ -197,6 +197,27 @@
     }
   }
 
+  // An address that may wrap only after its local part and at its dots
+  // (alice@<wbr>example.<wbr>org), never in the middle of a word.
+  function addressParts(addr) {
+    const out = [];
+    for (const piece of String(addr).split(/(?<=[@.])/)) {
+      if (out.length) out.push(h('wbr'));
+      out.push(piece);
+    }
+    return out;
+  }
+
+  // The set's vote form, from its sugar: a keyword, the proposal, and a
+  // choice of options (favor: VOTE <propId> <vote:FOR|AGAINST>), or null.
+  function voteForm() {
+    for (const form of (state.game && state.game.sugar) || []) {
+      const m = /^(\S+)\s+<[^>:]+>\s+<[^>:]+:([^>]+)>\s*$/.exec(form);
+      if (m) return {keyword: m[1], options: m[2].split('|').filter((o) => o)};
+    }
+    return null;
+  }
+
   function addSugarLine(form) {
     const ta = $('move-body');
     const before = ta.value.replace(/\s+$/, '');
@@ -262,7 +283,7 @@
       h('td', {class: 'num rank'}, String(rank)),
       h('td', {class: 'nick'}, nick),
       h('td', {class: 'score'}, p.score !== undefined ? p.score : ''),
-      h('td', {class: 'email'}, p.defaultEmail || '')));
+      h('td', {class: 'email'}, addressParts(p.defaultEmail || ''))));
     });
     state.drawn.playersScores = scores;
     $('players').hidden = players.length === 0;
@@ -288,7 +309,7 @@
     const lists = await Promise.all(types.map((t) => getJSON('api/objects?type=' + encodeURIComponent(t))));
     const byType = {};
     types.forEach((t, i) => { byType[t] = lists[i]; });
-    const key = JSON.stringify(byType);
+    const key = JSON.stringify(byType) + (state.drawn.rules || '');
     if (state.drawn.proposals === key) return;
     state.drawn.proposals = key;
 
@@ -350,12 +371,34 @@
         (closed ? 'Voting closed ' : 'Voting closes ') + fmtTime(main.expiryTime) +
         ' (' + fmtRel(main.expiryTime, now) + ')'));
     }
-    for (const c of g.changes) card.appendChild(changeView(c));
+    const isOpen = !!(main && main.type === 'voteInProgress');
+    for (const c of g.changes) card.appendChild(changeView(c, isOpen));
     const decided = main && DECIDED[main.type];
+    if (decided && (main.votersFor !== undefined || main.votersAgainst !== undefined || main.changes !== undefined)) {
+      // the record the rules kept when the vote closed: the changes and who voted how
+      if (!g.changes.length && main.changes) card.appendChild(h('pre', {class: 'code record'}, main.changes));
+      const side = (v) => String(v || '').split(/\s+/).filter((w) => w);
+      const pro = side(main.votersFor), con = side(main.votersAgainst);
+      card.appendChild(h('div', {class: 'tally'}, badge('FOR ' + pro.length, 'good'), badge('AGAINST ' + con.length, 'bad')));
+      card.appendChild(h('ul', {class: 'votes'},
+        pro.map((n) => h('li', {class: 'for', dataset: {voter: n}}, n + ' FOR')),
+        con.map((n) => h('li', {class: 'against', dataset: {voter: n}}, n + ' AGAINST'))));
+      if (!pro.length && !con.length) card.appendChild(h('p', {class: 'hint'}, 'Nobody voted.'));
+      return card;
+    }
     if (decided && !g.votes.length) {
       card.appendChild(h('details', null, h('summary', null, 'Objects (' + g.status.concat(g.changes).length + ')'),
         g.status.concat(g.changes).map((o) => kvList(o))));
       return card;
+    }
+    const vf = !decided && main && main.type === 'voteInProgress' ? voteForm() : null;
+    if (vf) {
+      card.appendChild(h('div', {class: 'vote-buttons'}, h('span', {class: 'hint'}, 'Vote:'),
+        vf.options.map((opt) => h('button', {
+          type: 'button', class: 'vote', dataset: {vote: opt},
+          title: 'Send ' + vf.keyword + ' ' + g.id + ' ' + opt + ' under the address (or token) of the move form',
+          onclick: () => sendMove(null, vf.keyword + ' ' + g.id + ' ' + opt),
+        }, opt))));
     }
     const nFor = g.votes.filter((v) => String(v.vote).toUpperCase() === 'FOR').length;
     const nAgainst = g.votes.filter((v) => String(v.vote).toUpperCase() === 'AGAINST').length;
@@ -380,7 +423,36 @@
     return card;
   }
 
-  function changeView(c) {
+  // The lines of a and b as a diff: [op, line], op ' ' kept, '-' gone, '+' new
+  // (longest common subsequence; past 300 lines a side, all gone then all new).
+  function lineDiff(a, b) {
+    const x = a.split('\n'), y = b.split('\n'), n = x.length, m = y.length;
+    if (n > 300 || m > 300) return x.map((l) => ['-', l]).concat(y.map((l) => ['+', l]));
+    const L = Array.from({length: n + 1}, () => new Array(m + 1).fill(0));
+    for (let i = n - 1; i >= 0; i--)
+      for (let j = m - 1; j >= 0; j--) L[i][j] = x[i] === y[j] ? L[i + 1][j + 1] + 1 : Math.max(L[i + 1][j], L[i][j + 1]);
+    const out = [];
+    let i = 0, j = 0;
+    while (i < n && j < m) {
+      if (x[i] === y[j]) { out.push([' ', x[i]]); i++; j++; }
+      else if (L[i + 1][j] >= L[i][j + 1]) out.push(['-', x[i++]]);
+      else out.push(['+', y[j++]]);
+    }
+    while (i < n) out.push(['-', x[i++]]);
+    while (j < m) out.push(['+', y[j++]]);
+    return out;
+  }
+
+  function diffClause(kw, old, now) {
+    if (now === undefined || now === '' || now === old) {
+      return h('div', {class: 'clause kept'}, h('span', {class: 'kw'}, kw + ' (kept)'), h('pre', {class: 'code'}, old));
+    }
+    return h('div', {class: 'clause diff'}, h('span', {class: 'kw'}, kw),
+      h('pre', {class: 'code diff'}, lineDiff(old, now).map(([op, line]) =>
+        h('span', {class: op === '-' ? 'del' : op === '+' ? 'ins' : 'same'}, op + ' ' + line + '\n'))));
+  }
+
+  function changeView(c, open) {
     const kind = c.ruleChangeType || c.subtype || 'change';
     const title = h('div', {class: 'change-title'});
     if (c.target !== undefined) {
@@ -390,8 +462,14 @@
       append(title, [kind + (c.neworder !== undefined ? ' a rule, order ' + c.neworder : '')]);
     }
     const parts = [title];
-    if (c.newif !== undefined) parts.push(clause('if', c.newif));
-    if (c.newthen !== undefined) parts.push(clause('then', c.newthen));
+    const old = kind === 'amend' && c.target !== undefined && state.rules ? state.rules.get(String(c.target)) : null;
+    if (old && open) {
+      // an amendment, against the rule as it stands; a part it leaves out is kept
+      parts.push(diffClause('if', old.if || '', c.newif), diffClause('then', old.then || '', c.newthen));
+    } else {
+      if (c.newif !== undefined) parts.push(clause('if', c.newif));
+      if (c.newthen !== undefined) parts.push(clause('then', c.newthen));
+    }
     return h('div', {class: 'change', dataset: {objectId: c.objectId}}, parts);
   }
 
@@ -414,6 +492,7 @@
     const key = JSON.stringify(rules);
     if (state.drawn.rules === key) return;
     state.drawn.rules = key;
+    state.rules = new Map(rules.map((r) => [String(r.objectId), r]));
     const root = clear($('rules'));
     if (!rules.length) root.appendChild(h('p', {class: 'empty'}, 'This game has no rules (yet).'));
     for (const r of rules) {
@@ -646,11 +725,12 @@
 
   // ---- the move form -----------------------------------------------------------------
 
-  async function sendMove(ev) {
+  // body: a line sent by a button (a vote), not the form's text
+  async function sendMove(ev, line) {
     if (ev) ev.preventDefault();
     const from = $('move-from').value.trim();
     const token = $('move-token').value.trim();
-    const body = $('move-body').value;
+    const body = line || $('move-body').value;
     const out = $('move-result');
     setToken(token);
     store.set('nomic.from', from);
@@ -668,7 +748,7 @@
         headers: {'Content-Type': 'text/plain; charset=utf-8'},
       }));
       showResult(r);
-      if (r.body && r.body.status === 'applied') $('move-body').value = '';
+      if (!line && r.body && r.body.status === 'applied') $('move-body').value = '';
     } catch (e) {
       showResultError('The move could not be sent: ' + (e.message || e));
     } finally {
@@ -726,6 +806,13 @@
       h('span', {class: 'hint'}, trace.length + (trace.length === 1 ? ' rule firing' : ' rule firings')),
       r.status !== 200 ? h('span', {class: 'hint'}, '(HTTP ' + r.status + ')') : null));
     if (b.message !== null && b.message !== undefined) out.appendChild(h('p', {class: 'message'}, b.message));
+    const notes = Array.isArray(b.codeCheck) ? b.codeCheck : [];
+    if (notes.length) {
+      out.appendChild(h('h3', null, 'Code check (decides nothing; the rules do)'));
+      out.appendChild(h('ul', {class: 'code-check'}, notes.map((n) => h('li', {class: n.severity === 'error' ? 'bad' : 'warn'},
+        'move ' + n.move + ', ' + n.attribute + ', line ' + n.line + ', column ' + n.column + ': ' + n.severity + ': ' +
+        n.message))));
+    }
     const replies = Array.isArray(b.replies) ? b.replies : [];
     out.appendChild(h('h3', null, replies.length ? 'Replies to you' : 'No reply to you'));
     if (replies.length) {
@@ -757,7 +844,8 @@
     const g = await loadGame();
     const more = await loadNewEvents();
     if (force || more || g.event !== state.seenEvent) {
-      await Promise.all([loadPlayers(), loadProposals(), loadRules(), loadOutbox(), loadBrowse()]);
+      // an amendment is shown against the rule as it stands: the rules first
+      await Promise.all([loadPlayers(), loadRules().then(loadProposals), loadOutbox(), loadBrowse()]);
       state.seenEvent = g.event;
     }
   }

@@ -178,7 +178,8 @@ async function expectApplied(from, body, want, opts) {
 
 // ---- the play ------------------------------------------------------------------
 
-const NEW_IF = 'exists(type=="move" & subtype=="greet" & processed!=T & moveSender==%s & objectId==%o)';
+// %t is bound and never used: the Mechanics' code check warns, and the page shows it
+const NEW_IF = 'exists(type=="move" & subtype=="greet" & processed!=T & moveSender==%s & moveTimeStamp==%t & objectId==%o)';
 const NEW_THEN = 'set(objectId==%o)(processed==T & cleanup==T) & send(%s,"Hello from rule 40000")';
 
 async function main() {
@@ -212,10 +213,10 @@ async function main() {
   await eventually('the sugar forms are offered as hints', async () =>
     (await page.locator('#sugar-list button').count()) >= 5);
   await eventually('the proposals section says there are none yet', async () => /No proposals/.test(await text('#proposals')));
-  await eventually('the rules are listed in run order (31 rules, first rule 9 at 10010)', async () => {
+  await eventually('the rules are listed in run order (32 rules, first rule 9 at 10010)', async () => {
     const orders = await page.$$eval('#rules article.rule', (els) => els.map((e) => [e.dataset.ruleId, e.dataset.ruleOrder]));
     const nums = orders.map((o) => Number(o[1]));
-    return orders.length === 31 && orders[0][0] === '9' && nums.every((n, i) => i === 0 || nums[i - 1] <= n) ? orders.length : null;
+    return orders.length === 32 && orders[0][0] === '9' && nums.every((n, i) => i === 0 || nums[i - 1] <= n) ? orders.length : null;
   });
   check((await page.locator('#rules .error-badge').count()) === 0, 'no rule of favor shows an error badge');
   check((await text('#rule-3 .comment')).includes("if someone's registering"), "rule 3's comment is shown");
@@ -234,6 +235,9 @@ async function main() {
     'Proposed rule-change (proposal');
   const m = /Proposed rule-change \(proposal (\d+)/.exec(prop.result);
   check(!!m, 'the announcement names the proposal id', prop.result);
+  check(/Code check \(decides nothing; the rules do\)/.test(prop.result) &&
+    prop.result.includes('move 1, newif, line 1, column') && prop.result.includes('warning: variable %t is bound but never used'),
+    "the answer shows the Mechanics' code check of the proposed rule", prop.result);
   const pid = m[1];
   const card = `#proposals [data-prop-id="${pid}"]`;
   await eventually(`proposal ${pid} is shown as voting, by alice, with its new rule`, async () => {
@@ -245,9 +249,20 @@ async function main() {
   await eventually('the header shows the vote\'s closing time as the next timer', async () =>
     /UTC \(in (9 d 23 h|10 d 0 h)\)/.test(await text('#game-timer')) ? true : { ok: false, v: await text('#game-timer') });
 
-  // both vote FOR
+  // both vote FOR: alice types the line, bob clicks the card's FOR button
   await expectApplied('alice@example.org', `VOTE ${pid} FOR`);
-  await expectApplied('bob@example.org', `VOTE ${pid} FOR`);
+  const buttons = await page.$$eval(`${card} .vote-buttons button`, (els) => els.map((e) => e.dataset.vote));
+  check(JSON.stringify(buttons) === '["FOR","AGAINST"]', 'the open proposal has a button per option of the vote form',
+    JSON.stringify(buttons));
+  await page.fill('#move-from', 'bob@example.org');
+  await page.fill('#move-body', '');
+  await page.click(`${card} .vote-buttons button[data-vote="FOR"]`);
+  await page.waitForFunction(() => {
+    const r = document.querySelector('#move-result');
+    return r && r.dataset.status && !document.querySelector('#move-send').disabled;
+  }, null, { timeout: 15000 });
+  check((await page.getAttribute('#move-result', 'data-status')) === 'applied', 'bob votes FOR with the button: applied',
+    await text('#move-result'));
   await eventually('each vote scores one point at once: alice 1, bob 1', async () =>
     (await score('alice')) === '1' && (await score('bob')) === '1' ? true : { ok: false, alice: await score('alice'), bob: await score('bob') });
   await eventually(`proposal ${pid} shows both votes FOR`, async () => {
@@ -266,6 +281,11 @@ async function main() {
   });
   await eventually(`proposal ${pid} is shown as passed`, async () =>
     (await page.getAttribute(card, 'data-status')) === 'proposalPassed' && /passed/.test(await text(card)));
+  await eventually(`decided, proposal ${pid} keeps its rule and its tally with the voters' names`, async () => {
+    const t = await text(card);
+    return t.includes('create a rule, ruleOrder 40000') && t.includes('Hello from rule 40000') &&
+      t.includes('FOR 2') && t.includes('AGAINST 0') && t.includes('alice FOR') && t.includes('bob FOR') ? true : { ok: false, t };
+  });
   check(/No open proposals/.test(await text('#proposals')), 'no proposal is open any more');
   await eventually('the new rule is in the rules list at order 40000, in run order', async () => {
     const sel = '#rules article.rule[data-rule-order="40000"]';
@@ -273,7 +293,7 @@ async function main() {
     const t = await text(sel);
     const ids = await page.$$eval('#rules article.rule', (els) => els.map((e) => e.dataset.ruleOrder));
     const at = ids.indexOf('40000');
-    return t.includes(NEW_IF) && t.includes(NEW_THEN) && Number(ids[at - 1]) <= 40000 && Number(ids[at + 1]) >= 40000 && ids.length === 32;
+    return t.includes(NEW_IF) && t.includes(NEW_THEN) && Number(ids[at - 1]) <= 40000 && Number(ids[at + 1]) >= 40000 && ids.length === 33;
   });
   check((await text('#game-timer')).trim() === 'none', 'no timer is pending after the tally', await text('#game-timer'));
 
@@ -336,6 +356,45 @@ async function main() {
   await page.click('#browse-go');
   await eventually('the objects panel lists the 3 players as a table', async () =>
     (await page.locator('#browse-result table[data-type="player"] tbody tr').count()) === 3);
+
+  // an amendment is shown against the rule as it stands: rule 9 (the win at
+  // 100) amended to a win at 50, its then left out (kept)
+  const amend = await expectApplied('alice@example.org', [
+    'subtype: ruleChange', 'ruleChangeType: amend', 'target: 9',
+    'newif: exists(type=="player" & score>50 & nickname==%n & objectId==%o) &',
+    '    !exists(type=="win" & who==%o) &', '    exists(type=="playerList" & listContent==%pl)'].join('\n'),
+  'Proposed rule-change (proposal');
+  const apid = /Proposed rule-change \(proposal (\d+)/.exec(amend.result)[1];
+  const acard = `#proposals [data-prop-id="${apid}"]`;
+  await eventually(`proposal ${apid} shows the amendment as a diff against rule 9`, async () => {
+    if ((await page.locator(`${acard} pre.diff`).count()) !== 1) return null;
+    const del = await page.$$eval(`${acard} pre.diff span.del`, (els) => els.map((e) => e.textContent));
+    const ins = await page.$$eval(`${acard} pre.diff span.ins`, (els) => els.map((e) => e.textContent));
+    const same = await page.$$eval(`${acard} pre.diff span.same`, (els) => els.map((e) => e.textContent));
+    return del.length === 1 && del[0].includes('score>100') && ins.length === 1 && ins[0].includes('score>50') &&
+      same.length === 2 && same[0].includes('!exists(type=="win" & who==%o) &') ? true : { ok: false, del, ins, same };
+  });
+  check((await text(`${acard} .clause.kept`)).includes('then (kept)') &&
+    (await text(`${acard} .clause.kept`)).includes('wins the game!'), 'the then it leaves out is shown as kept, as it stands');
+
+  // a phone: 390 px wide, no horizontal scroll, the open proposal's vote buttons within reach
+  await page.setViewportSize({ width: 390, height: 844 });
+  await eventually('at 390 px the page does not scroll sideways', async () => {
+    const w = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, body: document.body.scrollWidth,
+      wide: [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 391)
+        .map((e) => e.tagName + '.' + e.className + '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 12) }));
+    return w.doc <= 390 && w.body <= 390 ? true : { ok: false, w };
+  });
+  const wide = await page.$$eval('body *', (els) => els.filter((e) => e.getBoundingClientRect().right > 391)
+    .map((e) => e.tagName + '.' + e.className).slice(0, 5));
+  check(wide.length === 0, 'at 390 px no element reaches past the right edge', wide.join(', '));
+  const vb = await page.locator(`${acard} .vote-buttons button`).first().boundingBox();
+  check(vb && vb.x >= 0 && vb.x + vb.width <= 390, 'at 390 px the vote buttons are within the screen', JSON.stringify(vb));
+  const addr = await page.$eval('#players tr[data-nickname="alice"] td.email', (e) => ({
+    style: getComputedStyle(e).wordBreak + '/' + getComputedStyle(e).overflowWrap, wbr: e.querySelectorAll('wbr').length,
+    lines: Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight || '16')) }));
+  check(!/break-all|anywhere/.test(addr.style) && addr.wbr === 2,
+    'an address wraps only after its @ and at its dots, never mid-word', JSON.stringify(addr));
 
   check(pageErrors.length === 0, 'the page raised no JavaScript or console error', pageErrors.join('\n'));
 
