@@ -1,0 +1,28 @@
+/*
+ * event.h - what game.c, event.c and submit.c share, and no other file:
+ * the Mechanics' own steps between a message and its committed event.
+ */
+#ifndef NOMIC_EVENT_H
+#define NOMIC_EVENT_H
+
+#include "game.h"
+
+/* game.c: the meta keys (generator, timers, halted...) written in the
+ * event's transaction; false if the store failed. */
+bool game_save_meta(Game *g);
+/* game.c: the whole pool in the object format (a snapshot). */
+char *game_export_pool(const Pool *p);
+/* game.c: a dry run draws from a throwaway generator: were it the game's,
+ * `try` would show the numbers the next real events will draw. */
+void game_throwaway_rng(Game *g);
+
+/* event.c: one message as an event.  moves: the object text to run (NULL:
+ * the Mechanics refused the message, for the reason `why`, which is
+ * taken); raw: as received, for the journal, or NULL; key: the mail's
+ * identity, kept with it, or NULL. */
+bool event_message(Game *g, const char *sender, int64_t time, int64_t stamp, const char *moves, const char *raw,
+                   const char *key, char *why, bool dry, Outcome *o);
+/* event.c: settles what a crash left unsettled (the game is locked). */
+bool game_recover(Game *g);
+
+#endif

@@ -1,0 +1,386 @@
+/*
+ * submit.c - a message's way in (game.h): the mail already taken, the
+ * game's mailPolicy, a request for a token, the moves read among a mail's
+ * prose, the game's time going forward, the timers due first; then the
+ * message as one event (event.c).
+ */
+#include "event.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mailin.h"
+#include "mechanics.h"
+#include "prose.h"
+
+static bool run_due_timers(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud);
+
+/* Does the message pass the game's mailPolicy?  NULL, or why not;
+ * *failed when the store cannot say (the message is then not taken: a
+ * policy that cannot be read is never taken for the default). */
+static char *policy_refusal(Game *g, const Incoming *m, bool *failed)
+{
+    *failed = false;
+    if (m->via == VIA_CLI) return NULL;
+    char *policy = NULL;
+    if (g->st && store_config_read(g->st, "mailPolicy", &policy) < 0) {
+        *failed = true;
+        return NULL;
+    }
+    if (!policy) policy = game_config(g, "mailPolicy");
+    char *why = NULL;
+    char *hash = NULL;
+    if (strcmp(policy, "tokens") == 0 && g->st && m->token && store_token_read(g->st, m->sender, &hash) < 0) {
+        /* a token that cannot be looked up is neither valid nor invalid */
+        *failed = true;
+        free(policy);
+        return NULL;
+    }
+    free(hash);
+    if (strcmp(policy, "tokens") == 0 && !game_token_valid(g, m->sender, m->token))
+        why = xstrdup(m->token ? "the token given is not this sender's: the move was not applied"
+                               : "this game takes moves only with the sender's token (a `token:` line in a mail, "
+                                 "Authorization: Bearer over HTTP): the move was not applied");
+    free(policy);
+    return why;
+}
+
+static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud);
+
+bool game_submit(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud)
+{
+    Buf err = {0};
+    bool ok = game_lock(g, &err);
+    buf_free(&err);
+    if (!ok) return false;
+    ok = submit_locked(g, m, dry, fn, ud);
+    game_unlock(g);
+    return ok;
+}
+
+/* A mail already taken (an MTA's retry, a copy by another route): why it
+ * is not applied again, or NULL.  *failed: the store could not say. */
+static char *copy_of_taken(Game *g, const Incoming *m, bool dry, bool *failed)
+{
+    *failed = false;
+    if (!m->key || !g->st || dry) return NULL;
+    long n = store_mail_seen(g->st, m->key);
+    if (n <= 0) {
+        *failed = n < 0;
+        return NULL;
+    }
+    Buf b = {0};
+    buf_printf(&b, "a copy of the mail taken as event %ld (the same Message-ID and sender, or, without a "
+                   "Message-ID, the same mail byte for byte): not applied again",
+               n);
+    return buf_take(&b);
+}
+
+/* May the sender of a mail refused unread (no token, too large) be
+ * answered now?  Once an ANSWER_PERIOD; if not, `why` says so.  *failed:
+ * the store cannot say. */
+static bool may_answer_unread(Game *g, const Incoming *m, char **why, bool *failed)
+{
+    int64_t last = g->st ? store_answered_at(g->st, m->sender) : 0;
+    *failed = last < 0;
+    if (last <= 0 || m->time - last >= ANSWER_PERIOD) return true;
+    Buf b = {0};
+    buf_printf(&b, "%s (not answered: this address had an answer about a refused mail less than %d minutes ago)",
+               *why, ANSWER_PERIOD / 60);
+    free(*why);
+    *why = buf_take(&b);
+    return false;
+}
+
+/* A line `TOKEN`: the event mails the sender's address a new token, at
+ * most once an ANSWER_PERIOD per address (a forged From cannot make the
+ * game void a player's token over and over, nor mail it without end).
+ * Returns the event's note. */
+static char *token_request(Game *g, const Incoming *m)
+{
+    Buf key = {0}, b = {0};
+    buf_printf(&key, "token %s", m->sender);
+    int64_t last = store_answered_at(g->st, buf_str(&key));
+    if (last > 0 && m->time - last < ANSWER_PERIOD) {
+        buf_printf(&b, "TOKEN: a token was mailed to %s less than %d minutes ago; not again yet", m->sender,
+                   ANSWER_PERIOD / 60);
+    } else {
+        g->token_to = m->sender;
+        buf_printf(&b, "TOKEN: a new token is mailed to %s (the one before, if any, no longer counts)", m->sender);
+    }
+    buf_free(&key);
+    return buf_take(&b);
+}
+
+/* Why a mail with no move is refused: what was read, and what was set aside. */
+static char *no_move_in_mail(const Incoming *m, const ProseRead *pr)
+{
+    Buf b = {0};
+    buf_puts(&b, "no move found in the mail");
+    if (m->how) buf_printf(&b, " (%s)", m->how);
+    if (pr->naside) {
+        buf_printf(&b, "; %d line%s read as prose and set aside:\n", pr->naside, pr->naside == 1 ? "" : "s");
+        /* the first few are enough to recognise the mail */
+        const char *p = (pr->aside.s ? pr->aside.s : "");
+        for (int k = 0; *p && k < 5; k++) {
+            const char *nl = strchr(p, '\n');
+            size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+            buf_puts(&b, "  ");
+            buf_add(&b, p, n);
+            p += n;
+        }
+        if (pr->naside > 5) buf_printf(&b, "  (and %d more)\n", pr->naside - 5);
+        if (b.s[b.len - 1] == '\n') b.s[--b.len] = 0;
+    }
+    return buf_take(&b);
+}
+
+/* The note an event read from a mail carries: the lines set aside. */
+static char *set_aside_note(const ProseRead *pr)
+{
+    if (!pr->naside) return NULL;
+    Buf b = {0};
+    buf_printf(&b, "%d line%s of the mail set aside as prose (line", pr->naside, pr->naside == 1 ? "" : "s");
+    int k = 0;
+    for (const char *p = (pr->aside.s ? pr->aside.s : ""); *p && k < 20; k++) {
+        buf_printf(&b, "%s %ld", k ? "," : pr->naside > 1 ? "s" : "", strtol(p + 5, NULL, 10));
+        const char *nl = strchr(p, '\n');
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+    buf_puts(&b, k < pr->naside ? ", ...)" : ")");
+    return buf_take(&b);
+}
+
+int64_t game_last_time(Game *g)
+{
+    long n = g->st ? store_last_event(g->st) : 0;
+    EventRow r;
+    if (n <= 0 || store_event_get(g->st, n, &r) != 1) return INT64_MIN;
+    int64_t t = r.time;
+    event_row_free(&r);
+    return t;
+}
+
+char *game_time_refusal(Game *g, int64_t time)
+{
+    int64_t last = game_last_time(g);
+    if (time >= last) return NULL;
+    char at[32], then[32];
+    time_format(time, at);
+    time_format(last, then);
+    Buf b = {0};
+    buf_printf(&b, "%s is before the last event, at %s: the game's time goes forward only (nothing was kept)", at,
+               then);
+    return buf_take(&b);
+}
+
+/* The time GAME_TIME_NOW stands for, under the lock. */
+static int64_t time_now_locked(Game *g)
+{
+    int64_t now = time_now_wall(), last = game_last_time(g);
+    return now < last ? last : now;
+}
+
+static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud)
+{
+    Incoming forward, now;
+    if (m->time == GAME_TIME_NOW) {
+        now = *m;
+        now.time = time_now_locked(g);
+        m = &now;
+    }
+    char *late = game_time_refusal(g, m->time);
+    if (late && m->via != VIA_CLI) {
+        /* the wall clock stepped back: a mail or a request is not lost
+         * for that, it happens at the last event's time */
+        forward = *m;
+        forward.time = game_last_time(g);
+        if (forward.stamp == 0) forward.stamp = m->time;
+        m = &forward;
+        free(late);
+        late = NULL;
+    }
+    if (late) {
+        /* a time given on the command line: refused, nothing journaled */
+        Outcome o;
+        memset(&o, 0, sizeof o);
+        o.kind = "move";
+        o.time = m->time;
+        o.status = OUTCOME_REFUSED;
+        o.message = late;
+        if (fn) fn(ud, g, &o);
+        outcome_free(&o);
+        return true;
+    }
+    if (!dry && !run_due_timers(g, m->time, false, fn, ud)) return false;
+    bool failed;
+    char *why = copy_of_taken(g, m, dry, &failed);
+    if (failed) return false;
+    bool copy = why != NULL, unread = false;
+    if (!why && m->refusal) why = xstrdup(m->refusal);
+    /* a mail asking for its sender's token needs none; its moves, if it
+     * has any, do (below) */
+    bool token_asked = !why && m->wants_token && m->via != VIA_CLI && !m->automatic && !dry && g->st;
+    if (!why && !token_asked) {
+        why = policy_refusal(g, m, &failed);
+        if (failed) return false;
+    }
+    unread = why && !copy;
+    Buf moves = {0}, err = {0};
+    const char *text = m->body;
+    ProseRead pr = {0};
+    char *reading = NULL;
+    bool misread = false; /* a line started like a move but did not read */
+    if (!why && m->lines) {
+        if (!prose_read(g->sugar, m->body, m->lines, m->nlines, &pr, &err)) why = buf_take(&err), misread = true;
+        else if (!pr.nmoves) why = no_move_in_mail(m, &pr);
+        else {
+            text = buf_str(&pr.moves);
+            reading = set_aside_note(&pr);
+        }
+    } else if (!why && g->sugar) {
+        if (sugar_expand(g->sugar, m->body, &moves, &err)) text = buf_str(&moves);
+        else why = buf_take(&err);
+    }
+    bool token_only = false;
+    if (token_asked) {
+        char *note = token_request(g, m);
+        if (misread) { /* the token goes all the same; the answer says what did not read */
+            Buf b = {0};
+            buf_printf(&b, "%s\n%s", why, note);
+            free(why);
+            free(note);
+            why = buf_take(&b);
+        } else if (!pr.nmoves) { /* the TOKEN line alone: its answer is the token's mail */
+            free(why);
+            why = note;
+            token_only = true;
+        } else {
+            if (!why) why = policy_refusal(g, m, &failed);
+            if (failed) {
+                free(note);
+                free(reading);
+                prose_free(&pr);
+                buf_free(&moves);
+                buf_free(&err);
+                return false;
+            }
+            unread = why != NULL;
+            Buf b = {0};
+            buf_printf(&b, "%s%s%s", reading ? reading : "", reading ? "; " : "", note);
+            free(reading);
+            reading = buf_take(&b);
+            free(note);
+        }
+    }
+    /* the journal keeps what was received when it differs from the moves;
+     * of a mail refused unread only its header and a digest (a stranger
+     * cannot fill the disk), of a copy nothing */
+    const char *got = m->raw ? m->raw : m->body;
+    char *summary = unread && !m->refusal ? mail_summary(got, strlen(got)) : NULL;
+    const char *raw = copy ? NULL : summary ? summary : m->raw ? m->raw : !why && strcmp(text, m->body) == 0 ? NULL : m->body;
+    Outcome o;
+    /* a refused mail is answered in the event's own transaction; a copy
+     * never (its first was), one refused unread at most once a period */
+    bool answer = m->via == VIA_MAIL && !m->automatic && !copy && !token_only;
+    if (answer && unread) answer = may_answer_unread(g, m, &why, &failed);
+    if (failed) {
+        free(why);
+        free(summary);
+        free(reading);
+        prose_free(&pr);
+        buf_free(&moves);
+        buf_free(&err);
+        return false;
+    }
+    g->answering = answer ? m : NULL;
+    g->answer_unread = unread;
+    g->reading = reading;
+    g->summing = answer && !why && m->lines ? text : NULL;
+    bool ok = event_message(g, m->sender, m->time, m->stamp ? m->stamp : m->time, why ? NULL : text, raw,
+                            copy ? NULL : m->key, why, dry, &o);
+    g->answering = NULL;
+    g->answer_unread = false;
+    g->reading = NULL;
+    g->token_to = NULL;
+    g->summing = NULL;
+    free(reading);
+    prose_free(&pr);
+    if (fn && ok) fn(ud, g, &o); /* a failed event is not reported as if it had happened */
+    outcome_free(&o);
+    free(summary);
+    buf_free(&moves);
+    buf_free(&err);
+    return ok;
+}
+
+/* Runs the timers due at or before `time`, each as its own event. */
+static bool run_due_timers(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud)
+{
+    for (int guard = 0; guard < 100000 && !g->halted && g->have_timer && g->next_timer <= time; guard++) {
+        Outcome o;
+        int64_t at = g->next_timer;
+        bool ok = game_event_tick(g, at, dry, &o);
+        if (fn && ok) fn(ud, g, &o);
+        bool stuck = !o.er.have_timer || o.er.next_timer <= at;
+        outcome_free(&o);
+        if (!ok) return false;
+        if (dry) break; /* a dry run cannot advance past its own undone timer */
+        if (stuck && g->have_timer && g->next_timer <= at) break;
+    }
+    return true;
+}
+
+bool game_move(Game *g, const char *sender, int64_t time, const char *body, bool dry, OutcomeFn fn, void *ud)
+{
+    Incoming m = {VIA_CLI, sender, time, 0, body, NULL, NULL, false};
+    return game_submit(g, &m, dry, fn, ud);
+}
+
+/* With no timer known (the rules of a new game have not run yet), a dry
+ * run at `time` finds the first one; if the rules would already change
+ * something, that is a timer due now. */
+static void probe_timer(Game *g, int64_t time)
+{
+    if (g->have_timer || g->halted) return;
+    Outcome o;
+    if (game_event_tick(g, time, true, &o) && o.ran) {
+        if (o.er.status != EV_RUNAWAY) {
+            g->have_timer = o.er.have_timer;
+            g->next_timer = o.er.next_timer;
+        }
+        if (o.er.changing_firings > 0) {
+            g->have_timer = true;
+            g->next_timer = time;
+        }
+    }
+    outcome_free(&o);
+}
+
+bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud)
+{
+    Buf err = {0};
+    bool ok = game_lock(g, &err);
+    buf_free(&err);
+    if (!ok) return false;
+    if (time == GAME_TIME_NOW) time = time_now_locked(g);
+    char *late = game_time_refusal(g, time);
+    if (late) {
+        Outcome o;
+        memset(&o, 0, sizeof o);
+        o.kind = "tick";
+        o.time = time;
+        o.status = OUTCOME_REFUSED;
+        o.message = late;
+        if (fn) fn(ud, g, &o);
+        outcome_free(&o);
+        game_unlock(g);
+        return true;
+    }
+    probe_timer(g, time);
+    ok = run_due_timers(g, time, dry, fn, ud);
+    game_unlock(g);
+    return ok;
+}
+
