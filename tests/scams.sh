@@ -38,22 +38,24 @@ expect_in draft.txt "# message 1 from alice@x at 2026-01-01T02:00:00Z" "favor-dr
 expect_in draft.txt "cleanup: T" "favor-draft: the answer's votes are sent with cleanup: T"
 expect_in draft.txt "# message 3 from alice@x" "favor-draft: three votes make three points"
 expect_not_in draft.txt "# message 4" "favor-draft: the shortest answer"
-expect_in draft.txt "set 35 score: 3" "favor-draft: the last event's trace shows the third point"
+ALICE=$("$NOMIC" show draft.db --type player | awk '$1 == "objectId:" { id = $2 } $1 == "nickname:" && $2 == "alice" { print id }')
+PROP=$("$NOMIC" show draft.db --type voteInProgress | awk '$1 == "propId:" { print $2 }')
+expect_in draft.txt "set $ALICE score: 3" "favor-draft: the last event's trace shows the third point"
 expect_status 0 "favor-draft: again" "$NOMIC" scams draft.db --as alice@x --goal "$GOAL" --depth 4
 cmp -s out draft.txt && ok || fail "favor-draft: the same answer on every run"
 "$NOMIC" export draft.db > after.txt
 "$NOMIC" log draft.db --json >> after.txt
 cmp -s before.txt after.txt && ok || fail "favor-draft: the search wrote to the game"
 expect_status 0 "favor-draft: --json" "$NOMIC" scams draft.db --as alice@x --goal "$GOAL" --depth 4 --json
-python3 -c '
-import json, sys
+PROP=$PROP python3 -c '
+import json, os, sys
 a = json.load(open("out"))
 assert a["found"] is True and a["explored"] > 0, a
 assert len(a["steps"]) == 3, a
 for s in a["steps"]:
     assert s["from"] == "alice@x" and s["time"] == 1767232800, s
     m = s["moves"][0]
-    assert m["subtype"] == "vote" and m["propId"] == "43", m
+    assert m["subtype"] == "vote" and m["propId"] == os.environ["PROP"], m
 assert any(s["moves"][0].get("cleanup") == "T" for s in a["steps"]), a
 ' && ok || fail "favor-draft: the JSON answer"
 # favor: no way within 4 messages (1.4 million states: the search is
