@@ -104,30 +104,30 @@ unit: $(BUILD)/unit
 check: $(BUILD)/nomic $(BUILD)/unit
 	$(BUILD)/unit
 	NOMIC=$(abspath $(BUILD)/nomic) python3 tests/run_scenarios.py tests/scenarios
-	NOMIC=$(abspath $(BUILD)/nomic) sh tests/cli.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t10-cli.sh
 
 scenarios: $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/eval-check
 	NOMIC=$(abspath $(BUILD)/nomic) python3 tests/run_scenarios.py tests/scenarios
 	python3 tests/eval_property.py --cases 20000 $(BUILD)/eval-check
-	NOMIC=$(abspath $(BUILD)/nomic) sh tests/cli.sh
-	NOMIC=$(abspath $(BUILD)/nomic) sh tests/mechanics.sh
-	NOMIC=$(abspath $(BUILD)/nomic) sh tests/corpus.sh
-	NOMIC=$(abspath $(BUILD)/nomic) sh tests/serve.sh
-	NOMIC=$(abspath $(BUILD)/nomic) sh tests/scams.sh
-	NOMIC=$(abspath $(BUILD)/nomic) sh tests/suber.sh
-	NOMIC=$(abspath $(BUILD)/nomic) sh tests/slr.sh
-	NOMIC=$(abspath $(BUILD)/nomic) sh tests/mathflag.sh
-	NOMIC=$(abspath $(BUILD)/nomic) sh tests/agora.sh
-	NOMIC=$(abspath $(BUILD)/nomic) sh tests/hostile.sh
-	NOMIC=$(abspath $(BUILD)/nomic) sh tests/depth.sh
-	NOMIC=$(abspath $(BUILD)/nomic) sh tests/hostile_loop.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t10-cli.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t20-mechanics.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t21-corpus.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t30-serve.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t40-suber.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t41-slr.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t42-mathflag.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t43-agora.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t50-hostile.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t51-depth.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t52-hostile_loop.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t60-scams.sh
 	$(BUILD)/suber-random --variant suber --games 100 --quiet
 	$(BUILD)/suber-random --variant suber1982 --games 20 --quiet
 
 # Mail through a real MTA (OpenSMTPD, swaks, an aiosmtpd receiver), and the
 # page in a real browser (Chromium driven by playwright-core).
 mail: $(BUILD)/nomic
-	NOMIC=$(abspath $(BUILD)/nomic) sh tests/mail.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t70-mail.sh
 
 browser: $(BUILD)/nomic
 	sh tests/browser/run.sh $(abspath $(BUILD)/nomic)

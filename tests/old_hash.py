@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """old_hash.py - the attacks the state hash once allowed, against a
 reimplementation of that hash (unkeyed: FNV-1a texts and a reversible
-mixer, summed over the pool), for tests/hostile_loop.sh.
+mixer, summed over the pool), for tests/t52-hostile_loop.sh.
 
   forge ID SENDER TIME FROM
       prints the lines of a move that, created as object ID by SENDER at

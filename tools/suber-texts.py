@@ -2,7 +2,7 @@
 # suber-texts.py [OUTDIR] - writes texts.nomic and texts-1982.nomic (into
 # rulesets/suber by default), the 29 rule texts of seeds 004 and 001, from
 # the seed files kept in tests/data.  Run from the project root; the output
-# is kept in git, and tests/suber.sh checks it is what this script writes.
+# is kept in git, and tests/t40-suber.sh checks it is what this script writes.
 import os, re, sys
 OUT = sys.argv[1] if len(sys.argv) > 1 else 'rulesets/suber'
 

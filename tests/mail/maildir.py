@@ -1,5 +1,5 @@
 """maildir.py - reads the maildir that aiosmtpd's Mailbox handler fills, for
-tests/mail.sh.
+tests/t70-mail.sh.
 
   maildir.py DIR ids                         each message's Message-ID, one a line
   maildir.py DIR count MSGID                 how many messages carry MSGID

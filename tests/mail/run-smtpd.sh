@@ -5,7 +5,7 @@
 # nor leaves anything behind, it runs in a private mount namespace where
 # DIR/spool is /var/spool and DIR/run is /run.  Where no namespace can be
 # had it says so and runs with the machine's paths (smtpd itself then
-# refuses to start beside a running system smtpd).  Used by tests/mail.sh.
+# refuses to start beside a running system smtpd).  Used by tests/t70-mail.sh.
 dir=$1
 if unshare -m true 2> /dev/null; then
     exec unshare -m sh -c 'mount --make-rprivate / &&

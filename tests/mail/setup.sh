@@ -1,5 +1,5 @@
 #!/bin/sh
-# setup.sh - installs what tests/mail.sh runs: OpenSMTPD (the MTA that hands
+# setup.sh - installs what tests/t70-mail.sh runs: OpenSMTPD (the MTA that hands
 # mail to `nomic deliver`), swaks (the sender) and python3-aiosmtpd (the
 # receiver that stands in for the world), from Debian's packages, as root.
 # Idempotent and quiet: installs only what is missing, waiting for the dpkg

@@ -1,5 +1,5 @@
 #!/bin/sh
-# hostile.sh - rules and moves written to take the host down, played
+# t50-hostile.sh - rules and moves written to take the host down, played
 # through the command line on favor: each one ends in seconds with bounded
 # memory, is refused (or stopped) with a reason naming the limit and the
 # rule, the game goes on for the next player, and `nomic replay` agrees.

@@ -1,10 +1,10 @@
 #!/bin/sh
-# tests/scams.sh - nomic scams: the search finds the holes it should
+# tests/t60-scams.sh - nomic scams: the search finds the holes it should
 # (favor-draft's vote replay, a variant of favor for each hole of
 # docs/favor.md's scam table that a state condition can tell, four sets
 # with planted holes of other kinds) and answers none once each is closed;
 # it writes nothing, gives the same answer every run, and says what is
-# wrong with bad usage.  Run from the repository: NOMIC=build/nomic sh tests/scams.sh
+# wrong with bad usage.  Run from the repository: NOMIC=build/nomic sh tests/t60-scams.sh
 R=$(pwd)
 . "$R/tests/lib.sh"
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# agora.sh - the formal rules of agora played through the command line:
+# t43-agora.sh - the formal rules of agora played through the command line:
 # registration and the 30-day bar (869); proposals made, pended, distributed
 # at the start of the Agoran week, voted on and resolved (2350, 2445, 1607,
 # 683, 208); adoption applying the changes in order, an enactment taking the

@@ -1,8 +1,8 @@
 #!/bin/sh
-# serve.sh - nomic serve as a player and a game-keeper meet it: the JSON
+# t30-serve.sh - nomic serve as a player and a game-keeper meet it: the JSON
 # API of docs/api.md, tokens and privacy, the clock firing a deadline by
 # itself, other programs writing the game while it is served, bad and slow
-# requests.  Run from the project root: sh tests/serve.sh
+# requests.  Run from the project root: sh tests/t30-serve.sh
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$(dirname "$0")/lib.sh"
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# slr.sh - nomic slr parse and emit: the flattened seed (002) read into its
+# t41-slr.sh - nomic slr parse and emit: the flattened seed (002) read into its
 # 141 rules with their IDs, revisions, powers, titles and sections (the two
 # Rule 2557s kept, with a warning on stderr while stdout stays JSON); a
 # multi-line SLR with sections, notes, Power=3.14 and titles on either

@@ -1,5 +1,5 @@
 #!/bin/sh
-# depth.sh - deep and long input through the real binary: nothing a player
+# t51-depth.sh - deep and long input through the real binary: nothing a player
 # or an initial set writes may overflow the stack.  A 200,000-deep formal
 # change in Suber's Nomic is refused and the game goes on (and replays);
 # rules nested 300,000 deep or a megabyte long in an initial set cannot

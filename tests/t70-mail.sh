@@ -1,5 +1,5 @@
 #!/bin/sh
-# mail.sh - the Mechanics' mail through real servers, on loopback only.
+# t70-mail.sh - the Mechanics' mail through real servers, on loopback only.
 # OpenSMTPD (smtpd -d, the test's own config, a free high port) hands each
 # mail for game@nomic.test to `nomic deliver GAME` through an `mda` action,
 # exactly as in production; swaks sends the players' mails (plain,
@@ -10,7 +10,7 @@
 # and mail out: `nomic send` hands the rules' messages to an SMTP transport,
 # here python3's aiosmtpd writing a maildir.
 #
-# Run as root on Debian: `sh tests/mail.sh` from the repository (NOMIC gives
+# Run as root on Debian: `sh tests/t70-mail.sh` from the repository (NOMIC gives
 # the binary, default build/nomic).  Missing packages are installed by
 # tests/mail/setup.sh.  A part that cannot run yet says SKIP and why, and
 # the script then fails unless MAIL_ALLOW_SKIP=1.  Everything the test
@@ -168,7 +168,7 @@ mail_in() { # FROM DESCRIPTION SWAKS-ARGS...: one mail to the game through OpenS
 }
 
 # --- what the test needs -------------------------------------------------
-[ "$(id -u)" -eq 0 ] || abort "tests/mail.sh runs as root (it starts OpenSMTPD, adds a delivery user): running as uid $(id -u)"
+[ "$(id -u)" -eq 0 ] || abort "tests/t70-mail.sh runs as root (it starts OpenSMTPD, adds a delivery user): running as uid $(id -u)"
 [ -x "$NOMIC" ] || abort "no nomic binary at $NOMIC (run make, or set NOMIC)"
 case "$NOMIC$T" in *[[:space:]%\"]*) abort "the paths '$NOMIC' and '$T' must hold no blanks, quotes or %: they go into smtpd.conf" ;; esac
 have() { [ "$(dpkg-query -W -f='${Status}' "$1" 2> /dev/null)" = "install ok installed" ]; }
@@ -204,7 +204,7 @@ while [ "$PORT2" = "$PORT" ]; do PORT2=$(free_port); done
 # --- 1. OpenSMTPD hands mail to nomic deliver -----------------------------
 # The recipient is mapped (virtual) to the delivery user, who runs the mda.
 cat > smtpd.conf << EOF
-# written by tests/mail.sh: the game's MTA, on loopback only
+# written by tests/t70-mail.sh: the game's MTA, on loopback only
 table game { "game@nomic.test" = "$MAILUSER" }
 listen on 127.0.0.1 port $PORT hostname mx.nomic.test
 action "nomic" mda "$NOMIC_RUN deliver $DB" virtual <game> user $MAILUSER

@@ -1,5 +1,5 @@
 #!/bin/sh
-# mathflag.sh - MathFlag (seed 003) played on top of favor through the
+# t42-mathflag.sh - MathFlag (seed 003) played on top of favor through the
 # command line, the engine as Gamemaster: the stages at 2 days, probes
 # announced, a Variable tracking another player's score, an undefined
 # result eliminating its owner, a challenge won with three exact answers

@@ -1,5 +1,5 @@
 #!/bin/sh
-# cli.sh - command-line behaviour that the golden scenarios do not cover
+# t10-cli.sh - command-line behaviour that the golden scenarios do not cover
 # well: the draft's scam played to a win, exit statuses, try, show --at,
 # export, replay catching a tampered journal, and the journal keeping
 # every move.  Uses $NOMIC (default build/nomic) and sqlite3.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# mechanics.sh - the Mechanics from the command line: sugar, settings,
+# t20-mechanics.sh - the Mechanics from the command line: sugar, settings,
 # tokens and mail intake (`nomic deliver` fed the mails an MTA would hand
 # it: multipart, quoted-printable, base64, replies with quotes and
 # signatures, forged senders under mailPolicy tokens), answers threaded

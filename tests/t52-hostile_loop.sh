@@ -1,5 +1,5 @@
 #!/bin/sh
-# hostile_loop.sh - the state hash against players who attack it: a move
+# t52-hostile_loop.sh - the state hash against players who attack it: a move
 # forged (by tests/old_hash.py, against the hash as it once was) so that
 # deleting it left the hash as before wins nothing, while real loops, in
 # every evaluation mode, are still loops; consecutive public hashes give a

@@ -1,12 +1,12 @@
 #!/bin/sh
-# corpus.sh - the mails of tests/mail/corpus/ (Gmail, Outlook, Thunderbird,
+# t21-corpus.sh - the mails of tests/mail/corpus/ (Gmail, Outlook, Thunderbird,
 # Apple Mail, Yahoo on Android; German, Spanish, French, Italian, Dutch,
 # Portuguese, English; UTF-8, ISO-8859-1, windows-1252; quoted-printable,
 # base64, 8bit; multipart/alternative, format=flowed, HTML-only), each
 # handed to `nomic deliver` on a new favor game, as an MTA would, and
 # checked against its .expect file (tests/mail/corpus_check.py says the
 # format): the moves it must yield, those it must not, what the event
-# says and the answer its sender gets.  tests/mail.sh sends the same mails
+# says and the answer its sender gets.  tests/t70-mail.sh sends the same mails
 # through OpenSMTPD.  Uses $NOMIC.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# suber.sh - Suber's Nomic played through the command line, as players
+# t40-suber.sh - Suber's Nomic played through the command line, as players
 # would, to a win: suber (the revised set, its computer-game variant) and
 # suber1982 (the die), and an amendment of 208 that carries the change of
 # the formal rule implementing it.  Run from the project root.
