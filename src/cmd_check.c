@@ -117,8 +117,19 @@ static void check_file(Tally *t, const char *file)
     if (n > 6 && strcmp(file + n - 6, ".sugar") == 0) {
         Buf err = {0};
         Sugar *s = sugar_parse(text, file, &err);
-        if (s) sugar_free(s);
-        else printf("%s: error: %s\n", file, buf_str(&err)), t->errors++;
+        if (s) {
+            sugar_free(s);
+        } else {
+            /* "FILE:LINE:COL: why", said as check says every error */
+            const char *e = buf_str(&err);
+            SrcPos at = {0, 0};
+            int used = 0;
+            size_t fl = strlen(file);
+            if (strncmp(e, file, fl) == 0 && sscanf(e + fl, ":%d:%d: %n", &at.line, &at.col, &used) == 2 && used > 0)
+                report(t, file, at, true, "", e + fl + used);
+            else
+                printf("%s: error: %s\n", file, e), t->errors++;
+        }
         buf_free(&err);
         free(text);
         return;
