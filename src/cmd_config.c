@@ -23,7 +23,8 @@ int cmd_config(int argc, char **argv)
     if (npos == 1) {
         for (const ConfigKey *k = config_keys; k->key; k++) {
             char *v = game_config(g, k->key);
-            printf("%-10s %s\n", k->key, v);
+            if (*v) printf("%-10s %s\n", k->key, v);
+            else printf("%-10s (unset)\n", k->key);
             free(v);
         }
         rc = 0;

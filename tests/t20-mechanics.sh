@@ -48,8 +48,14 @@ expect_status 0 "replay after the sugar changed" "$NOMIC" replay g.db
 
 # --- settings ----------------------------------------------------------
 expect_status 0 "config lists" "$NOMIC" config g.db
-expect_in out "mailPolicy open" "the default policy is open"
-expect_in out "transport  outbox" "the default transport is the outbox"
+cat >want <<'EOF'
+transport  outbox
+mailFrom   nomic@localhost
+mailPolicy open
+listen     127.0.0.1:8080
+name       (unset)
+EOF
+expect_cmp want out "config lists every setting with its default: the outbox, an open policy, no display name"
 expect_status 2 "config refuses an unknown key" "$NOMIC" config g.db colour blue
 printf 'nomic config: colour is not a setting (transport, mailFrom, mailPolicy, listen, name)\n' >want
 expect_cmp want err "unknown key message, with the settings there are"
