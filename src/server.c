@@ -21,6 +21,7 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <inttypes.h>
@@ -56,6 +57,8 @@ typedef struct Server {
     uint64_t committed, synced;
     bool syncing;
     bool stale;      /* the views missed a change (under game_mu) */
+    atomic_bool running; /* an event of this server's runs the rules (set under game_mu, read by
+                          * readers without it): readers do not wait for it */
     /* the views readers answer from, swapped under snap_mu */
     pthread_mutex_t snap_mu;
     Snapshot *snap;
@@ -369,10 +372,18 @@ static void sync_views(Server *s)
 
 /* Before a read: if the game is idle (no event of this server's or of
  * another program's running), catch up with what was committed, so that
- * a request sees what a program it ran before wrote.  Never waits. */
+ * a request sees what a program it ran before wrote.  Never waits for an
+ * event; the clock's or a move's own short work around one (publishing
+ * views, reloading what another program wrote) it waits out, for at most
+ * two seconds, since that work is what brings the other program's write
+ * in. */
 static void sync_if_idle(Server *s)
 {
-    if (pthread_mutex_trylock(&s->game_mu) != 0) return;
+    for (int waited = 0; pthread_mutex_trylock(&s->game_mu) != 0; waited++) {
+        if (atomic_load(&s->running) || waited >= 2000) return;
+        struct timespec ms = {0, 1000000L};
+        nanosleep(&ms, NULL);
+    }
     if (store_lock(s->g->st, 0)) {
         sync_views(s);
         store_unlock(s->g->st);
@@ -766,7 +777,9 @@ static void api_move(Server *s, struct MHD_Connection *c, const char *you, Reque
         if (h && strncasecmp(h, "Bearer ", 7) == 0) in.token = h + 7;
         MoveResult m = {&a->body, sender, false, false};
         pthread_mutex_lock(&s->game_mu);
+        atomic_store(&s->running, true);
         bool kept = game_submit(s->g, &in, false, move_outcome, &m);
+        atomic_store(&s->running, false);
         uint64_t commit = kept ? note_commit(s) : 0;
         char *policy = game_config(s->g, "mailPolicy");
         char *why = kept ? NULL : xstrdup(store_error(s->g->st));
@@ -808,7 +821,9 @@ static void api_token(Server *s, struct MHD_Connection *c, Request *rq, Answer *
                        NULL, true};
         MoveResult m = {&a->body, from, false, false};
         pthread_mutex_lock(&s->game_mu);
+        atomic_store(&s->running, true);
         bool kept = game_submit(s->g, &in, false, move_outcome, &m);
+        atomic_store(&s->running, false);
         char *why = kept ? NULL : xstrdup(store_error(s->g->st));
         sync_views(s);
         pthread_mutex_unlock(&s->game_mu);
@@ -1083,7 +1098,9 @@ static long run_clock(Server *s, long cap)
     if (!g->halted && !late && (probe || (g->have_timer && g->next_timer <= now))) {
         s->probed_at = g->known_event;
         before = g->known_event;
+        atomic_store(&s->running, true);
         bool ticked = game_tick(g, now, false, print_tick, NULL);
+        atomic_store(&s->running, false);
         note_if_settled(s, before);
         if (!ticked)
             fprintf(stderr, "nomic serve: a timer could not run: %s\n", store_error(g->st));
