@@ -80,8 +80,8 @@ $(BUILD)/nomic: $(OBJ_CMD) $(BUILD)/libnomic.a
 $(BUILD)/unit: tests/unit/*.c $(BUILD)/libnomic.a
 	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ tests/unit/*.c $(BUILD)/libnomic.a $(LIBS) -lcmocka
 
-$(BUILD)/engine-city: bench/engine_city.c $(BUILD)/libnomic.a
-	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ bench/engine_city.c $(BUILD)/libnomic.a $(LIBS)
+$(BUILD)/engine-city: bench/engine_city.c bench/city-favor.nomic $(BUILD)/libnomic.a
+	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -DCITY_SET=\"$(abspath bench/city-favor.nomic)\" -o $@ bench/engine_city.c $(BUILD)/libnomic.a $(LIBS)
 
 $(BUILD)/scams-bench: bench/scams.c $(BUILD)/libnomic.a
 	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ bench/scams.c $(BUILD)/libnomic.a $(LIBS)

@@ -48,21 +48,21 @@ static void on_fire(void *ud, ObjId rule, const Prog *p, const Sym *vars, bool c
 
 static void count_event(void *ud, Game *g, const Outcome *o) { ((Figures *)ud)->events++; }
 
-/* favor, adapted as the CLIPS version is (its README, "Mapping and
- * deviations"): rule 9's threshold 100 becomes the stream's, and rule 10
- * (halt on the first win) gets `if: F` so that the workload has a fixed
- * size.  Returns a malloc'd text. */
+/* bench/city-favor.nomic (favor as the CLIPS port encodes it), adapted as
+ * the port is (its README, "Mapping and deviations"): rule 9's threshold
+ * 100 becomes the stream's, and rule 10 (halt on the first win) gets
+ * `if: F` so that the workload has a fixed size.  Returns a malloc'd text. */
 static char *adapted_favor(long threshold)
 {
     const char *label;
-    char *text = ruleset_load("favor", &label, NULL);
+    char *text = ruleset_load(CITY_SET, &label, NULL);
     Buf b = {0};
     char thr[64];
     snprintf(thr, sizeof thr, "score>%ld", threshold);
     const char *r9 = strstr(text, "score>100");
     const char *r10 = strstr(text, "if: exists(type==\"win\")\nthen: halt()");
     if (!text || !r9 || !r10 || r10 < r9) {
-        fprintf(stderr, "engine-city: favor no longer has the rules 9 and 10 this benchmark adapts\n");
+        fprintf(stderr, "engine-city: " CITY_SET " lacks the rules 9 and 10 this benchmark adapts\n");
         exit(2);
     }
     buf_add(&b, text, (size_t)(r9 - text));
