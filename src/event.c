@@ -85,16 +85,6 @@ static bool commit_event(Game *g, Outcome *o)
         for (size_t i = 0; ok && i < g->eng->queue.len; i++)
             ok = store_outbox_add(st, o->event, sym_text(g->eng->queue.m[i].to), sym_text(g->eng->queue.m[i].text),
                                   "queued", NULL, o->time) > 0;
-        /* a snapshot once the changes since the last one outnumber the
-         * objects: writing the pool then costs O(1) per change */
-        g->changes_since_snapshot += p->undo_len;
-        if (ok && g->changes_since_snapshot >= SNAPSHOT_MIN_CHANGES &&
-            g->changes_since_snapshot >= pool_size(p)) {
-            g->changes_since_snapshot = 0;
-            char *snap = game_export_pool(p);
-            ok = store_put_snapshot(st, o->event, snap);
-            free(snap);
-        }
     }
     if (ok && o->status == OUTCOME_REFUSED && g->answering) ok = game_answer_refusal(g, g->answering, o);
     if (ok && g->token_to) ok = game_mail_token(g, g->token_to, o->event, o->time);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "event.h"
+#include "mechanics.h"
 #include "objfmt.h"
 #include "rulesets.h"
 
@@ -88,6 +89,7 @@ void game_close(Game *g)
     free(g->fired);
     free(g->winner_note);
     sugar_free(g->sugar);
+    recipient_list_free(g->last_list);
     free(g);
 }
 

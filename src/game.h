@@ -20,6 +20,8 @@
 
 typedef struct Incoming Incoming;
 
+typedef struct RecipientList RecipientList; /* mechanics.c */
+
 typedef struct Game {
     Store *st;           /* NULL: in memory */
     Pool *pool;
@@ -30,7 +32,7 @@ typedef struct Game {
     char *last_mover;    /* sender of the most recent move */
     char *winner_note;   /* set when the loop meta-rule ended the game */
     uint64_t seed;
-    size_t changes_since_snapshot;
+    RecipientList *last_list; /* the recipient list the last hand-over read */
     Sugar *sugar;        /* the game's sugar table, NULL: none */
     long known_event;    /* the journal's last event as this process knows it */
     const struct Incoming *answering; /* a mail to answer if it is refused */

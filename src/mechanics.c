@@ -272,75 +272,84 @@ bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o)
 
 /* ---- hand-over: one mail per address per event ---- */
 
-/* One address's share of an event's messages: their indexes, in order. */
-typedef struct Share {
-    char *addr;
-    Buf idx;     /* "3,7,9": also the key that groups addresses */
-    int count;
-    size_t last; /* the last message added (a message naming an address twice reaches it once) */
-} Share;
+/* A recipient list (the R of send(R, text)) read once: its distinct
+ * addresses in order of first appearance (words, commas allowed), and,
+ * for an event whose messages all go to this list, the first
+ * MAX_EVENT_ADDRESSES of them as one mail's recipients.  Rules mostly
+ * send to one list (the players) that changes seldom, so the last one
+ * read is kept in the game: handing over a message then costs nothing
+ * per player. */
+struct RecipientList {
+    Sym list;
+    char **addr;
+    size_t n;
+    char *to;      /* the first MAX_EVENT_ADDRESSES addresses, a space between */
+};
 
-/* The distinct addresses of the messages (words, commas allowed), each
- * with the indexes of its messages; past MAX_EVENT_ADDRESSES the others
- * are counted in *dropped. */
-static Share *share_out(const MsgList *sent, size_t nmsg, size_t *nshares, size_t *dropped)
+void recipient_list_free(RecipientList *r)
 {
-    /* address -> its share's index + 1, or 0 when dropped */
-    GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
-    Share *sh = NULL;
-    size_t len = 0, cap = 0;
-    *dropped = 0;
-    for (size_t i = 0; i < nmsg; i++) {
-        const char *s = sym_text(sent->m[i].to), *w;
-        size_t wn;
-        while (word_next(&s, &w, &wn, true)) {
-            char *addr = xstrndup(w, wn);
-            gpointer v;
-            if (!g_hash_table_lookup_extended(seen, addr, NULL, &v)) {
-                if (len < MAX_EVENT_ADDRESSES) {
-                    GROW(sh, len, cap);
-                    sh[len] = (Share){xstrdup(addr), {0}, 0, 0};
-                    v = GSIZE_TO_POINTER(++len);
-                } else {
-                    (*dropped)++;
-                    v = GSIZE_TO_POINTER(0);
-                }
-                g_hash_table_insert(seen, addr, v);
-            } else {
-                free(addr);
-            }
-            Share *x = v ? &sh[GPOINTER_TO_SIZE(v) - 1] : NULL;
-            if (!x || (x->count && x->last == i)) continue;
-            buf_printf(&x->idx, "%s%zu", x->count ? "," : "", i);
-            x->count++;
-            x->last = i;
+    if (!r) return;
+    for (size_t i = 0; i < r->n; i++) free(r->addr[i]);
+    free(r->addr);
+    free(r->to);
+    free(r);
+}
+
+static RecipientList *recipient_list_read(Sym list)
+{
+    RecipientList *r = xcalloc(1, sizeof *r);
+    r->list = list;
+    GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+    size_t cap = 0;
+    Buf to = {0};
+    const char *s = sym_text(list), *w;
+    size_t wn;
+    while (word_next(&s, &w, &wn, true)) {
+        char *a = xstrndup(w, wn);
+        if (g_hash_table_contains(seen, a)) {
+            free(a);
+            continue;
+        }
+        GROW(r->addr, r->n, cap);
+        r->addr[r->n++] = a;
+        g_hash_table_add(seen, a);
+        if (r->n <= MAX_EVENT_ADDRESSES) {
+            if (to.len) buf_putc(&to, ' ');
+            buf_puts(&to, a);
         }
     }
     g_hash_table_destroy(seen);
-    *nshares = len;
-    return sh;
+    r->to = buf_take(&to);
+    return r;
 }
 
-/* The text of one mail: the messages of `idx`, in order, each after the
- * first under a line that says which it is; past MAX_OUT_TEXT the rest
- * are left out, and the mail says so. */
-static char *mail_text(const MsgList *sent, const char *idx, int count, size_t *left_out)
+/* The list `list`, from the game's one-entry cache or read (and cached). */
+static const RecipientList *recipient_list(Game *g, Sym list)
+{
+    if (!g->last_list || g->last_list->list != list) {
+        recipient_list_free(g->last_list);
+        g->last_list = recipient_list_read(list);
+    }
+    return g->last_list;
+}
+
+/* The text of one mail: the messages `which` (indexes, in order), each
+ * after the first under a line that says which it is; past MAX_OUT_TEXT
+ * the rest are left out, and the mail says so. */
+static char *mail_text(const MsgList *sent, const size_t *which, size_t count, size_t *left_out)
 {
     Buf b = {0};
-    int k = 0;
     *left_out = 0;
-    for (const char *p = idx; *p; k++) {
-        size_t i = strtoul(p, (char **)&p, 10);
-        if (*p == ',') p++;
-        const char *t = sym_text(sent->m[i].text);
+    for (size_t k = 0; k < count; k++) {
+        const char *t = sym_text(sent->m[which[k]].text);
         size_t n = strlen(t);
         if (k && b.len + n + 256 > MAX_OUT_TEXT) { /* room for the notes */
-            *left_out = (size_t)(count - k);
+            *left_out = count - k;
             buf_printf(&b, "\n\n[%zu more message%s of this event left out: a mail from the game holds at most %d KiB]\n",
                        *left_out, *left_out == 1 ? "" : "s", MAX_OUT_TEXT >> 10);
             break;
         }
-        if (k) buf_printf(&b, "\n\n-------- message %d of %d --------\n\n", k + 1, count);
+        if (k) buf_printf(&b, "\n\n-------- message %zu of %zu --------\n\n", k + 1, count);
         if (n <= MAX_OUT_TEXT) {
             buf_add(&b, t, n);
             continue;
@@ -352,6 +361,119 @@ static char *mail_text(const MsgList *sent, const char *idx, int count, size_t *
         buf_printf(&b, "\n\n[this message is cut here: a mail from the game holds at most %d KiB]\n", MAX_OUT_TEXT >> 10);
     }
     return buf_take(&b);
+}
+
+/* The event's mails, one per set of addresses that get the same messages.
+ * Built per distinct list, not per message: an event that sends a
+ * hundred messages to the players reads the players once. */
+typedef struct Mail {
+    Buf to;
+    size_t *which, count;
+} Mail;
+
+typedef struct HandOver {
+    const MsgList *sent;
+    size_t nmsg;
+    Sym *lists;      /* the distinct lists, in order of first appearance */
+    size_t nlists;
+    uint32_t *of;    /* message i goes to lists[of[i]] */
+    Mail *mail;
+    size_t nmail;
+    size_t dropped;  /* addresses past MAX_EVENT_ADDRESSES */
+} HandOver;
+
+static void distinct_lists(HandOver *h)
+{
+    GHashTable *at = g_hash_table_new(g_direct_hash, g_direct_equal); /* list -> index + 1 */
+    size_t cap = 0;
+    h->of = xmalloc(h->nmsg * sizeof *h->of);
+    for (size_t i = 0; i < h->nmsg; i++) {
+        gpointer key = GUINT_TO_POINTER(h->sent->m[i].to), v = g_hash_table_lookup(at, key);
+        if (!v) {
+            GROW(h->lists, h->nlists, cap);
+            h->lists[h->nlists++] = h->sent->m[i].to;
+            v = GSIZE_TO_POINTER(h->nlists);
+            g_hash_table_insert(at, key, v);
+        }
+        h->of[i] = (uint32_t)(GPOINTER_TO_SIZE(v) - 1);
+    }
+    g_hash_table_destroy(at);
+}
+
+/* Every message to the one list there is: one mail. */
+static void one_list_mail(Game *g, HandOver *h)
+{
+    const RecipientList *r = recipient_list(g, h->lists[0]);
+    if (!r->n) return;
+    h->dropped = r->n > MAX_EVENT_ADDRESSES ? r->n - MAX_EVENT_ADDRESSES : 0;
+    h->mail = xcalloc(1, sizeof *h->mail);
+    h->nmail = 1;
+    buf_puts(&h->mail[0].to, r->to);
+    h->mail[0].which = xmalloc(h->nmsg * sizeof(size_t));
+    for (size_t i = 0; i < h->nmsg; i++) h->mail[0].which[i] = i;
+    h->mail[0].count = h->nmsg;
+}
+
+/* Several lists: each address gets the messages of the lists it is on;
+ * its key is those lists' indexes, and addresses with one key share a
+ * mail. */
+static void many_list_mails(Game *g, HandOver *h)
+{
+    GHashTable *share = g_hash_table_new_full(g_str_hash, g_str_equal, free, free); /* address -> Buf key, or NULL: dropped */
+    char **order = NULL;
+    size_t naddr = 0, cap = 0;
+    for (size_t j = 0; j < h->nlists; j++) {
+        RecipientList *r = recipient_list_read(h->lists[j]);
+        for (size_t k = 0; k < r->n; k++) {
+            gpointer v;
+            if (!g_hash_table_lookup_extended(share, r->addr[k], NULL, &v)) {
+                v = naddr < MAX_EVENT_ADDRESSES ? xcalloc(1, sizeof(Buf)) : NULL;
+                if (v) {
+                    GROW(order, naddr, cap);
+                    order[naddr++] = xstrdup(r->addr[k]);
+                } else {
+                    h->dropped++;
+                }
+                g_hash_table_insert(share, xstrdup(r->addr[k]), v);
+            }
+            if (v) buf_printf(v, "%s%zu", ((Buf *)v)->len ? "," : "", j);
+        }
+        recipient_list_free(r);
+    }
+    GHashTable *mail_of = g_hash_table_new(g_str_hash, g_str_equal); /* key -> mail index + 1 */
+    size_t mcap = 0;
+    bool *on = xmalloc(h->nlists * sizeof *on);
+    for (size_t a = 0; a < naddr; a++) {
+        Buf *key = g_hash_table_lookup(share, order[a]);
+        size_t m = GPOINTER_TO_SIZE(g_hash_table_lookup(mail_of, buf_str(key)));
+        if (!m) {
+            GROW(h->mail, h->nmail, mcap);
+            Mail *x = &h->mail[h->nmail++];
+            *x = (Mail){{0}, xmalloc(h->nmsg * sizeof(size_t)), 0};
+            memset(on, 0, h->nlists * sizeof *on);
+            for (const char *p = buf_str(key); *p;) {
+                on[strtoul(p, (char **)&p, 10)] = true;
+                if (*p == ',') p++;
+            }
+            for (size_t i = 0; i < h->nmsg; i++)
+                if (on[h->of[i]]) x->which[x->count++] = i;
+            m = h->nmail;
+            g_hash_table_insert(mail_of, (gpointer)buf_str(key), GSIZE_TO_POINTER(m));
+        }
+        Buf *to = &h->mail[m - 1].to;
+        if (to->len) buf_putc(to, ' ');
+        buf_puts(to, order[a]);
+        free(order[a]);
+    }
+    free(on);
+    free(order);
+    g_hash_table_destroy(mail_of);
+    GHashTableIter it;
+    gpointer k, v;
+    g_hash_table_iter_init(&it, share);
+    while (g_hash_table_iter_next(&it, &k, &v))
+        if (v) buf_free(v);
+    g_hash_table_destroy(share);
 }
 
 /* Adds what a ceiling dropped to the event's journal message. */
@@ -368,38 +490,30 @@ bool game_hand_over(Game *g, Outcome *o)
 {
     const MsgList *sent = &o->er.sent;
     if (!sent->len) return true;
-    size_t nmsg = sent->len < MAX_EVENT_MESSAGES ? sent->len : MAX_EVENT_MESSAGES, nsh, dropped;
-    Share *sh = share_out(sent, nmsg, &nsh, &dropped);
+    HandOver h = {sent, sent->len < MAX_EVENT_MESSAGES ? sent->len : MAX_EVENT_MESSAGES};
+    distinct_lists(&h);
+    if (h.nlists == 1) one_list_mail(g, &h);
+    else many_list_mails(g, &h);
     const char *delivery = game_delivery(g);
     bool ok = delivery != NULL;
-    size_t left_out = 0;
-    /* addresses that get the same messages share one mail */
-    GHashTable *done = g_hash_table_new(g_str_hash, g_str_equal);
-    for (size_t i = 0; ok && i < nsh; i++) {
-        if (g_hash_table_contains(done, buf_str(&sh[i].idx))) continue;
-        g_hash_table_add(done, (gpointer)buf_str(&sh[i].idx));
-        Buf to = {0};
-        for (size_t j = i; j < nsh; j++)
-            if (strcmp(buf_str(&sh[j].idx), buf_str(&sh[i].idx)) == 0) {
-                if (to.len) buf_putc(&to, ' ');
-                buf_puts(&to, sh[j].addr);
-            }
+    size_t left_out = 0, dropped = h.dropped;
+    for (size_t i = 0; i < h.nmail; i++) {
         size_t lo;
-        char *text = mail_text(sent, buf_str(&sh[i].idx), sh[i].count, &lo);
-        left_out += lo;
-        ok = store_outbox_add(g->st, o->event, buf_str(&to), text, "sent", delivery, o->time) > 0;
+        char *text = ok ? mail_text(sent, h.mail[i].which, h.mail[i].count, &lo) : NULL;
+        if (ok) {
+            left_out += lo;
+            ok = store_outbox_add(g->st, o->event, buf_str(&h.mail[i].to), text, "sent", delivery, o->time) > 0;
+        }
         free(text);
-        buf_free(&to);
+        buf_free(&h.mail[i].to);
+        free(h.mail[i].which);
     }
-    g_hash_table_destroy(done);
-    for (size_t i = 0; i < nsh; i++) {
-        free(sh[i].addr);
-        buf_free(&sh[i].idx);
-    }
-    free(sh);
+    free(h.mail);
+    free(h.lists);
+    free(h.of);
     char t[160];
-    if (sent->len > nmsg) {
-        snprintf(t, sizeof t, "%zu messages not sent: one event sends at most %d", sent->len - nmsg, MAX_EVENT_MESSAGES);
+    if (sent->len > h.nmsg) {
+        snprintf(t, sizeof t, "%zu messages not sent: one event sends at most %d", sent->len - h.nmsg, MAX_EVENT_MESSAGES);
         note(o, t);
     }
     if (dropped) {

@@ -69,5 +69,6 @@ bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o);
  * the same messages share one mail), within the ceilings above; what a
  * ceiling dropped is noted in o->message. */
 bool game_hand_over(Game *g, Outcome *o);
+void recipient_list_free(RecipientList *r);
 
 #endif

@@ -30,7 +30,8 @@
 enum {
     Q_META_GET, Q_META_SET, Q_PUT_OBJ, Q_DEL_OBJ, Q_RECEIVED, Q_OUTCOME, Q_EVENT_GET, Q_CHANGE,
     Q_OUT_ADD, Q_RCPT_ADD, Q_RCPT_GET, Q_CONF_GET, Q_CONF_SET, Q_CONF_DEL, Q_TOKEN_GET, Q_TOKEN_SET,
-    Q_TOKEN_OWNER, Q_OUT_CLAIM, Q_OUT_DONE, Q_OUT_RETRY, Q_COUNT
+    Q_TOKEN_OWNER, Q_OUT_CLAIM, Q_OUT_DONE, Q_OUT_RETRY, Q_BEGIN_WRITE, Q_BEGIN_READ, Q_COMMIT, Q_LAST_EVENT,
+    Q_DATA_VERSION, Q_DROP_QUEUED, Q_COUNT
 };
 
 static const char *queries[Q_COUNT] = {
@@ -63,6 +64,14 @@ static const char *queries[Q_COUNT] = {
     ("UPDATE outbox SET delivery='delivered', delivered_at=?2, message_id=?3, error=NULL, next_try=NULL"
      " WHERE id=?1 AND delivery='sending'"),
     "UPDATE outbox SET delivery=?2, next_try=?3, error=?4, message_id=?5 WHERE id=?1 AND delivery='sending'",
+    /* every event's own: prepared once, as parsing them each time cost a
+     * tenth of an event */
+    "BEGIN IMMEDIATE",
+    "BEGIN",
+    "COMMIT",
+    "SELECT coalesce(max(n),0) FROM events",
+    "PRAGMA data_version",
+    "DELETE FROM outbox WHERE state='queued'",
 };
 
 static const char *schema =
@@ -194,6 +203,13 @@ static bool step_done(Store *s, sqlite3_stmt *st)
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? true : fail(s);
+}
+
+/* Runs a statement of the table that returns no row. */
+static bool run(Store *s, int q)
+{
+    sqlite3_stmt *st = txn_lost(s) ? NULL : stmt(s, q);
+    return st && step_done(s, st);
 }
 
 /* The row iterator every query's loop uses: 1 a row, 0 the end of the
@@ -365,10 +381,10 @@ bool store_changed_elsewhere(Store *s)
 {
     /* when it cannot be read, say changed: the caller reloads, and meets
      * the error there */
-    sqlite3_stmt *st;
-    if (!prepare(s, "PRAGMA data_version", &st)) return true;
+    sqlite3_stmt *st = stmt(s, Q_DATA_VERSION);
+    if (!st) return true;
     int64_t v = step_row(s, st) == 1 ? sqlite3_column_int64(st, 0) : -1;
-    sqlite3_finalize(st);
+    sqlite3_reset(st);
     bool changed = v != s->data_version;
     s->data_version = v;
     return changed;
@@ -412,14 +428,14 @@ bool store_sync_log(Store *s)
 bool store_begin(Store *s)
 {
     s->err[0] = 0; /* what fails from here on is this transaction's */
-    s->txn = exec(s, "BEGIN IMMEDIATE");
+    s->txn = run(s, Q_BEGIN_WRITE);
     return s->txn;
 }
 
 bool store_begin_read(Store *s)
 {
     s->err[0] = 0;
-    s->txn = exec(s, "BEGIN");
+    s->txn = run(s, Q_BEGIN_READ);
     return s->txn;
 }
 
@@ -433,7 +449,7 @@ bool store_commit(Store *s)
         s->txn = false; /* ended already: nothing to roll back */
         return false;
     }
-    bool ok = exec(s, "COMMIT");
+    bool ok = run(s, Q_COMMIT);
     /* a COMMIT that failed may leave the transaction open: the caller
      * rolls back */
     if (ok) s->txn = false;
@@ -734,10 +750,10 @@ int store_event_get(Store *s, long n, EventRow *row)
 
 long store_last_event(Store *s)
 {
-    sqlite3_stmt *st;
-    if (!prepare(s, "SELECT coalesce(max(n),0) FROM events", &st)) return -1;
+    sqlite3_stmt *st = stmt(s, Q_LAST_EVENT);
+    if (!st) return -1;
     long n = step_row(s, st) == 1 ? (long)sqlite3_column_int64(st, 0) : -1;
-    sqlite3_finalize(st);
+    sqlite3_reset(st);
     return n;
 }
 
@@ -827,7 +843,10 @@ bool store_state_at(Store *s, long n, Pool *p, Buf *err)
     bool ok = bind_failed(s) ? (buf_puts(err, s->err), false) : load_text(p, snap ? snap : "", "snapshot", err);
     sqlite3_finalize(st);
     if (!ok) return false;
-    if (!prepare(s, "SELECT id,body FROM changes WHERE event>?1 AND event<=?2 ORDER BY rowid", &st)) {
+    /* each object as the last change up to n left it: the work grows with
+     * the changes read, and the write path keeps no snapshot but event 0's
+     * (max() makes SQLite take body from the row of the latest event) */
+    if (!prepare(s, "SELECT id,body,max(event) FROM changes WHERE event>?1 AND event<=?2 GROUP BY id ORDER BY id", &st)) {
         buf_puts(err, s->err);
         return false;
     }
@@ -882,7 +901,7 @@ long store_outbox_add(Store *s, long event, const char *to, const char *text, co
     return (long)sqlite3_last_insert_rowid(s->db);
 }
 
-bool store_outbox_drop_queued(Store *s) { return exec(s, "DELETE FROM outbox WHERE state='queued'"); }
+bool store_outbox_drop_queued(Store *s) { return run(s, Q_DROP_QUEUED); }
 
 #define OUT_COLUMNS                                                                                                  \
     "o.id,o.event,r.list,o.text,o.state,o.queued_at,o.sent_at,o.delivery,o.attempts,o.next_try,o.delivered_at,"      \

@@ -5,8 +5,9 @@
  * (the initial sets as loaded), objects (the current pool, one printed
  * object per row), events (the journal: every move received, with its
  * outcome, trace and state hash), changes (per event, the new text of each
- * object it touched, for `show --at`), snapshots (the whole pool every
- * SNAPSHOT_MIN_CHANGES and as many changes as objects), outbox (every message, queued or sent) and
+ * object it touched, for `show --at`), snapshots (the pool after event 0;
+ * games of earlier builds have later ones too), outbox (every message,
+ * queued or sent) and
  * recipients (each distinct recipient list once), config (the settings
  * of the Mechanics), tokens (per address, hashed), mail_keys (each mail
  * taken, by Message-ID or digest, and its event) and answers (when an
@@ -37,8 +38,6 @@
 
 #include "pool.h"
 #include "util.h"
-
-#define SNAPSHOT_MIN_CHANGES 2000 /* and at least as many changes as objects */
 
 typedef struct Store Store;
 
@@ -128,7 +127,10 @@ void event_row_free(EventRow *r);
 /* Changes and snapshots, for the state at an earlier event. */
 bool store_put_change(Store *s, long event, ObjId id, const char *text); /* text NULL: deleted */
 bool store_put_snapshot(Store *s, long event, const char *text);
-/* The pool after event n, rebuilt into p (empty on entry). */
+/* The pool after event n, rebuilt into p (empty on entry): the latest
+ * snapshot at or before n, then each object as its last change up to n
+ * left it.  Nothing on the write path grows with the pool: the cost is
+ * here, in the changes read. */
 bool store_state_at(Store *s, long n, Pool *p, Buf *err);
 
 /* The outbox.  A message is 'queued' until the rules' sendNow() hands it

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "event.h"
 #include "unit.h"
 
 static const char *SET = "type: engineSettings\nrunType: rule\n\n"
@@ -35,10 +36,10 @@ static int remove_path(void **state)
     return 0;
 }
 
-static Game *new_game(void)
+static Game *new_game_of(const char *text)
 {
     Buf err = {0};
-    char *set = xstrdup(SET);
+    char *set = xstrdup(text);
     FILE *f = fopen("/tmp/nomic-unit-set.nomic", "w");
     assert_non_null(f);
     fputs(set, f);
@@ -50,6 +51,8 @@ static Game *new_game(void)
     buf_free(&err);
     return g;
 }
+
+static Game *new_game(void) { return new_game_of(SET); }
 
 static long move(Game *g, long t, const char *body, char *hash)
 {
@@ -133,12 +136,54 @@ static void a_dry_run_keeps_nothing(void **state)
     game_close(g);
 }
 
+/* Objects made, changed and deleted over many events: the state after
+ * every one of them, rebuilt from the journal alone (the write path keeps
+ * no snapshot but event 0's), and from a later snapshot as games of
+ * earlier builds hold. */
+static const char *NOTES = "type: engineSettings\nrunType: rule\n\n"
+                           "type: rule\nruleOrder: 1\n"
+                           "if: exists(type==\"move\" & subtype==\"keep\" & k==%k & objectId==%m)\n"
+                           "then: create(type==\"note\" & k==%k & seen==0) & setAll(type==\"note\")(seen==seen+1) & delete(%m)\n\n"
+                           "type: rule\nruleOrder: 2\n"
+                           "if: exists(type==\"move\" & subtype==\"drop\" & k==%k & objectId==%m)\n"
+                           "then: deleteAll(type==\"note\" & k==%k) & delete(%m)\n";
+
+static void every_past_state_from_the_journal(void **state)
+{
+    enum { EVENTS = 240 };
+    Game *g = new_game_of(NOTES);
+    char *want[EVENTS + 1];
+    want[0] = game_export_pool(g->pool);
+    for (long n = 1; n <= EVENTS; n++) {
+        char body[64];
+        snprintf(body, sizeof body, "subtype: %s\nk: %ld\n", n % 3 == 0 ? "drop" : "keep", (n * 7) % 11);
+        assert_int_equal(move(g, 1000 + n, body, NULL), n);
+        want[n] = game_export_pool(g->pool);
+        if (n == 150) { /* as an earlier build wrote them */
+            assert_true(store_put_snapshot(g->st, n, want[n]));
+        }
+    }
+    Buf err = {0};
+    for (long n = 0; n <= EVENTS; n++) {
+        Pool *at = pool_new();
+        if (!store_state_at(g->st, n, at, &err)) fail_msg("state at %ld: %s", n, buf_str(&err));
+        char *got = game_export_pool(at);
+        if (strcmp(got, want[n]) != 0) fail_msg("state at %ld differs:\n%s\nwant:\n%s", n, got, want[n]);
+        free(got);
+        free(want[n]);
+        pool_free(at);
+    }
+    buf_free(&err);
+    game_close(g);
+}
+
 int run_store_tests(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(journal_and_reopen, make_path, remove_path),
         cmocka_unit_test_setup_teardown(halted_games_stay_halted, make_path, remove_path),
         cmocka_unit_test_setup_teardown(a_dry_run_keeps_nothing, make_path, remove_path),
+        cmocka_unit_test_setup_teardown(every_past_state_from_the_journal, make_path, remove_path),
     };
     return cmocka_run_group_tests_name("store", tests, NULL, NULL);
 }
