@@ -85,11 +85,13 @@ int cmd_sugar(int argc, char **argv)
     if (!cli_parse(argc, argv, o, 1, pos, 1, 1, &npos, "nomic sugar GAME [--set FILE]")) goto out;
     if (!(g = cli_open(pos[0]))) goto out;
     if (!o[0].set) {
-        char *v = store_meta_get(g->st, "sugar");
-        if (v && *v) fputs(v, stdout);
+        char *v;
+        int got = store_meta_read(g->st, "sugar", &v);
+        if (got < 0) fprintf(stderr, "nomic sugar: %s: %s\n", pos[0], store_error(g->st));
+        else if (got && *v) fputs(v, stdout);
         else printf("# this game has no sugar: moves are written in the object format\n");
         free(v);
-        rc = 0;
+        rc = got < 0 ? EXIT_FAILURE : 0;
         goto out;
     }
     if (!(text = read_file(o[0].value, NULL))) {

@@ -19,8 +19,14 @@ int cmd_reveal(int argc, char **argv)
     if (!cli_parse(argc, argv, NULL, 0, pos, 1, 1, &npos, "nomic reveal GAME")) return EXIT_USAGE;
     Game *g = cli_open(pos[0]);
     if (!g) return EXIT_USAGE;
-    char *salt = store_meta_get(g->st, "seed_salt"), *published = store_meta_get(g->st, "seed_commitment");
+    char *salt = NULL, *published = NULL, *key = NULL, *revealed = NULL;
     int rc = 0;
+    if (store_meta_read(g->st, "seed_salt", &salt) < 0 || store_meta_read(g->st, "seed_commitment", &published) < 0 ||
+        store_meta_read(g->st, "hash_key", &key) < 0 || store_meta_read(g->st, "seed_revealed", &revealed) < 0) {
+        fprintf(stderr, "nomic reveal: %s: %s\n", pos[0], store_error(g->st));
+        rc = EXIT_FAILURE;
+        goto out;
+    }
     if (!salt || !published) {
         printf("seed: %" PRIu64 "\n(this game was made before seeds were committed: there is nothing to check it against)\n",
                g->seed);
@@ -32,21 +38,23 @@ int cmd_reveal(int argc, char **argv)
         if (strcmp(again, published) != 0) rc = EXIT_REFUSED;
         free(again);
     }
-    char *key = store_meta_get(g->st, "hash_key");
     if (key) printf("hash key: %s\n", key);
     else printf("hash key: none (this game was made before the state hash was keyed: it is keyed with zeros)\n");
-    free(key);
     if (!g->halted)
         fprintf(stderr, "nomic reveal: the game has not ended: from now on anyone can predict its draws "
                         "and test guesses of its private values against the published hashes\n");
     /* from now on the server's /api/game shows the seed and salt too */
-    char *revealed = store_meta_get(g->st, "seed_revealed");
     if (!revealed) {
         char when[32];
         snprintf(when, sizeof when, "%lld", (long long)time_now_wall());
-        store_meta_set(g->st, "seed_revealed", when);
+        if (!store_meta_set(g->st, "seed_revealed", when)) {
+            fprintf(stderr, "nomic reveal: %s: the reveal could not be recorded: %s\n", pos[0], store_error(g->st));
+            rc = EXIT_FAILURE;
+        }
     }
+out:
     free(revealed);
+    free(key);
     free(salt);
     free(published);
     game_close(g);

@@ -146,8 +146,12 @@ void game_unlock(Game *g);
  * through fn as an outcome with no event, and not journaled; a mail or a
  * request (the wall clock, stepped back) happens at the last event's
  * time instead. */
-int64_t game_last_time(Game *g);
-char *game_time_refusal(Game *g, int64_t time);
+/* The last event's time in *t (INT64_MIN: no event); 1, 0 when there is
+ * none, -1 when the journal cannot be read (store_error says why). */
+int game_last_time(Game *g, int64_t *t);
+/* 1 with *why (malloc'd) when time is before the last event, 0 when it
+ * is not, -1 when the journal cannot be read. */
+int game_time_refusal(Game *g, int64_t time, char **why);
 /* A time for game_move and game_tick that says "now": the wall clock,
  * read once the game is locked and never before the last event, so that
  * commands run at once take their turns in time order. */

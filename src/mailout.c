@@ -149,8 +149,10 @@ static char *subject_of(const char *game, const char *text)
  * attempt: <nomic.GAMEID.N@DOMAIN>. */
 static char *message_id_of(Store *st, long id, const char *from)
 {
-    char *gid = store_meta_get(st, "gameId");
-    if (!gid) {
+    char *gid;
+    int got = store_meta_read(st, "gameId", &gid);
+    if (got < 0) return NULL; /* never a new id for a game that has one */
+    if (!got) {
         unsigned char r[8] = {0};
         if (!random_bytes(r, sizeof r)) memset(r, 0, sizeof r);
         gid = hex_of(r, sizeof r);
@@ -337,6 +339,14 @@ static void answered_mail(Store *st, const OutRow *r, char **mid, char **refs)
 static bool attempt(Store *st, const char *transport, const char *from, const char *game, int64_t now, OutRow *r)
 {
     if (!r->message_id) r->message_id = message_id_of(st, r->id, from);
+    if (!r->message_id) { /* the game's id cannot be read: not sent under another, tried again later */
+        free(r->delivery);
+        free(r->error);
+        r->delivery = xstrdup("pending");
+        r->error = xstrdup(store_error(st));
+        r->next_try = now + backoff(r->attempts);
+        return store_outbox_failed(st, r->id, NULL, r->error, r->next_try);
+    }
     char *subject = subject_of(game, r->text);
     bool smtp = strncmp(transport, "smtp://", 7) == 0;
     char *mid, *refs;

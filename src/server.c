@@ -1092,8 +1092,8 @@ static long run_clock(Server *s, long cap)
     bool probe = !g->have_timer && s->probed_at != g->known_event;
     /* a wall clock behind the last event (a tick given a later --time):
      * the timers wait until it catches up, rather than be refused */
-    char *behind = game_time_refusal(g, now);
-    bool late = behind != NULL;
+    char *behind;
+    bool late = game_time_refusal(g, now, &behind) != 0; /* unreadable: wait too */
     free(behind);
     if (!g->halted && !late && (probe || (g->have_timer && g->next_timer <= now))) {
         s->probed_at = g->known_event;

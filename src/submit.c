@@ -152,50 +152,63 @@ static char *set_aside_note(const ProseRead *pr)
     return buf_take(&b);
 }
 
-int64_t game_last_time(Game *g)
+int game_last_time(Game *g, int64_t *t)
 {
+    *t = INT64_MIN;
     long n = g->st ? store_last_event(g->st) : 0;
+    if (n <= 0) return (int)n; /* -1: the journal cannot be read (store_error) */
     EventRow r;
-    if (n <= 0 || store_event_get(g->st, n, &r) != 1) return INT64_MIN;
-    int64_t t = r.time;
+    int got = store_event_get(g->st, n, &r);
+    if (got != 1) return got < 0 ? -1 : 0;
+    *t = r.time;
     event_row_free(&r);
-    return t;
+    return 1;
 }
 
-char *game_time_refusal(Game *g, int64_t time)
+int game_time_refusal(Game *g, int64_t time, char **why)
 {
-    int64_t last = game_last_time(g);
-    if (time >= last) return NULL;
+    int64_t last;
+    *why = NULL;
+    if (game_last_time(g, &last) < 0) return -1;
+    if (time >= last) return 0;
     char at[32], then[32];
     time_format(time, at);
     time_format(last, then);
     Buf b = {0};
     buf_printf(&b, "%s is before the last event, at %s: the game's time goes forward only (nothing was kept)", at,
                then);
-    return buf_take(&b);
+    *why = buf_take(&b);
+    return 1;
 }
 
-/* The time GAME_TIME_NOW stands for, under the lock. */
-static int64_t time_now_locked(Game *g)
+/* The time GAME_TIME_NOW stands for, under the lock; false when the
+ * journal cannot be read. */
+static bool time_now_locked(Game *g, int64_t *now)
 {
-    int64_t now = time_now_wall(), last = game_last_time(g);
-    return now < last ? last : now;
+    int64_t last;
+    *now = time_now_wall();
+    if (game_last_time(g, &last) < 0) return false;
+    if (*now < last) *now = last;
+    return true;
 }
 
 static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud)
 {
     Incoming forward, now;
+    /* a journal that cannot be read fails the message (an MTA tries
+     * again later) rather than take it at a time it cannot check */
     if (m->time == GAME_TIME_NOW) {
         now = *m;
-        now.time = time_now_locked(g);
+        if (!time_now_locked(g, &now.time)) return false;
         m = &now;
     }
-    char *late = game_time_refusal(g, m->time);
+    char *late;
+    if (game_time_refusal(g, m->time, &late) < 0) return false;
     if (late && m->via != VIA_CLI) {
         /* the wall clock stepped back: a mail or a request is not lost
          * for that, it happens at the last event's time */
         forward = *m;
-        forward.time = game_last_time(g);
+        (void)game_last_time(g, &forward.time); /* read just above */
         if (forward.stamp == 0) forward.stamp = m->time;
         m = &forward;
         free(late);
@@ -364,8 +377,11 @@ bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud)
     bool ok = game_lock(g, &err);
     buf_free(&err);
     if (!ok) return false;
-    if (time == GAME_TIME_NOW) time = time_now_locked(g);
-    char *late = game_time_refusal(g, time);
+    char *late = NULL;
+    if ((time == GAME_TIME_NOW && !time_now_locked(g, &time)) || game_time_refusal(g, time, &late) < 0) {
+        game_unlock(g);
+        return false;
+    }
     if (late) {
         Outcome o;
         memset(&o, 0, sizeof o);
