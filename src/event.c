@@ -71,7 +71,7 @@ static bool commit_event(Game *g, Outcome *o)
             if (obj) {
                 buf_reset(&b);
                 fmt_print_obj(&b, obj, NULL, NULL);
-                ok = store_put_object(st, obj) && store_put_change(st, o->event, ids[i], buf_str(&b));
+                ok = store_put_object(st, ids[i], buf_str(&b)) && store_put_change(st, o->event, ids[i], buf_str(&b));
             } else {
                 ok = store_delete_object(st, ids[i]) && store_put_change(st, o->event, ids[i], NULL);
             }
@@ -89,10 +89,9 @@ static bool commit_event(Game *g, Outcome *o)
     if (ok && o->status == OUTCOME_REFUSED && g->answering) ok = game_answer_refusal(g, g->answering, o);
     if (ok && g->token_to) ok = game_mail_token(g, g->token_to, o->event, o->time);
     if (ok) {
-        game_save_meta(g);
         char n[32];
         snprintf(n, sizeof n, "%ld", o->event);
-        ok = store_meta_set(st, "settled", n);
+        ok = game_save_meta(g) && store_meta_set(st, "settled", n);
     }
     if (ok) {
         const char *trace = o->ran ? buf_str(&o->er.trace) : NULL;

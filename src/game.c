@@ -304,8 +304,13 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
     ok = ok && store_meta_set(g->st, "created", v);
     ok = ok && store_meta_set(g->st, "sugar", buf_str(&sugar));
     buf_free(&sugar);
-    for (uint32_t i = idset_seek(&g->pool->all, 0, 1); ok && i < g->pool->all.len; i = idset_seek(&g->pool->all, i + 1, 0))
-        ok = store_put_object(g->st, pool_get(g->pool, g->pool->all.ids[i]));
+    Buf b = {0};
+    for (uint32_t i = idset_seek(&g->pool->all, 0, 1); ok && i < g->pool->all.len; i = idset_seek(&g->pool->all, i + 1, 0)) {
+        buf_reset(&b);
+        fmt_print_obj(&b, pool_get(g->pool, g->pool->all.ids[i]), NULL, NULL);
+        ok = store_put_object(g->st, g->pool->all.ids[i], buf_str(&b));
+    }
+    buf_free(&b);
     char *snap = game_export_pool(g->pool);
     ok = ok && store_put_snapshot(g->st, 0, snap);
     free(snap);

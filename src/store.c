@@ -596,19 +596,13 @@ bool store_each_initial(Store *s, bool (*fn)(void *ud, const char *label, const 
     return ok && rc >= 0;
 }
 
-bool store_put_object(Store *s, const Obj *o)
+bool store_put_object(Store *s, ObjId id, const char *text)
 {
-    Buf b = {0};
-    fmt_print_obj(&b, o, NULL, NULL);
     sqlite3_stmt *st = stmt(s, Q_PUT_OBJ);
-    bool ok = false;
-    if (st) {
-        bind_int(s, st, 1, o->id);
-        bind_text(s, st, 2, buf_str(&b));
-        ok = step_done(s, st);
-    }
-    buf_free(&b);
-    return ok;
+    if (!st) return false;
+    bind_int(s, st, 1, id);
+    bind_text(s, st, 2, text);
+    return step_done(s, st);
 }
 
 bool store_delete_object(Store *s, ObjId id)

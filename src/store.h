@@ -90,7 +90,7 @@ bool store_add_initial(Store *s, const char *label, const char *text);
 /* Calls fn for each initial set in load order. */
 bool store_each_initial(Store *s, bool (*fn)(void *ud, const char *label, const char *text), void *ud);
 
-bool store_put_object(Store *s, const Obj *o);   /* insert or replace */
+bool store_put_object(Store *s, ObjId id, const char *text); /* insert or replace; text as fmt_print_obj prints it */
 bool store_delete_object(Store *s, ObjId id);
 bool store_load_objects(Store *s, Pool *p, Buf *err);
 
