@@ -106,7 +106,7 @@ check: $(BUILD)/nomic $(BUILD)/unit
 	NOMIC=$(abspath $(BUILD)/nomic) python3 tests/run_scenarios.py tests/scenarios
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t10-cli.sh
 
-scenarios: $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/eval-check
+scenarios: $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/eval-check $(BUILD)/engine-city
 	NOMIC=$(abspath $(BUILD)/nomic) python3 tests/run_scenarios.py tests/scenarios
 	python3 tests/eval_property.py --cases 20000 $(BUILD)/eval-check
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t10-cli.sh
@@ -117,6 +117,7 @@ scenarios: $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/eval-check
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t41-slr.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t42-mathflag.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t43-agora.sh
+	NOMIC=$(abspath $(BUILD)/nomic) EC=$(abspath $(BUILD)/engine-city) sh tests/t44-city.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t50-hostile.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t51-depth.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t52-hostile_loop.sh
@@ -165,6 +166,7 @@ demo: $(BUILD)/nomic
 
 bench: $(BUILD)/engine-city $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/scams-bench
 	sh bench/engine-city
+	sh bench/replay
 	sh bench/http
 	sh bench/suber
 	sh bench/scams
