@@ -236,7 +236,6 @@ static void loop_meta_rule(Game *g, Outcome *o)
     g->halted = true;
 }
 
-/* Runs the rules on the pool as the event left it and settles the outcome. */
 /* Notes a rule that fired (the engine's hook), for engine_why_not. */
 static void note_fired(void *ud, ObjId rule, const Prog *p, const Sym *vars, bool changed)
 {
@@ -248,6 +247,7 @@ static void note_fired(void *ud, ObjId rule, const Prog *p, const Sym *vars, boo
     g->fired[g->nfired++] = rule;
 }
 
+/* Runs the rules on the pool as the event left it and settles the outcome. */
 static EventOutcome settle(Game *g, Outcome *o, Saved *sv, bool dry)
 {
     if (!dry && test_hook("NOMIC_TEST_CRASH_EVENT", o->event)) abort();
