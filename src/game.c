@@ -72,6 +72,8 @@ Game *game_memory(uint64_t seed)
     return g;
 }
 
+static void forget_saved_meta(Game *g);
+
 void game_close(Game *g)
 {
     if (!g) return;
@@ -90,6 +92,7 @@ void game_close(Game *g)
     free(g->winner_note);
     sugar_free(g->sugar);
     recipient_list_free(g->last_list);
+    forget_saved_meta(g);
     free(g);
 }
 
@@ -144,19 +147,41 @@ bool game_load_set(Game *g, const char *label, const char *text, Buf *err)
 /* The game's own state, in the event's transaction: false when a write
  * failed, and the event then fails whole (a generator state that replay
  * would not match is never committed). */
+/* Writes one meta value unless it is the one last written or read:
+ * every write is a statement of its own, and most events change only a
+ * few of them. */
+static bool save_meta_value(Game *g, GameMeta k, const char *key, const char *v)
+{
+    if (g->meta_saved[k] && strcmp(g->meta_saved[k], v) == 0) return true;
+    if (!store_meta_set(g->st, key, v)) return false;
+    free(g->meta_saved[k]);
+    g->meta_saved[k] = xstrdup(v);
+    return true;
+}
+
+/* Forgets what was written: after a reload (another program's event, or
+ * a transaction rolled back) the database is read again. */
+static void forget_saved_meta(Game *g)
+{
+    for (int k = 0; k < META_SAVED; k++) {
+        free(g->meta_saved[k]);
+        g->meta_saved[k] = NULL;
+    }
+}
+
 bool game_save_meta(Game *g)
 {
     char v[128];
     snprintf(v, sizeof v, "%016" PRIx64 " %016" PRIx64 " %016" PRIx64 " %016" PRIx64, g->eng->rng[0], g->eng->rng[1],
              g->eng->rng[2], g->eng->rng[3]);
-    bool ok = store_meta_set(g->st, "rng", v);
+    bool ok = save_meta_value(g, META_RNG, "rng", v);
     snprintf(v, sizeof v, "%u", g->pool->next_id);
-    ok = ok && store_meta_set(g->st, "next_id", v);
-    ok = ok && store_meta_set(g->st, "halted", g->halted ? "1" : "0");
+    ok = ok && save_meta_value(g, META_NEXT_ID, "next_id", v);
+    ok = ok && save_meta_value(g, META_HALTED, "halted", g->halted ? "1" : "0");
     if (g->have_timer) snprintf(v, sizeof v, "%" PRId64, g->next_timer);
     else v[0] = 0;
-    ok = ok && store_meta_set(g->st, "next_timer", v);
-    ok = ok && store_meta_set(g->st, "last_mover", g->last_mover ? g->last_mover : "");
+    ok = ok && save_meta_value(g, META_NEXT_TIMER, "next_timer", v);
+    ok = ok && save_meta_value(g, META_LAST_MOVER, "last_mover", g->last_mover ? g->last_mover : "");
     if (g->winner_note) ok = ok && store_meta_set(g->st, "loop_winner", g->winner_note);
     return ok;
 }
@@ -165,6 +190,7 @@ static bool load_meta(Game *g)
 {
     char *v;
     int got;
+    forget_saved_meta(g);
     if ((got = store_meta_read(g->st, "rng", &v)) > 0)
         sscanf(v, "%" SCNx64 " %" SCNx64 " %" SCNx64 " %" SCNx64, &g->eng->rng[0], &g->eng->rng[1], &g->eng->rng[2],
                &g->eng->rng[3]);

@@ -31,7 +31,7 @@ enum {
     Q_META_GET, Q_META_SET, Q_PUT_OBJ, Q_DEL_OBJ, Q_RECEIVED, Q_OUTCOME, Q_EVENT_GET, Q_CHANGE,
     Q_OUT_ADD, Q_RCPT_ADD, Q_RCPT_GET, Q_CONF_GET, Q_CONF_SET, Q_CONF_DEL, Q_TOKEN_GET, Q_TOKEN_SET,
     Q_TOKEN_OWNER, Q_OUT_CLAIM, Q_OUT_DONE, Q_OUT_RETRY, Q_BEGIN_WRITE, Q_BEGIN_READ, Q_COMMIT, Q_LAST_EVENT,
-    Q_DATA_VERSION, Q_DROP_QUEUED, Q_COUNT
+    Q_DATA_VERSION, Q_DROP_QUEUED, Q_LAST_TIME, Q_COUNT
 };
 
 static const char *queries[Q_COUNT] = {
@@ -72,6 +72,7 @@ static const char *queries[Q_COUNT] = {
     "SELECT coalesce(max(n),0) FROM events",
     "PRAGMA data_version",
     "DELETE FROM outbox WHERE state='queued'",
+    "SELECT time FROM events ORDER BY n DESC LIMIT 1",
 };
 
 static const char *schema =
@@ -749,6 +750,16 @@ long store_last_event(Store *s)
     long n = step_row(s, st) == 1 ? (long)sqlite3_column_int64(st, 0) : -1;
     sqlite3_reset(st);
     return n;
+}
+
+int store_last_time(Store *s, int64_t *t)
+{
+    sqlite3_stmt *st = stmt(s, Q_LAST_TIME);
+    if (!st) return -1;
+    int rc = step_row(s, st);
+    if (rc == 1) *t = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    return rc;
 }
 
 bool store_each_event(Store *s, long from, long to, bool (*fn)(void *ud, const EventRow *r), void *ud)

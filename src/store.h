@@ -121,6 +121,8 @@ char *store_event_raw(Store *s, long n);
  * Mechanics refused unread (replay then refuses it too). */
 bool store_event_set_aside(Store *s, long n);
 long store_last_event(Store *s);
+/* The last event's time: 1 and *t, 0 no event yet, -1 the store failed. */
+int store_last_time(Store *s, int64_t *t);
 bool store_each_event(Store *s, long from, long to, bool (*fn)(void *ud, const EventRow *r), void *ud);
 void event_row_free(EventRow *r);
 

@@ -155,14 +155,7 @@ static char *set_aside_note(const ProseRead *pr)
 int game_last_time(Game *g, int64_t *t)
 {
     *t = INT64_MIN;
-    long n = g->st ? store_last_event(g->st) : 0;
-    if (n <= 0) return (int)n; /* -1: the journal cannot be read (store_error) */
-    EventRow r;
-    int got = store_event_get(g->st, n, &r);
-    if (got != 1) return got < 0 ? -1 : 0;
-    *t = r.time;
-    event_row_free(&r);
-    return 1;
+    return g->st ? store_last_time(g->st, t) : 0;
 }
 
 int game_time_refusal(Game *g, int64_t time, char **why)
