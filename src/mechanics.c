@@ -414,6 +414,17 @@ static void one_list_mail(Game *g, HandOver *h)
     h->mail[0].count = h->nmsg;
 }
 
+/* Adds ",j" (or "j" first) to a key, by hand: it runs once per address
+ * and list. */
+static void append_index(Buf *key, size_t j)
+{
+    char num[24], *p = num + sizeof num;
+    do *--p = (char)('0' + j % 10);
+    while (j /= 10);
+    if (key->len) *--p = ',';
+    buf_add(key, p, (size_t)(num + sizeof num - p));
+}
+
 /* Several lists: each address gets the messages of the lists it is on;
  * its key is those lists' indexes, and addresses with one key share a
  * mail. */
@@ -436,7 +447,7 @@ static void many_list_mails(Game *g, HandOver *h)
                 }
                 g_hash_table_insert(share, xstrdup(r->addr[k]), v);
             }
-            if (v) buf_printf(v, "%s%zu", ((Buf *)v)->len ? "," : "", j);
+            if (v) append_index(v, j);
         }
         recipient_list_free(r);
     }
