@@ -44,6 +44,8 @@ FUNC(min, 2, 2, (ARG_MATCH, ARG_EXPR), 0, COST_MATCHES, "min(M)(expr)",
      "the least non-empty expr over the objects matching M (\"\" if none)")
 FUNC(max, 2, 2, (ARG_MATCH, ARG_EXPR), 0, COST_MATCHES, "max(M)(expr)",
      "the greatest non-empty expr over the objects matching M (\"\" if none)")
+FUNC(join, 2, 3, (ARG_MATCH, ARG_EXPR), 0, COST_MATCHES, "join(M)(expr, sep)",
+     "the non-empty expr of each object matching M, in ascending id, with sep (default one space) between them (\"\" if none)")
 FUNC(timeNow, 0, 0, (ARG_NONE), BF_CLOCK, COST_STEP, "timeNow()",
      "the time of the event being processed, in seconds since 1970")
 FUNC(timeCreated, 0, 0, (ARG_NONE), 0, COST_STEP, "timeCreated()",

@@ -95,6 +95,39 @@ static Sym fold(Ctx *cx, const Node *call, FoldKind kind)
     return cx->failed ? SYM_EMPTY : r;
 }
 
+/* join: the texts of a list built in one pass (a forEach of glue builds
+ * it again at each object, its work growing as the square of the list). */
+typedef struct Join {
+    const Node *expr, *sep;
+    Buf b;
+    bool any;
+} Join;
+
+static bool join_one(Ctx *cx, const Obj *o, void *ud)
+{
+    Join *j = ud;
+    Sym v = eval_value(cx, j->expr, o);
+    if (cx->failed || v == SYM_EMPTY) return !cx->failed; /* absent values take no part */
+    if (j->any) {
+        Sym sep = j->sep ? eval_value(cx, j->sep, o) : sym_cstr(" ");
+        if (cx->failed || !meter_text(cx, sym_len(sep))) return false;
+        buf_add(&j->b, sym_text(sep), sym_len(sep));
+    }
+    if (!meter_text(cx, sym_len(v))) return false;
+    buf_add(&j->b, sym_text(v), sym_len(v));
+    j->any = true;
+    return true;
+}
+
+static Sym fn_join(Ctx *cx, const Node *call, const Obj *cand)
+{
+    Join j = {.expr = call->kid[1], .sep = call->n > 2 ? call->kid[2] : NULL};
+    eval_each_match(cx, call->kid[0], join_one, &j);
+    Sym r = cx->failed ? SYM_EMPTY : sym_intern(buf_str(&j.b), j.b.len);
+    buf_free(&j.b);
+    return r;
+}
+
 static Sym fn_sum(Ctx *cx, const Node *call, const Obj *cand) { return fold(cx, call, FOLD_SUM); }
 static Sym fn_min(Ctx *cx, const Node *call, const Obj *cand) { return fold(cx, call, FOLD_MIN); }
 static Sym fn_max(Ctx *cx, const Node *call, const Obj *cand) { return fold(cx, call, FOLD_MAX); }

@@ -47,6 +47,24 @@ static void aggregates_and_locals(void **state)
     game_close(g);
 }
 
+static void join_lists_in_one_pass(void **state)
+{
+    Game *g = unit_game(HEAD "type: rule\nruleOrder: 1\n"
+                             "if: exists(type==\"move\" & objectId==%m)\n"
+                             "then: create(type==\"r\" & all==join(type==\"n\")(name) & big==join(type==\"n\" & v>1)(glue(name, \"=\", v), \", \") &\n"
+                             "    none==join(type==\"n\" & v>100)(name) & sep==join(type==\"n\")(v, if(v==\"3\", \"|\", \"+\"))) &\n"
+                             "    delete(%m)\n\n"
+                             "type: n\nname: carol\nv: 3\n\ntype: n\nv: 2\n\ntype: n\nname: alice\nv: 1\n\ntype: n\nname: bob\nv: 5\n");
+    assert_string_equal(unit_move(g, "p@x", 10, "subtype: go\n"), "applied");
+    /* ascending id; an object without the attribute takes no part */
+    assert_string_equal(unit_attr(g, "r", "all"), "carol alice bob");
+    assert_string_equal(unit_attr(g, "r", "big"), "carol=3, =2, bob=5");
+    assert_string_equal(unit_attr(g, "r", "none"), "");
+    /* the separator is the next object's: read before it is added */
+    assert_string_equal(unit_attr(g, "r", "sep"), "3+2+1+5");
+    game_close(g);
+}
+
 static void set_reads_before_writing(void **state)
 {
     Game *g = unit_game(HEAD "type: rule\nruleOrder: 1\n"
@@ -166,6 +184,7 @@ int run_eval_tests(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(backtracking_lowest_id),
         cmocka_unit_test(aggregates_and_locals),
+        cmocka_unit_test(join_lists_in_one_pass),
         cmocka_unit_test(set_reads_before_writing),
         cmocka_unit_test(set_all_delete_all_for_each),
         cmocka_unit_test(runtime_error_undoes_the_rule),
