@@ -9,6 +9,9 @@
   const HISTORY_FIRST = 100;    // events shown on first load; older ones on request
   const DECIDED_SHOWN = 10;     // decided proposals listed before "show older"
   const DECIDED_UNFOLDED = 3;   // of those, the newest shown whole; the others folded to a line
+  const RULES_SHOWN = 12;       // rules listed (with no filter) before "Show all"
+  const RULES_SHOWN_PHONE = 5;  // the same on a narrow screen, where a rule is taller
+  const PHONE = window.matchMedia('(max-width: 600px)');
 
   const $ = (id) => document.getElementById(id);
 
@@ -676,18 +679,39 @@
       root.appendChild(card);
     }
     filterRules();
+    showLinkedRule();
   }
 
+  // The rules matching the filter; without one, the first RULES_SHOWN until
+  // "Show all" (a long game's page stays short).
   function filterRules() {
     const q = $('rules-filter').value.trim().toLowerCase();
-    let shown = 0, total = 0;
+    const limit = PHONE.matches ? RULES_SHOWN_PHONE : RULES_SHOWN;
+    let shown = 0, total = 0, matching = 0;
     for (const card of $('rules').querySelectorAll('article.rule')) {
       total++;
-      const ok = !q || card.textContent.toLowerCase().includes(q);
+      const match = !q || card.textContent.toLowerCase().includes(q);
+      if (match) matching++;
+      const ok = match && (q || state.rulesAll || matching <= limit || card.id === state.ruleWanted);
       card.hidden = !ok;
       if (ok) shown++;
     }
-    $('rules-count').textContent = q ? shown + ' of ' + total + ' rules' : total + ' rules';
+    $('rules-count').textContent = shown < total ? shown + ' of ' + total + ' rules' : total + ' rules';
+    const more = $('rules-all');
+    more.hidden = !!q || state.rulesAll || matching <= limit;
+    more.textContent = 'Show all ' + total + ' rules';
+  }
+
+  // A link to a rule (#rule-N) shows it even when it is past the first ones.
+  function showLinkedRule() {
+    const m = /^#(rule-\S+)$/.exec(location.hash);
+    if (!m) return;
+    const card = document.getElementById(m[1]);
+    if (!card || !card.hidden) return;
+    state.ruleWanted = m[1];
+    $('rules-filter').value = '';
+    filterRules();
+    card.scrollIntoView();
   }
 
   // ---- history -------------------------------------------------------------------
@@ -1037,6 +1061,9 @@
       exclusive(() => refreshAll(true)).catch(() => {});
     });
     $('rules-filter').addEventListener('input', filterRules);
+    $('rules-all').addEventListener('click', () => { state.rulesAll = true; filterRules(); });
+    window.addEventListener('hashchange', showLinkedRule);
+    PHONE.addEventListener('change', filterRules);
     $('history-older').addEventListener('click', () => exclusive(loadOlderEvents).catch(() => {}));
     $('browse-type').addEventListener('focus', loadTypes, {once: true});
     $('browse-form').addEventListener('submit', (e) => {

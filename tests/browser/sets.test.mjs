@@ -177,6 +177,7 @@ async function suber() {
   });
   check((await page.locator(`${card} .vote-buttons`).count()) === 0, 'suber: a decided proposal has no vote buttons');
   await noSidewaysScroll('suber');
+  await page.goto('about:blank'); // the page polls no server that is gone
   await stopServer();
 }
 
@@ -232,6 +233,61 @@ async function agora() {
   });
   check((await page.locator(`${card} .vote-buttons`).count()) === 0, 'agora: a resolved decision has no vote buttons');
   await noSidewaysScroll('agora');
+  await page.goto('about:blank'); // the page polls no server that is gone
+  await stopServer();
+}
+
+// A long favor game: 4 players, 15 proposals each voted on by the three
+// others, all decided by one tick: 65 events; 10 pass (5 have more
+// AGAINST), so the game has 42 rules.  The page
+// must stay short: the history scrolls in its own box, decided proposals
+// but the newest are folded and ten are listed, the rules past the first
+// twelve (five on a phone) wait for "Show all".
+const HEIGHT_WIDE = 5000;  // px at 1400 px wide
+const HEIGHT_PHONE = 7000; // px at 390 px wide (12,500 px was seen after a dozen events before)
+async function longGame() {
+  const db = path.join(dir, 'long.db');
+  const day = 86400;
+  let t = Math.floor(Date.now() / 1000) - 30 * day;
+  execFileSync(nomic, ['init', db, '--ruleset', 'favor', '--time', String(t)], { stdio: 'pipe' });
+  const players = ['ann', 'ben', 'cat', 'dan'];
+  for (const p of players) move(db, p + '@x', [`REGISTER ${p}`], ++t);
+  for (let i = 0; i < 15; i++) {
+    const by = players[i % 4];
+    const said = move(db, by + '@x', [`CREATE ${50000 + i} IF exists(type=="move" & subtype=="noop${i}" & objectId==%o) ` +
+      'THEN delete(%o)'], ++t);
+    const pid = /proposal (\d+)/.exec(said)[1];
+    for (const p of players) if (p !== by) move(db, p + '@x', [`VOTE ${pid} ${i % 3 ? 'FOR' : 'AGAINST'}`], ++t);
+  }
+  execFileSync(nomic, ['tick', db, '--time', String(t + 11 * day)], { stdio: 'pipe' });
+  const events = execFileSync(nomic, ['log', db], { encoding: 'utf8' }).split('\n').filter((l) => /^event \d+/.test(l)).length;
+  check(events >= 60, `long: a favor game of ${events} events (60 or more)`);
+  const base = await startServer(db);
+  await page.goto(base);
+  await eventually('long: the page shows the 15 decided proposals, the newest 3 whole, 10 listed', async () => {
+    const sum = (await page.locator('#proposals details.decided > summary').count()) ?
+      await text('#proposals details.decided > summary') : '';
+    const listed = await page.locator('#proposals details.decided article.proposal').count();
+    const folded = await page.locator('#proposals details.decided article.proposal details.folded').count();
+    return sum === 'Decided (15)' && listed === 10 && folded === 7 ? true : { ok: false, sum, listed, folded };
+  });
+  await eventually('long: the history has every event, the rules list shows 12 of 42', async () =>
+    (await page.locator('#history li.event').count()) === events &&
+    (await text('#rules-count')).trim() === '12 of 42 rules' ? true : { ok: false, c: await text('#rules-count') });
+  for (const [width, bound] of [[1400, HEIGHT_WIDE], [390, HEIGHT_PHONE]]) {
+    await page.setViewportSize({ width, height: 900 });
+    await sleep(300);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    check(height <= bound, `long: at ${width} px wide the page is ${height} px long (at most ${bound})`);
+  }
+  await page.setViewportSize({ width: 1400, height: 1000 });
+  await page.click('#proposals [data-testid="decided-more"]');
+  await eventually('long: "Show older" lists the 5 others', async () =>
+    (await page.locator('#proposals details.decided article.proposal').count()) === 15);
+  await page.click('#rules-all');
+  await eventually('long: "Show all rules" shows the 42', async () =>
+    (await page.locator('#rules article.rule:not([hidden])').count()) === 42);
+  await page.goto('about:blank'); // the page polls no server that is gone
   await stopServer();
 }
 
@@ -242,6 +298,7 @@ async function main() {
   page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`); });
   await suber();
   await agora();
+  await longGame();
   check(pageErrors.length === 0, 'the page raised no JavaScript or console error', pageErrors.join('\n'));
 }
 
