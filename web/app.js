@@ -355,6 +355,7 @@
 
   async function loadProposals() {
     const settings = await getJSON('api/objects?type=engineSettings');
+    drawReportKinds(settings);
     const view = parseProposalView(settings.map((s) => s.proposalView || '').join('\n'));
     const root = $('proposals');
     if (!view) {
@@ -848,6 +849,48 @@
     $('history-older').hidden = !(state.oldest > 1);
   }
 
+  // ---- reports -----------------------------------------------------------------------
+
+  // The kinds the set names (reportKinds on its engineSettings), as buttons.
+  function drawReportKinds(settings) {
+    const kinds = [...new Set(settings.map((s) => String(s.reportKinds || '')).join(' ').split(/\s+/).filter(Boolean))];
+    const key = kinds.join(' ');
+    if (state.drawn.reportKinds === key) return;
+    state.drawn.reportKinds = key;
+    const list = clear($('report-kinds'));
+    for (const k of kinds) {
+      list.appendChild(h('button', {type: 'button', class: 'chip', dataset: {kind: k},
+        onclick: () => { $('report-kind').value = k; exclusive(() => showReport(k)).catch(() => {}); }}, k));
+    }
+  }
+
+  // What `nomic report GAME KIND` prints, from GET api/report/KIND.
+  async function showReport(kind) {
+    state.reportKind = kind;
+    const out = $('report-result');
+    let r;
+    try {
+      r = await api('api/report/' + encodeURIComponent(kind), {allowError: true});
+    } catch (e) {
+      clear(out).appendChild(h('p', {class: 'empty'}, 'The report could not be asked: ' + (e.message || e)));
+      return;
+    }
+    const b = r.body || {};
+    const key = kind + '\n' + JSON.stringify(b);
+    if (state.drawn.report === key) return;
+    state.drawn.report = key;
+    clear(out);
+    out.dataset.kind = kind;
+    if (!r.ok) {
+      out.dataset.status = 'error';
+      out.appendChild(h('p', {class: 'hint bad'}, b.error || 'The server answered ' + r.status + '.'));
+      return;
+    }
+    out.dataset.status = 'ok';
+    out.appendChild(h('p', {class: 'hint'}, 'Report ' + kind + ', as of event ' + b.event + ':'));
+    out.appendChild(h('pre', {class: 'report-text'}, b.text));
+  }
+
   // ---- your messages (with a token) ---------------------------------------------------
 
   async function loadOutbox() {
@@ -1030,7 +1073,8 @@
     const more = await loadNewEvents();
     if (force || more || g.event !== state.seenEvent) {
       // an amendment is shown against the rule as it stands: the rules first
-      await Promise.all([loadPlayers(), loadRules().then(loadProposals), loadOutbox(), loadBrowse()]);
+      await Promise.all([loadPlayers(), loadRules().then(loadProposals), loadOutbox(), loadBrowse(),
+        state.reportKind ? showReport(state.reportKind) : null]);
       state.seenEvent = g.event;
     }
   }
@@ -1066,6 +1110,11 @@
     PHONE.addEventListener('change', filterRules);
     $('history-older').addEventListener('click', () => exclusive(loadOlderEvents).catch(() => {}));
     $('browse-type').addEventListener('focus', loadTypes, {once: true});
+    $('report-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      const kind = $('report-kind').value.trim();
+      if (kind) exclusive(() => showReport(kind)).catch(() => {});
+    });
     $('browse-form').addEventListener('submit', (e) => {
       e.preventDefault();
       state.browseType = $('browse-type').value.trim();

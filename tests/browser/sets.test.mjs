@@ -14,7 +14,8 @@
 // Monday, so its decision is open now); alice votes with the card's button,
 // bob AGAINST from the command line; the voting period is made to end with
 // `nomic tick` beside the server, and the card keeps the text of every
-// change, the outcome and the tally by option with the voters' names.
+// change, the outcome and the tally by option with the voters' names; the
+// Assessor's report on the page is what `nomic report` prints.
 //
 // Each check prints "ok N - ...".  Any failure prints "not ok", the
 // server's output and a screenshot path, and exits 1.
@@ -232,6 +233,18 @@ async function agora() {
       t.includes('alice FOR') && t.includes('bob AGAINST') && t.includes('carol PRESENT') ? true : { ok: false, t };
   });
   check((await page.locator(`${card} .vote-buttons`).count()) === 0, 'agora: a resolved decision has no vote buttons');
+  // the officers' reports, as `nomic report` prints them
+  const kinds = await page.$$eval('#report-kinds button', (els) => els.map((e) => e.dataset.kind));
+  check(JSON.stringify(kinds) === '["assessor","promotor","registrar"]', "agora: the set's report kinds are offered",
+    JSON.stringify(kinds));
+  await page.click('#report-kinds button[data-kind="assessor"]');
+  const want = execFileSync(nomic, ['report', db, 'assessor', '--time', String(monday + 7 * day)], { encoding: 'utf8' }).replace(/ at \S+Z\n/, '\n');
+  await eventually("agora: the Assessor's report is shown as nomic report prints it", async () => {
+    if ((await page.locator('#report-result pre.report-text').count()) === 0) return null;
+    const got = (await text('#report-result pre.report-text')).replace(/ at \S+Z\n/, '\n');
+    return got === want && got.includes('Decision 1 (the adoption of proposal 1 "Hats")') &&
+      got.includes('FOR (1): alice') ? true : { ok: false, got, want };
+  });
   await noSidewaysScroll('agora');
   await page.goto('about:blank'); // the page polls no server that is gone
   await stopServer();
