@@ -99,6 +99,13 @@ expect_json "[(c['move'], c['attribute'], c['line'], c['column'], c['severity'])
 expect_json "'use ==' in j['codeCheck'][0]['message']" "True" "with nomic check's message"
 expect_json "any('codeAttributes' in r['text'] and \"use ==\" in r['text'] for r in j['replies'])" "True" \
     "and the proposer is told in a reply"
+SLIP=$(json body "j['event']")
+SLIPBATCH=$(json body "j['codeCheck'][0]['moveBatch']")
+expect_http 200 "the log of the rule-change, for the public" GET "/api/log?since=$((SLIP - 1))&limit=1"
+expect_json "[(c['moveBatch'], c['attribute'], c['severity']) for c in j[0]['codeCheck']]" \
+    "[($SLIPBATCH, 'newif', 'error')]" "the code check is journaled with the event, for every reader"
+expect_http 200 "the proposal" GET /api/objects?type=voteInProgress
+expect_json "[o['propId'] for o in j]" "['$SLIPBATCH']" "the notes' moveBatch is the proposal's id (favor's propId)"
 expect_http 400 "no sender" POST /api/move --data-binary 'REGISTER carol'
 expect_http 400 "no body" POST '/api/move?from=c@example.org'
 expect_http 405 "GET a move" GET /api/move

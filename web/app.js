@@ -99,6 +99,7 @@
     drawn: {},              // section -> JSON of what it shows, to redraw only on change
     browseType: null,       // what the objects panel shows (null: nothing)
     sugarKey: '',
+    codeByBatch: new Map(), // moveBatch -> the code check's notes, from the events loaded
   };
 
   class ApiError extends Error {
@@ -289,7 +290,7 @@
   // What a set's proposals look like is the set's to say: the proposalView
   // attribute of its engineSettings (docs/api.md, "What the page reads of a
   // set"), one line per role, each line words KEY=VALUE:
-  //   proposal type=T,.. id=A,.. key=A author=A title=A text=A status=A|type
+  //   proposal type=T,.. id=A,.. key=A author=A title=A text=A status=A|type batch=A
   //            open=S,.. decided=S,.. passed=S,.. failed=S,.. labels=S:L,..
   //            closes=A record=OPTION:A,.. recordChanges=A ai=A
   //   poll     type=T of=A id=A status=A open=S,.. outcome=A passed=S,.. closes=A
@@ -317,7 +318,7 @@
         labels: Object.fromEntries(pairs('labels')), closes: d.closes, record: pairs('record'),
         recordChanges: d.recordChanges, ai: d.ai, outcome: d.outcome, kind: d.kind, target: d.target,
         amend: list('amend'), in: d.in, targetKey: d.key || 'objectId', compare: pairs('compare'), show: list('show'),
-        order: d.order, voter: d.voter, vote: d.vote, form: d.form,
+        order: d.order, voter: d.voter, vote: d.vote, form: d.form, batch: d.batch,
       };
       if (!entry.types.length) continue;
       if (role === 'proposal') view.proposal = entry;
@@ -372,7 +373,7 @@
     // the rules an amendment is shown against; `rule` objects come with the rules list
     const targetTypes = view.changes.map((c) => c.in).filter((t) => t && t !== 'rule');
     const byType = await objectsOfTypes(types.concat(targetTypes));
-    const key = JSON.stringify(byType) + (state.drawn.rules || '') + JSON.stringify(settings);
+    const key = JSON.stringify(byType) + (state.drawn.rules || '') + JSON.stringify(settings) + state.codeByBatch.size;
     if (state.drawn.proposals === key) return;
     state.drawn.proposals = key;
     state.targets = {};
@@ -494,6 +495,8 @@
     const closes = closingLine(g, P);
     if (closes) body.push(closes);
     if (P.text && present(main[P.text])) body.push(h('pre', {class: 'proposal-text'}, String(main[P.text])));
+    const notes = P.batch && present(main[P.batch]) ? state.codeByBatch.get(String(main[P.batch])) : null;
+    if (notes && notes.length) body.push(h('div', {class: 'proposal-code-check'}, codeCheckView(notes)));
     for (const c of g.changes) body.push(changeView(c, !g.decided));
     const ownChanges = g.changes.filter((c) => !g.objects.includes(c.obj));
     if (!ownChanges.length && P.recordChanges && present(main[P.recordChanges])) {
@@ -734,6 +737,12 @@
     if (ev.message !== null && ev.message !== undefined) li.appendChild(h('p', {class: 'message'}, ev.message));
     if (ev.input !== null && ev.input !== undefined) {
       li.appendChild(h('pre', {class: 'code input'}, ev.input.replace(/(\n---)?\s*$/, '')));
+    }
+    const notes = Array.isArray(ev.codeCheck) ? ev.codeCheck : [];
+    if (notes.length) {
+      li.appendChild(h('div', {class: 'event-code-check', 'data-testid': 'event-code-check'}, codeCheckView(notes)));
+      // the proposal this message made shows them too (its set names its moveBatch: proposalView batch=)
+      if (notes[0].moveBatch !== undefined) state.codeByBatch.set(String(notes[0].moveBatch), notes);
     }
     // a page of the log cuts big moves and leaves out big traces: the whole event is at api/log/N
     if (ev.cut) {
@@ -1013,6 +1022,15 @@
     out.appendChild(h('p', {class: 'message'}, text));
   }
 
+  // The Mechanics' code check of a message's rule code (codeAttributes):
+  // in the mover's answer, in the history and on the proposal it made.
+  function codeCheckView(notes) {
+    return [h('h3', {class: 'code-check-head'}, 'Code check (decides nothing; the rules do)'),
+      h('ul', {class: 'code-check'}, notes.map((n) => h('li', {class: n.severity === 'error' ? 'bad' : 'warn'},
+        'move ' + n.move + ', ' + n.attribute + ', line ' + n.line + ', column ' + n.column + ': ' + n.severity + ': ' +
+        n.message)))];
+  }
+
   function showResult(r) {
     const out = clear($('move-result'));
     const b = r.body || {};
@@ -1035,12 +1053,7 @@
       r.status !== 200 ? h('span', {class: 'hint'}, '(HTTP ' + r.status + ')') : null));
     if (b.message !== null && b.message !== undefined) out.appendChild(h('p', {class: 'message'}, b.message));
     const notes = Array.isArray(b.codeCheck) ? b.codeCheck : [];
-    if (notes.length) {
-      out.appendChild(h('h3', null, 'Code check (decides nothing; the rules do)'));
-      out.appendChild(h('ul', {class: 'code-check'}, notes.map((n) => h('li', {class: n.severity === 'error' ? 'bad' : 'warn'},
-        'move ' + n.move + ', ' + n.attribute + ', line ' + n.line + ', column ' + n.column + ': ' + n.severity + ': ' +
-        n.message))));
-    }
+    if (notes.length) append(out, codeCheckView(notes));
     const replies = Array.isArray(b.replies) ? b.replies : [];
     out.appendChild(h('h3', null, replies.length ? 'Replies to you' : 'No reply to you'));
     if (replies.length) {
