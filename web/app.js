@@ -294,7 +294,7 @@
   //            open=S,.. decided=S,.. passed=S,.. failed=S,.. labels=S:L,..
   //            closes=A record=OPTION:A,.. recordChanges=A ai=A
   //   poll     type=T of=A id=A status=A open=S,.. outcome=A passed=S,.. closes=A
-  //   change   type=T,.. of=A kind=A target=A amend=K,.. in=T key=A
+  //   change   type=T,.. of=A kind=A target=A amend=K,.. in=T key=A what=WORD
   //            compare=NEW:OLD,.. show=A,.. order=A
   //   ballot   type=T of=A voter=A vote=A form=KEYWORD
   // A change's `of` names its proposal's key; a ballot's names its poll's id
@@ -318,7 +318,7 @@
         labels: Object.fromEntries(pairs('labels')), closes: d.closes, record: pairs('record'),
         recordChanges: d.recordChanges, ai: d.ai, outcome: d.outcome, kind: d.kind, target: d.target,
         amend: list('amend'), in: d.in, targetKey: d.key || 'objectId', compare: pairs('compare'), show: list('show'),
-        order: d.order, voter: d.voter, vote: d.vote, form: d.form, batch: d.batch,
+        order: d.order, voter: d.voter, vote: d.vote, form: d.form, batch: d.batch, what: d.what,
       };
       if (!entry.types.length) continue;
       if (role === 'proposal') view.proposal = entry;
@@ -617,11 +617,12 @@
     const target = d.target ? c[d.target] : undefined;
     const order = d.order ? c[d.order] : undefined;
     const title = h('div', {class: 'change-title'});
+    const rule = (d.what ? d.what + ' ' : '') + 'rule';   // suber's "formal rule" beside its texts
     if (present(target)) {
-      append(title, [kind + ' rule ', d.in === 'rule' ? h('a', {href: '#rule-' + target}, String(target)) : String(target)]);
+      append(title, [kind + ' ' + rule + ' ', d.in === 'rule' ? h('a', {href: '#rule-' + target}, String(target)) : String(target)]);
       if (present(order)) append(title, [', new order ' + order]);
     } else {
-      append(title, [kind + (present(order) ? ' a rule, order ' + order : '')]);
+      append(title, [kind + (present(order) ? ' a ' + rule + ', order ' + order : '')]);
     }
     const parts = [title];
     const old = open && d.amend.includes(kind) && present(target) ? targetRule(d, target) : null;

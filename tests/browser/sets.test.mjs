@@ -156,7 +156,7 @@ async function suber() {
   check(diff.some((d) => d.includes('+ ' + NEW_TEXT) && /\n?- .*winner/.test(d)),
     'suber: the amendment of rule 208 is a diff against its text as it stands', JSON.stringify(diff));
   const formal = await text(`${card} .change:has(a[href="#rule-${win}"])`);
-  check(formal.includes(`amend rule ${win}`) && formal.includes('+ ' + NEW_IF) && formal.includes('+ ' + NEW_THEN),
+  check(formal.includes(`amend formal rule ${win}`) && formal.includes('+ ' + NEW_IF) && formal.includes('+ ' + NEW_THEN),
     `suber: the formal change to rule ${win} is shown whole, its if and then as written, as a diff`, formal);
   const buttons = await page.$$eval(`${card} .vote-buttons button`, (els) => els.map((e) => e.dataset.vote));
   check(JSON.stringify(buttons) === '["FOR","AGAINST"]', "suber: a button per option of the set's VOTE form", JSON.stringify(buttons));
