@@ -123,19 +123,39 @@ char *code_notes_text(const CodeNotes *c)
     return buf_take(&b);
 }
 
+static void note_json(Buf *b, const CodeNotes *c, const CodeNote *n)
+{
+    buf_printf(b, "{\"move\":%d,", n->move);
+    if (c->first_move) buf_printf(b, "\"moveId\":%ld,\"moveBatch\":%ld,", c->first_move + n->move - 1, c->first_move);
+    buf_puts(b, "\"attribute\":");
+    json_string(b, sym_text(n->attr), sym_len(n->attr));
+    buf_printf(b, ",\"line\":%d,\"column\":%d,\"severity\":\"%s\",\"message\":", n->line, n->col,
+               n->error ? "error" : "warning");
+    json_string(b, n->msg, strlen(n->msg));
+    buf_putc(b, '}');
+}
+
 void code_notes_json(Buf *b, const CodeNotes *c)
 {
     buf_putc(b, '[');
     for (int i = 0; i < c->len; i++) {
-        const CodeNote *n = &c->n[i];
-        buf_printf(b, "%s{\"move\":%d,\"attribute\":", i ? "," : "", n->move);
-        json_string(b, sym_text(n->attr), sym_len(n->attr));
-        buf_printf(b, ",\"line\":%d,\"column\":%d,\"severity\":\"%s\",\"message\":", n->line, n->col,
-                   n->error ? "error" : "warning");
-        json_string(b, n->msg, strlen(n->msg));
-        buf_putc(b, '}');
+        if (i) buf_putc(b, ',');
+        note_json(b, c, &c->n[i]);
     }
     buf_putc(b, ']');
+}
+
+char *code_notes_journal(const CodeNotes *c)
+{
+    if (!c->len) return NULL;
+    Buf b = {0};
+    buf_puts(&b, "[\n");
+    for (int i = 0; i < c->len; i++) {
+        if (i) buf_puts(&b, ",\n");
+        note_json(&b, c, &c->n[i]);
+    }
+    buf_puts(&b, "\n]");
+    return buf_take(&b);
 }
 
 void code_notes_free(CodeNotes *c)

@@ -41,6 +41,7 @@ typedef struct CodeNotes {
     CodeNote *n;
     int len, cap;
     int errors, warnings; /* all of them, those left out included */
+    long first_move;      /* the objectId of the message's first move (its moveBatch); 0 before they exist */
 } CodeNotes;
 
 /* Checks the code attributes (as the pool's engineSettings name them) of
@@ -49,8 +50,13 @@ void code_check_moves(const Pool *p, const FmtDoc *doc, CodeNotes *out);
 /* The answer to the sender: one line per note, malloc'd; NULL when there
  * is none. */
 char *code_notes_text(const CodeNotes *c);
-/* A JSON array of the notes. */
+/* A JSON array of the notes; each names its move's objectId (moveId) and
+ * the message's moveBatch once first_move is known. */
 void code_notes_json(Buf *b, const CodeNotes *c);
+/* The same for the journal, one note a line ("[\n{...},\n{...}\n]"), so
+ * that a reader may leave out, note by note, those about an attribute it
+ * may not see (views.c); NULL when there is no note.  malloc'd. */
+char *code_notes_journal(const CodeNotes *c);
 void code_notes_free(CodeNotes *c);
 
 #endif

@@ -96,7 +96,10 @@ static bool commit_event(Game *g, Outcome *o)
     if (ok) {
         const char *trace = o->ran ? buf_str(&o->er.trace) : NULL;
         const char *tj = o->ran ? buf_str(&o->er.trace_json) : NULL;
-        ok = store_event_outcome(st, o->event, outcome_name(o->status), o->message, trace, tj, o->ran && o->er.status != EV_RUNAWAY ? o->hash : NULL);
+        char *code = code_notes_journal(&o->code);
+        ok = store_event_outcome(st, o->event, outcome_name(o->status), o->message, trace, tj,
+                                 o->ran && o->er.status != EV_RUNAWAY ? o->hash : NULL, code);
+        free(code);
     }
     if (!ok || !store_commit(st)) {
         store_rollback(st);
@@ -403,6 +406,7 @@ static EventOutcome process_move(Game *g, const char *sender, int64_t time, int6
             for (int k = 0; k < doc.objs[i].n; k++)
                 pool_set(g->pool, id, doc.objs[i].attrs[k].name, doc.objs[i].attrs[k].value);
         }
+        o->code.first_move = (long)first; /* the notes name the moves they are about */
         size_t mark = pool_mark(g->pool);
         status = settle(g, o, sv, dry);
         if (status == OUTCOME_APPLIED && only_moves_changed(g->pool, mark, first, doc.n)) {

@@ -36,9 +36,19 @@
 #include "mailout.h"
 #include "mechanics.h"
 #include "objfmt.h"
+#include "report.h"
 #include "views.h"
 
 typedef struct Snapshot Snapshot;
+
+/* A report's answer as sent (status and JSON body), for one event. */
+typedef struct ReportAnswer {
+    long event;
+    int64_t at_ms;   /* when the rules were asked */
+    char kind[REPORT_KIND_MAX + 1];
+    unsigned status;
+    char *body;
+} ReportAnswer;
 typedef struct Conn Conn;
 
 typedef struct Server {
@@ -75,6 +85,10 @@ typedef struct Server {
     pthread_cond_t wake;
     bool stopping, mail_waiting;
     long probed_at;  /* the event after which the rules were last asked for a timer */
+    /* the reports asked since the last event, so that a flood of GET
+     * /api/report asks the rules once per kind and event (under game_mu) */
+    ReportAnswer reports[REPORTS_KEPT];
+    int nreports;
 } Server;
 
 static volatile sig_atomic_t stop_requested;
@@ -838,6 +852,83 @@ static void api_token(Server *s, struct MHD_Connection *c, Request *rq, Answer *
     free(from);
 }
 
+/* ---- reports ---- */
+
+/* Asks the rules for the report (a dry run: nothing is kept) and renders
+ * the answer.  Under game_mu. */
+static void report_answer(Server *s, const char *kind, ReportAnswer *ra)
+{
+    Report r = {0};
+    Buf b = {0};
+    atomic_store(&s->running, true);
+    bool stored = report_run(s->g, kind, GAME_TIME_NOW, &r);
+    atomic_store(&s->running, false);
+    ra->event = s->g->known_event;
+    ra->at_ms = now_ms();
+    snprintf(ra->kind, sizeof ra->kind, "%s", kind);
+    if (!stored) {
+        ra->status = 503;
+        buf_puts(&b, "{\"error\":");
+        Buf why = {0};
+        buf_printf(&why, "the game cannot be read: %s", store_error(s->g->st));
+        json_string(&b, why.s, why.len);
+        buf_free(&why);
+        buf_puts(&b, "}");
+    } else if (r.refused || !r.text.len) {
+        ra->status = r.refused ? 422 : 404;
+        Buf why = {0};
+        if (r.refused) buf_printf(&why, "the report move was refused: %s", r.why ? r.why : "(no reason)");
+        else buf_printf(&why, "the rules answered no report %s (a set's report rules answer the move subtype: report, "
+                              "kind: KIND; docs/cli.md lists the shipped sets' kinds)", kind);
+        buf_puts(&b, "{\"error\":");
+        json_string(&b, why.s, why.len);
+        buf_puts(&b, "}");
+        buf_free(&why);
+    } else {
+        ra->status = 200;
+        buf_printf(&b, "{\"kind\":\"%s\",\"event\":%ld,\"text\":", kind, ra->event);
+        json_string(&b, r.text.s, r.text.len);
+        buf_puts(&b, "}");
+    }
+    ra->body = buf_take(&b);
+    report_free(&r);
+}
+
+/* GET /api/report/KIND: what `nomic report GAME KIND` prints, as of now.
+ * Each kind is asked of the rules at most once per event and minute. */
+static void api_report(Server *s, const char *kind, Answer *a)
+{
+    if (!report_kind_ok(kind)) {
+        answer_error(a, 400, "a report kind is one word of letters, digits, - and _ (not \"%.64s\")", kind);
+        return;
+    }
+    pthread_mutex_lock(&s->game_mu);
+    sync_views(s);
+    ReportAnswer *ra = NULL;
+    for (int i = 0; i < s->nreports; i++)
+        if (s->reports[i].event == s->g->known_event && strcmp(s->reports[i].kind, kind) == 0 &&
+            now_ms() - s->reports[i].at_ms < REPORT_FRESH_MS)
+            ra = &s->reports[i];
+    if (!ra) {
+        /* a new event, or a minute, makes every kept answer old; else the oldest goes */
+        if (s->nreports && (s->reports[0].event != s->g->known_event || now_ms() - s->reports[0].at_ms >= REPORT_FRESH_MS)) {
+            for (int i = 0; i < s->nreports; i++) free(s->reports[i].body);
+            s->nreports = 0;
+        }
+        if (s->nreports == REPORTS_KEPT) {
+            free(s->reports[0].body);
+            memmove(&s->reports[0], &s->reports[1], (REPORTS_KEPT - 1) * sizeof s->reports[0]);
+            s->nreports--;
+        }
+        ra = &s->reports[s->nreports++];
+        report_answer(s, kind, ra);
+    }
+    a->status = ra->status;
+    a->type = "application/json; charset=utf-8";
+    buf_puts(&a->body, ra->body);
+    pthread_mutex_unlock(&s->game_mu);
+}
+
 /* ---- routing ---- */
 
 static void route_api(Server *s, struct MHD_Connection *c, const char *url, bool get, bool post, Request *rq,
@@ -872,6 +963,7 @@ static void route_api(Server *s, struct MHD_Connection *c, const char *url, bool
     else if (strcmp(api, "log") == 0) api_log(s, snap, rd, c, you, a);
     else if (strncmp(api, "log/", 4) == 0) api_event(s, snap, rd, api + 4, you, a);
     else if (strcmp(api, "outbox") == 0) api_outbox(rd, you, a);
+    else if (strncmp(api, "report/", 7) == 0) api_report(s, api + 7, a);
     else answer_error(a, 404, "no such API: %s (see docs/api.md)", url);
     free(you);
     snapshot_put(s, snap);
@@ -1131,6 +1223,7 @@ static void stop_postman(Server *s)
 static void server_free(Server *s)
 {
     snapshot_free(s->snap);
+    for (int i = 0; i < s->nreports; i++) free(s->reports[i].body);
     for (int i = 0; i < s->nreaders; i++) store_close(s->readers[i]);
     store_close(s->watch);
     store_close(s->syncer);

@@ -34,6 +34,8 @@ extern const WebFile web_files[]; /* ends with {0} */
 #define IDLE_TIMEOUT 15        /* seconds a connection may say nothing */
 #define REQUEST_DEADLINE 30    /* seconds for a request to come whole (headers and body) */
 #define READERS_KEPT 8         /* database connections kept open for reading */
+#define REPORTS_KEPT 16        /* answers of /api/report kept, one per kind, until the next event */
+#define REPORT_FRESH_MS 60000  /* ... or a minute: the rules may read the clock */
 
 /* /api/log: a page's events, and what of each a page shows */
 #define LOG_PAGE 100                    /* events, by default */

@@ -40,8 +40,9 @@ static const char *queries[Q_COUNT] = {
     "INSERT INTO objects(id,body) VALUES(?1,?2) ON CONFLICT(id) DO UPDATE SET body=excluded.body",
     "DELETE FROM objects WHERE id=?1",
     "INSERT INTO events(kind,time,sender,input,status,received_at,raw,stamp) VALUES(?1,?2,?3,?4,'received',?5,?6,?7)",
-    "UPDATE events SET status=?2, message=?3, trace=?4, trace_json=?5, hash=?6 WHERE n=?1",
-    "SELECT n,kind,time,sender,input,status,message,trace,trace_json,hash,received_at,stamp FROM events WHERE n=?1",
+    "UPDATE events SET status=?2, message=?3, trace=?4, trace_json=?5, hash=?6, code_check=?7 WHERE n=?1",
+    "SELECT n,kind,time,sender,input,status,message,trace,trace_json,hash,received_at,stamp,code_check FROM events"
+    " WHERE n=?1",
     "INSERT INTO changes(event,id,body) VALUES(?1,?2,?3)",
     ("INSERT INTO outbox(event,to_id,text,state,queued_at,sent_at,delivery,attempts)"
      " VALUES(?1,?2,?3,?4,?5,?6,?7,0)"),
@@ -81,7 +82,7 @@ static const char *schema =
     "CREATE TABLE IF NOT EXISTS objects(id INTEGER PRIMARY KEY, body TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS events(n INTEGER PRIMARY KEY, kind TEXT NOT NULL, time INTEGER NOT NULL,"
     " sender TEXT, input TEXT, status TEXT NOT NULL, message TEXT, trace TEXT, trace_json TEXT, hash TEXT,"
-    " received_at INTEGER NOT NULL, raw TEXT, stamp INTEGER);"
+    " received_at INTEGER NOT NULL, raw TEXT, stamp INTEGER, code_check TEXT);"
     "CREATE TABLE IF NOT EXISTS changes(event INTEGER NOT NULL, id INTEGER NOT NULL, body TEXT);"
     "CREATE INDEX IF NOT EXISTS changes_event ON changes(event);"
     "CREATE TABLE IF NOT EXISTS snapshots(event INTEGER PRIMARY KEY, body TEXT NOT NULL);"
@@ -257,6 +258,27 @@ static bool upgrade_from_2(Store *s)
            (exec(s, "ROLLBACK"), false);
 }
 
+/* The journal's code_check column, which a game made by an earlier build
+ * of this format lacks: added when it is opened (another program opening
+ * it at the same time may add it first). */
+static bool has_code_check(Store *s)
+{
+    sqlite3_stmt *st;
+    if (!prepare(s, "SELECT count(*) FROM pragma_table_info('events') WHERE name='code_check'", &st)) return false;
+    bool has = step_row(s, st) == 1 && sqlite3_column_int(st, 0) == 1;
+    sqlite3_finalize(st);
+    return has;
+}
+
+static bool add_code_check(Store *s)
+{
+    if (has_code_check(s)) return true;
+    if (exec(s, "ALTER TABLE events ADD COLUMN code_check TEXT")) return true;
+    if (!has_code_check(s)) return false;
+    s->err[0] = 0;
+    return true;
+}
+
 Store *store_open(const char *path, bool create, bool force, Buf *err)
 {
     struct stat sb;
@@ -313,7 +335,7 @@ Store *store_open(const char *path, bool create, bool force, Buf *err)
         }
         bool ours = got > 0 && strcmp(f, STORE_FORMAT) == 0;
         free(f);
-        if (got < 0 || (ours && !exec(s, extras))) {
+        if (got < 0 || (ours && (!exec(s, extras) || !add_code_check(s)))) {
             buf_printf(err, "%s: %s", path, s->err);
             store_close(s);
             return NULL;
@@ -674,7 +696,7 @@ long store_journal_received(Store *s, const char *kind, int64_t time, const char
 }
 
 bool store_event_outcome(Store *s, long n, const char *status, const char *message, const char *trace,
-                         const char *trace_json, const char *hash)
+                         const char *trace_json, const char *hash, const char *code_check)
 {
     /* a test hook: the commit of event N fails as on a full disk */
     const char *hook = getenv("NOMIC_TEST_FAIL_COMMIT");
@@ -690,6 +712,7 @@ bool store_event_outcome(Store *s, long n, const char *status, const char *messa
     bind_text(s, st, 4, trace);
     bind_text(s, st, 5, trace_json);
     bind_text(s, st, 6, hash);
+    bind_text(s, st, 7, code_check);
     return step_done(s, st);
 }
 
@@ -707,6 +730,7 @@ static void read_event(Store *s, sqlite3_stmt *st, EventRow *r)
     r->hash = col_text(s, st, 9);
     r->received_at = sqlite3_column_int64(st, 10);
     r->stamp = sqlite3_column_type(st, 11) == SQLITE_NULL ? r->time : sqlite3_column_int64(st, 11);
+    r->code_check = col_text(s, st, 12);
 }
 
 void event_row_free(EventRow *r)
@@ -719,6 +743,7 @@ void event_row_free(EventRow *r)
     free(r->trace);
     free(r->trace_json);
     free(r->hash);
+    free(r->code_check);
     memset(r, 0, sizeof *r);
 }
 
@@ -766,7 +791,7 @@ bool store_each_event(Store *s, long from, long to, bool (*fn)(void *ud, const E
 {
     sqlite3_stmt *st;
     if (!prepare(s,
-                 "SELECT n,kind,time,sender,input,status,message,trace,trace_json,hash,received_at,stamp"
+                 "SELECT n,kind,time,sender,input,status,message,trace,trace_json,hash,received_at,stamp,code_check"
                  " FROM events WHERE n>=?1 AND n<=?2 ORDER BY n",
                  &st))
         return false;

@@ -54,6 +54,7 @@ typedef struct EventRow {
     char *hash;     /* state hash after the event (hex), or NULL */
     int64_t received_at;
     int64_t stamp;  /* the moves' moveTimeStamp (time unless a mail said) */
+    char *code_check; /* the Mechanics' check of the moves' rule code: a JSON array, one note a line; or NULL */
 } EventRow;
 
 /* Opens (create: makes a new file, refusing to overwrite unless force). */
@@ -111,7 +112,7 @@ bool store_token_set(Store *s, const char *address, const char *hash, int64_t wh
 long store_journal_received(Store *s, const char *kind, int64_t time, const char *sender, const char *input,
                            const char *raw, int64_t stamp);
 bool store_event_outcome(Store *s, long n, const char *status, const char *message, const char *trace,
-                         const char *trace_json, const char *hash);
+                         const char *trace_json, const char *hash, const char *code_check);
 /* 1: *row is filled; 0: no event n; -1: the store failed. */
 int store_event_get(Store *s, long n, EventRow *row);
 /* A move event's message as received (a whole mail), malloc'd, or NULL. */

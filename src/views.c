@@ -59,6 +59,42 @@ char *view_moves(const char *input, const char *sender, const Viewer *v)
 
 void view_event_json(Buf *b, const EventRow *r, const Viewer *v) { view_event_json_cut(b, r, v, SIZE_MAX, SIZE_MAX); }
 
+/* Is the journal's note (one line of code_check) about an attribute v may
+ * not see in this event's moves? */
+static bool note_private(const char *note, size_t len, const EventRow *r, const Viewer *v)
+{
+    if (viewer_sees_all(v, r->sender)) return false;
+    static const char key[] = "\"attribute\":\"";
+    const char *a = NULL;
+    for (size_t i = 0; !a && i + sizeof key - 1 <= len; i++)
+        if (memcmp(note + i, key, sizeof key - 1) == 0) a = note + i + sizeof key - 1;
+    if (!a) return true; /* not a note of ours: shown to nobody but the sender */
+    const char *end = memchr(a, '"', len - (size_t)(a - note));
+    if (!end) return true;
+    return words_include(sym_text(v->private_attrs), a, (size_t)(end - a), true);
+}
+
+/* "codeCheck":[...]: the Mechanics' check of the moves' rule code, as the
+ * journal keeps it (a note a line), but the notes about a private
+ * attribute, which only the sender reads. */
+static void code_check_field(Buf *b, const EventRow *r, const Viewer *v)
+{
+    buf_puts(b, ",\"codeCheck\":[");
+    bool first = true;
+    for (const char *p = r->code_check; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        if (len && p[len - 1] == ',') len--;
+        if (len && *p == '{' && !note_private(p, len, r, v)) {
+            if (!first) buf_putc(b, ',');
+            first = false;
+            buf_add_utf8(b, p, len);
+        }
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+    buf_putc(b, ']');
+}
+
 void view_event_json_cut(Buf *b, const EventRow *r, const Viewer *v, size_t input_max, size_t trace_max)
 {
     buf_printf(b, "{\"event\":%ld", r->n);
@@ -80,6 +116,7 @@ void view_event_json_cut(Buf *b, const EventRow *r, const Viewer *v, size_t inpu
     buf_puts(b, ",\"trace\":");
     if (trace_len > trace_max) buf_puts(b, "null");
     else buf_add_utf8(b, trace, trace_len); /* journals written before JSON was kept UTF-8 */
+    code_check_field(b, r, v);
     if (input_shown < input_len || trace_len > trace_max) {
         buf_puts(b, ",\"cut\":{");
         if (input_shown < input_len) buf_printf(b, "\"input\":%zu%s", input_len, trace_len > trace_max ? "," : "");

@@ -111,7 +111,20 @@ cleanup: T" > /dev/null 2>&1
     fi
 done
 
-# --json is valid JSON even when nothing matches
+# --- a game made before the journal kept the code check ---------------------
+# its events table lacks code_check: opening it adds the column, the old
+# events show no note, a new one its own, and replay agrees
+"$NOMIC" init old.db --ruleset favor >/dev/null
+printf 'REGISTER alice\n' | "$NOMIC" move old.db --from a@x >/dev/null
+sqlite3 old.db "ALTER TABLE events DROP COLUMN code_check"
+expect_eq "$(sqlite3 old.db "select count(*) from pragma_table_info('events') where name='code_check'")" "0" \
+    "(the game is as an earlier build made it)"
+printf 'CREATE 40000 IF exists(type="player") THEN halt()\n' | "$NOMIC" move old.db --from a@x >/dev/null
+"$NOMIC" log old.db --json >old.json
+expect_eq "$(python3 -c 'import json; print([[n["attribute"] + " " + n["severity"] for n in e["codeCheck"]] for e in json.load(open("old.json"))["events"]])')" \
+    "[[], ['newif error']]" "opened, the old event has no note and the new one its code check"
+expect_status 0 "replay agrees with the journal" "$NOMIC" replay old.db
+
 for args in "show g.db --type nothing --json" "show g.db --json" "log g.db --json" "outbox g.db --json"; do
     # shellcheck disable=SC2086
     "$NOMIC" $args > out && python3 -c 'import json; json.load(open("out"))' && ok || fail "nomic $args: not JSON"

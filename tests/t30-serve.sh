@@ -99,6 +99,13 @@ expect_json "[(c['move'], c['attribute'], c['line'], c['column'], c['severity'])
 expect_json "'use ==' in j['codeCheck'][0]['message']" "True" "with nomic check's message"
 expect_json "any('codeAttributes' in r['text'] and \"use ==\" in r['text'] for r in j['replies'])" "True" \
     "and the proposer is told in a reply"
+SLIP=$(json body "j['event']")
+SLIPBATCH=$(json body "j['codeCheck'][0]['moveBatch']")
+expect_http 200 "the log of the rule-change, for the public" GET "/api/log?since=$((SLIP - 1))&limit=1"
+expect_json "[(c['moveBatch'], c['attribute'], c['severity']) for c in j[0]['codeCheck']]" \
+    "[($SLIPBATCH, 'newif', 'error')]" "the code check is journaled with the event, for every reader"
+expect_http 200 "the proposal" GET /api/objects?type=voteInProgress
+expect_json "[o['propId'] for o in j]" "['$SLIPBATCH']" "the notes' moveBatch is the proposal's id (favor's propId)"
 expect_http 400 "no sender" POST /api/move --data-binary 'REGISTER carol'
 expect_http 400 "no body" POST '/api/move?from=c@example.org'
 expect_http 405 "GET a move" GET /api/move
@@ -486,6 +493,33 @@ expect_http 200 "a move with the token mailed" POST /api/move -H "Authorization:
 expect_json "j['status']" "applied" "applied under nia's address"
 expect_http 200 "mail me my token again at once" POST '/api/token?from=nia@example.org'
 expect_json "'not again yet' in j['message']" "True" "at most once an hour per address"
+stop_server
+
+# ---- reports: GET /api/report/KIND prints what nomic report prints ----
+"$NOMIC" init r.db --ruleset favor >/dev/null
+printf 'REGISTER alice\n' | "$NOMIC" move r.db --from a@x >/dev/null
+printf 'REGISTER bob\n' | "$NOMIC" move r.db --from b@x >/dev/null
+start_server r.db || exit 1
+expect_http 200 "the standings report" GET /api/report/standings
+expect_json "j['kind'], j['event']" "standings 2" "the report names its kind and the event it is of"
+python3 -c "import json,sys; sys.stdout.write(json.load(open('body'))['text'])" | sed 's/ at [0-9T:-]*Z / at TIME /' >got
+"$NOMIC" report r.db standings | sed 's/ at [0-9T:-]*Z / at TIME /' >want
+expect_cmp want got "the report's text is what nomic report prints (but the time it is made)"
+expect_http 200 "the same report again" GET /api/report/standings
+python3 -c "import json,sys; sys.stdout.write(json.load(open('body'))['text'])" | sed 's/ at [0-9T:-]*Z / at TIME /' >again
+expect_cmp want again "asked again before any event: the same"
+printf 'REGISTER carol\n' | "$NOMIC" move r.db --from c@x >/dev/null
+expect_http 200 "the report after another program's move" GET /api/report/standings
+expect_json "j['event'], 'carol' in j['text']" "3 True" "a new event: the report is asked again"
+expect_http 400 "a report kind that is not a word" GET '/api/report/a%20b'
+expect_json "j['error']" 'a report kind is one word of letters, digits, - and _ (not "a b")' "the error says why"
+expect_http 405 "a report is read, not posted" POST /api/report/standings
+printf 'type: engineSettings\nrunType: rule\n' >quiet.nomic
+"$NOMIC" init t.db --ruleset quiet.nomic >/dev/null
+stop_server
+start_server t.db || exit 1
+expect_http 404 "a set without report rules" GET /api/report/standings
+expect_json "j['error']" "the rules answered no report standings (a set's report rules answer the move subtype: report, kind: KIND; docs/cli.md lists the shipped sets' kinds)" "says the rules answered none"
 stop_server
 
 report serve

@@ -6,7 +6,8 @@
 # (one a decimal equal to a fraction), a challenge lost making a Prisoner
 # for two Computations, the last MathNaut winning the trophy, everyone
 # losing when the last fall together; no secret shown to anyone but its
-# owner; the seed's commitment checked by reveal.  Run from the project root.
+# owner; the seed's commitment checked by reveal; `nomic report G
+# mathflag` compared whole at each stage.  Run from the project root.
 . "$(dirname "$0")/lib.sh"
 
 DAY=86400
@@ -60,6 +61,18 @@ mathnaut_bob=$("$NOMIC" show G --type mathNaut | awk 'BEGIN{RS="";FS="\n"} /play
 move_at dave@x $((S + 200)) "MFVARIABLE $mathnaut_bob mfExpression"
 expect_in out "No Variable" "a Variable cannot be a private attribute"
 expect_eq "$(val mathNaut player dave mfExpression --as dave@x)" "2*i+1" "a refused change keeps the expression"
+"$NOMIC" report G mathflag --time $((S + 250)) >report.out
+cat >want <<EOF
+MathFlag at 2026-01-03T00:04:10Z: the Selection Stage since 2026-01-03T00:00:00Z.
+MathNauts choose their Secret Expression and Variable until the Active Stage begins, at 2026-01-05T00:00:00Z.
+
+MathNauts (4):
+  alice: Investigator; Input 1, Target dave
+  bob: Investigator; Input 1, Target dave
+  carol: Investigator; Input 1, Target dave
+  dave: Investigator; Input 1, Target dave
+EOF
+expect_cmp want report.out "the report in the Selection Stage: the clock and every MathNaut, no secret"
 
 # carol votes on a proposal of favor: a point, so bob's v is 1
 move_at eve@x $((S + 300)) "CREATE 40000 IF F THEN halt()"
@@ -100,6 +113,26 @@ expect_in outbox.out "|   carol ceases to be a MathNaut (the Secret Expression g
 expect_not_in outbox.out "type: mathNaut" "no MathNaut object is dumped"
 expect_eq "$(val formerMathNaut player carol why)" "the Secret Expression gave no defined real number" "carol ceases to be a MathNaut"
 expect_eq "$(val mathNaut player alice target)" "dave" "alice's Target, gone, becomes the newest MathNaut"
+"$NOMIC" report G mathflag --time $((A + DAY + 30)) >report.out
+cat >want <<EOF
+MathFlag at 2026-01-06T00:00:30Z: the Active Stage since 2026-01-05T00:00:00Z.
+1 Computation so far; the next at 2026-01-07T00:00:00Z.
+
+Results of Computation 1:
+  alice's input 3 in carol's Secret Expression gives no defined real number.
+  bob's input 2 in alice's Secret Expression gives 1.
+  carol's input 1 in dave's Secret Expression gives 3.
+  dave's input 7 in bob's Secret Expression gives 17.
+
+MathNauts (3):
+  alice: Investigator; Input 3, Target dave
+  bob: Investigator; Input 2, Target alice
+  dave: Investigator; Input 7, Target bob
+
+Former MathNauts:
+  carol: the Secret Expression gave no defined real number, at 2026-01-06T00:00:00Z
+EOF
+expect_cmp want report.out "the report after Computation 1: its results, the MathNauts, who ceased and why"
 
 move_at carol@x $((A + DAY + 60)) "MFCHALLENGE dave"
 expect_in out "No challenge" "a former MathNaut cannot challenge"
@@ -142,6 +175,22 @@ expect_eq "$(stage)" "Ended" "MathFlag ends"
 expect_eq "$(val mathFlag type mathFlag winner)" "dave" "the last MathNaut wins"
 expect_eq "$(val trophy type trophy owner)" "dave" "and owns the trophy"
 expect_eq "$(val trophy type trophy name)" "Solar-Powered Pocket Calculator" "the trophy"
+"$NOMIC" report G mathflag --time $((A + 5 * DAY + 30)) >report.out
+cat >want <<EOF
+MathFlag at 2026-01-10T00:00:30Z: ended.
+It ended at 2026-01-10T00:00:00Z after 5 Computations: dave won the Solar-Powered Pocket Calculator.
+
+Results of Computation 5: none
+
+MathNauts (1):
+  dave: Investigator; Input 7, Target dave; last challenge: bob 3/3 right
+
+Former MathNauts:
+  alice: defeated by a Challenger, at 2026-01-08T00:00:00Z
+  bob: defeated by a Challenger, at 2026-01-10T00:00:00Z
+  carol: the Secret Expression gave no defined real number, at 2026-01-06T00:00:00Z
+EOF
+expect_cmp want report.out "the report at the end: the winner, the last results, every former MathNaut"
 tick $((A + 9 * DAY))
 expect_eq "$(val mathFlag type mathFlag computations)" "5" "no Computation after the end"
 
@@ -190,5 +239,21 @@ expect_eq "$(val mathFlag type mathFlag winner)" "" "nobody wins"
 expect_eq "$(val trophy type trophy owner)" "(none)" "no trophy"
 "$NOMIC" outbox G >outbox.out
 expect_in outbox.out "every former MathNaut loses" "everyone loses"
+"$NOMIC" report G mathflag --time $((T0 + 5 * DAY + 30)) >report.out
+cat >want <<EOF
+MathFlag at 2026-01-06T00:00:30Z: ended.
+It ended at 2026-01-06T00:00:00Z after 1 Computation: no MathNaut was left, so every former MathNaut lost and no trophy was awarded.
+
+Results of Computation 1:
+  xena's input 1 in yuri's Secret Expression gives no defined real number.
+  yuri's input 1 in xena's Secret Expression gives no defined real number.
+
+MathNauts (0): none
+
+Former MathNauts:
+  xena: the Secret Expression gave no defined real number, at 2026-01-06T00:00:00Z
+  yuri: the Secret Expression gave no defined real number, at 2026-01-06T00:00:00Z
+EOF
+expect_cmp want report.out "the report when everyone lost: no winner, no trophy"
 
 report mathflag

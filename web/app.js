@@ -7,7 +7,11 @@
   const POLL_MS = 3000;
   const LOG_LIMIT = 500;        // the API's maximum page
   const HISTORY_FIRST = 100;    // events shown on first load; older ones on request
-  const DECIDED_SHOWN = 10;     // decided proposals listed before "and N older"
+  const DECIDED_SHOWN = 10;     // decided proposals listed before "show older"
+  const DECIDED_UNFOLDED = 3;   // of those, the newest shown whole; the others folded to a line
+  const RULES_SHOWN = 12;       // rules listed (with no filter) before "Show all"
+  const RULES_SHOWN_PHONE = 5;  // the same on a narrow screen, where a rule is taller
+  const PHONE = window.matchMedia('(max-width: 600px)');
 
   const $ = (id) => document.getElementById(id);
 
@@ -95,6 +99,7 @@
     drawn: {},              // section -> JSON of what it shows, to redraw only on change
     browseType: null,       // what the objects panel shows (null: nothing)
     sugarKey: '',
+    codeByBatch: new Map(), // moveBatch -> the code check's notes, from the events loaded
   };
 
   class ApiError extends Error {
@@ -208,16 +213,6 @@
     return out;
   }
 
-  // The set's vote form, from its sugar: a keyword, the proposal, and a
-  // choice of options (favor: VOTE <propId> <vote:FOR|AGAINST>), or null.
-  function voteForm() {
-    for (const form of (state.game && state.game.sugar) || []) {
-      const m = /^(\S+)\s+<[^>:]+>\s+<[^>:]+:([^>]+)>\s*$/.exec(form);
-      if (m) return {keyword: m[1], options: m[2].split('|').filter((o) => o)};
-    }
-    return null;
-  }
-
   function addSugarLine(form) {
     const ta = $('move-body');
     const before = ta.value.replace(/\s+$/, '');
@@ -292,135 +287,297 @@
 
   // ---- proposals -----------------------------------------------------------------
 
-  // Status objects name a proposal by propId; changes by moveBatch; votes by propId.
-  const STATUS = {
-    voteInProgress: ['voting', 'info'],
-    voteCompleted: ['counting', 'warn'],
-    proposal: ['proposed', 'info'],
-    proposalPassed: ['passed', 'good'],
-    proposalFailed: ['failed', 'bad'],
-  };
-  const CHANGE_TYPES = ['changeBeingVotedOn', 'changePassed'];
-  const DECIDED = {proposalPassed: true, proposalFailed: true};
+  // What a set's proposals look like is the set's to say: the proposalView
+  // attribute of its engineSettings (docs/api.md, "What the page reads of a
+  // set"), one line per role, each line words KEY=VALUE:
+  //   proposal type=T,.. id=A,.. key=A author=A title=A text=A status=A|type batch=A
+  //            open=S,.. decided=S,.. passed=S,.. failed=S,.. labels=S:L,..
+  //            closes=A record=OPTION:A,.. recordChanges=A ai=A
+  //   poll     type=T of=A id=A status=A open=S,.. outcome=A passed=S,.. closes=A
+  //   change   type=T,.. of=A kind=A target=A amend=K,.. in=T key=A what=WORD
+  //            compare=NEW:OLD,.. show=A,.. order=A
+  //   ballot   type=T of=A voter=A vote=A form=KEYWORD
+  // A change's `of` names its proposal's key; a ballot's names its poll's id
+  // when the set has polls (Agora's decisions), else its proposal's key.
+  function parseProposalView(text) {
+    const view = {proposal: null, polls: [], changes: [], ballots: []};
+    for (const line of String(text || '').split('\n')) {
+      const words = line.trim().split(/\s+/).filter(Boolean);
+      if (!words.length) continue;
+      const role = words.shift();
+      const d = {};
+      for (const w of words) {
+        const eq = w.indexOf('=');
+        if (eq > 0) d[w.slice(0, eq)] = w.slice(eq + 1);
+      }
+      const list = (k) => (d[k] ? d[k].split(',').filter(Boolean) : []);
+      const pairs = (k) => list(k).map((p) => p.split(':')).filter((p) => p.length === 2 && p[0] && p[1]);
+      const entry = {
+        types: list('type'), ids: list('id'), key: d.key, of: d.of, author: d.author, title: d.title, text: d.text,
+        status: d.status, open: list('open'), decided: list('decided'), passed: list('passed'), failed: list('failed'),
+        labels: Object.fromEntries(pairs('labels')), closes: d.closes, record: pairs('record'),
+        recordChanges: d.recordChanges, ai: d.ai, outcome: d.outcome, kind: d.kind, target: d.target,
+        amend: list('amend'), in: d.in, targetKey: d.key || 'objectId', compare: pairs('compare'), show: list('show'),
+        order: d.order, voter: d.voter, vote: d.vote, form: d.form, batch: d.batch, what: d.what,
+      };
+      if (!entry.types.length) continue;
+      if (role === 'proposal') view.proposal = entry;
+      else if (role === 'poll') view.polls.push(entry);
+      else if (role === 'change') view.changes.push(entry);
+      else if (role === 'ballot') view.ballots.push(entry);
+    }
+    return view.proposal ? view : null;
+  }
+
+  const present = (v) => v !== undefined && v !== null && v !== '';
+  function firstOf(o, attrs) {
+    for (const a of attrs) if (present(o[a])) return String(o[a]);
+    return '';
+  }
+  function statusOf(o, d) { return d.status === 'type' ? o.type : (d.status ? String(o[d.status] || '') : ''); }
+
+  // The set's vote form from its sugar: KEYWORD <what> <name:OPT|OPT...>;
+  // the one named by keyword when the set names it, else the first such.
+  function voteForm(keyword) {
+    for (const form of (state.game && state.game.sugar) || []) {
+      const m = /^(\S+)\s+<[^>:]+>\s+<[^>:]+:([^>]+)>\s*$/.exec(form);
+      if (m && (!keyword || m[1] === keyword)) return {keyword: m[1], options: m[2].split('|').filter((o) => o)};
+    }
+    return null;
+  }
+
+  async function objectsOfTypes(types) {
+    const uniq = [...new Set(types)];
+    const lists = await Promise.all(uniq.map((t) => getJSON('api/objects?type=' + encodeURIComponent(t))));
+    const out = {};
+    uniq.forEach((t, i) => { out[t] = lists[i]; });
+    return out;
+  }
 
   async function loadProposals() {
-    const statusTypes = Object.keys(STATUS);
-    const types = statusTypes.concat(CHANGE_TYPES, ['vote', 'move']);
-    const lists = await Promise.all(types.map((t) => getJSON('api/objects?type=' + encodeURIComponent(t))));
-    const byType = {};
-    types.forEach((t, i) => { byType[t] = lists[i]; });
-    const key = JSON.stringify(byType) + (state.drawn.rules || '');
+    const settings = await getJSON('api/objects?type=engineSettings');
+    drawReportKinds(settings);
+    const view = parseProposalView(settings.map((s) => s.proposalView || '').join('\n'));
+    const root = $('proposals');
+    if (!view) {
+      const key = 'none';
+      if (state.drawn.proposals === key) return;
+      state.drawn.proposals = key;
+      clear(root).appendChild(h('p', {class: 'empty'},
+        'This game\u2019s set does not say what its proposals look like (no proposalView in its engineSettings): ' +
+        'see the objects panel.'));
+      return;
+    }
+    const types = [].concat(view.proposal.types, ...view.polls.map((p) => p.types), ...view.changes.map((c) => c.types),
+      ...view.ballots.map((b) => b.types));
+    // the rules an amendment is shown against; `rule` objects come with the rules list
+    const targetTypes = view.changes.map((c) => c.in).filter((t) => t && t !== 'rule');
+    const byType = await objectsOfTypes(types.concat(targetTypes));
+    const key = JSON.stringify(byType) + (state.drawn.rules || '') + JSON.stringify(settings) + state.codeByBatch.size;
     if (state.drawn.proposals === key) return;
     state.drawn.proposals = key;
+    state.targets = {};
+    for (const t of targetTypes) state.targets[t] = byType[t];
 
-    const groups = new Map();
-    const group = (id) => {
-      id = String(id);
-      if (!groups.has(id)) groups.set(id, {id, status: [], changes: [], votes: []});
-      return groups.get(id);
-    };
-    for (const t of statusTypes) {
-      for (const o of byType[t]) group(o.propId !== undefined ? o.propId : o.objectId).status.push(o);
-    }
-    for (const t of CHANGE_TYPES) {
-      for (const o of byType[t]) group(o.moveBatch !== undefined ? o.moveBatch : o.objectId).changes.push(o);
-    }
-    const votes = byType.vote.concat(byType.move.filter((m) => m.subtype === 'vote'));
-    for (const v of votes) if (v.propId !== undefined) group(v.propId).votes.push(v);
-
+    const groups = groupProposals(view, byType);
     const open = [], decided = [];
-    for (const g of groups.values()) {
-      g.main = g.status[0] || null;
-      (g.main && DECIDED[g.main.type] ? decided : open).push(g);
-    }
+    for (const g of groups.values()) (g.decided ? decided : open).push(g);
     const desc = (a, b) => (num(b.id) - num(a.id)) || (a.id < b.id ? 1 : -1);
     open.sort(desc);
     decided.sort(desc);
+    state.proposalLists = {open, decided, view};
+    drawProposals();
+  }
 
+  // The proposals of the set, each with its polls, changes and ballots.
+  function groupProposals(view, byType) {
+    const P = view.proposal;
+    const groups = new Map();
+    const keyAttr = P.key || P.ids[0] || 'objectId';
+    for (const t of P.types) {
+      for (const o of byType[t] || []) {
+        const k = String(present(o[keyAttr]) ? o[keyAttr] : o.objectId);
+        if (!groups.has(k)) groups.set(k, {key: k, main: o, objects: [], polls: [], changes: [], ballots: []});
+        groups.get(k).objects.push(o);
+      }
+    }
+    const pollsById = new Map();
+    for (const d of view.polls) {
+      for (const t of d.types) {
+        for (const o of byType[t] || []) {
+          const g = groups.get(String(o[d.of]));
+          if (!g) continue;
+          const poll = {def: d, obj: o, id: firstOf(o, d.ids) || String(o.objectId), ballots: []};
+          g.polls.push(poll);
+          pollsById.set(poll.id, poll);
+        }
+      }
+    }
+    for (const d of view.changes) {
+      for (const t of d.types) {
+        for (const o of byType[t] || []) {
+          const g = groups.get(String(o[d.of]));
+          if (g) g.changes.push({def: d, obj: o});
+        }
+      }
+    }
+    for (const d of view.ballots) {
+      for (const t of d.types) {
+        for (const o of byType[t] || []) {
+          const b = {def: d, obj: o, voter: String(o[d.voter] || '?'), vote: String(o[d.vote] || '?')};
+          if (view.polls.length) {
+            const poll = pollsById.get(String(o[d.of]));
+            if (poll) poll.ballots.push(b);
+          } else {
+            const g = groups.get(String(o[d.of]));
+            if (g) g.ballots.push(b);
+          }
+        }
+      }
+    }
+    for (const g of groups.values()) {
+      g.id = firstOf(g.main, P.ids) || String(g.main.objectId);
+      g.status = statusOf(g.main, P);
+      const pollOpen = g.polls.some((p) => p.def.open.includes(statusOf(p.obj, p.def)));
+      if (P.decided.length) g.decided = P.decided.includes(g.status);
+      else if (view.polls.length) g.decided = g.polls.length > 0 && !pollOpen;
+      else g.decided = P.open.length > 0 && !P.open.includes(g.status);
+    }
+    return groups;
+  }
+
+  function drawProposals() {
+    const {open, decided, view} = state.proposalLists;
     const root = clear($('proposals'));
     if (open.length === 0) {
       root.appendChild(h('p', {class: 'empty'}, decided.length ? 'No open proposals.' :
         'No proposals: nothing is being voted on.'));
     }
-    for (const g of open) root.appendChild(proposalCard(g));
+    for (const g of open) root.appendChild(proposalCard(g, view));
     if (decided.length) {
-      const det = h('details', {class: 'decided', open: true},
+      const shown = Math.min(decided.length, state.decidedShown || DECIDED_SHOWN);
+      // decided proposals are folded but the newest few: a long game's page stays short
+      const det = h('details', {class: 'decided', open: true, 'data-testid': 'decided'},
         h('summary', null, 'Decided (' + decided.length + ')'));
-      for (const g of decided.slice(0, DECIDED_SHOWN)) det.appendChild(proposalCard(g));
-      if (decided.length > DECIDED_SHOWN) {
-        det.appendChild(h('p', {class: 'hint'}, 'and ' + (decided.length - DECIDED_SHOWN) +
-          ' older (see the objects panel).'));
+      decided.slice(0, shown).forEach((g, i) => det.appendChild(proposalCard(g, view, i >= DECIDED_UNFOLDED)));
+      if (decided.length > shown) {
+        det.appendChild(h('button', {type: 'button', class: 'secondary more', 'data-testid': 'decided-more',
+          onclick: () => { state.decidedShown = shown + DECIDED_SHOWN; drawProposals(); }},
+        'Show ' + Math.min(DECIDED_SHOWN, decided.length - shown) + ' older of ' + (decided.length - shown)));
       }
       root.appendChild(det);
     }
   }
 
-  function proposalCard(g) {
-    const main = g.main;
-    const [label, kind] = main ? STATUS[main.type] : ['pending', ''];
-    const from = (main && main.from) || (g.changes[0] && g.changes[0].from);
-    const card = h('article', {class: 'proposal', dataset: {propId: g.id, status: main ? main.type : 'pending'}},
-      h('div', {class: 'proposal-head'},
-        h('h3', null, 'Proposal ' + g.id),
-        badge(label, kind),
-        from ? h('span', {class: 'hint'}, 'by ' + from) : null));
-    if (main && main.expiryTime !== undefined) {
-      const now = serverNow();
-      const closed = num(main.expiryTime) <= now || main.type !== 'voteInProgress';
-      card.appendChild(h('p', {class: 'meta'},
-        (closed ? 'Voting closed ' : 'Voting closes ') + fmtTime(main.expiryTime) +
-        ' (' + fmtRel(main.expiryTime, now) + ')'));
+  function badgeKind(status, d, decided) {
+    if (d.passed.includes(status)) return 'good';
+    if (d.failed.includes(status)) return 'bad';
+    if (d.open.includes(status)) return 'info';
+    if (decided && d.passed.length) return 'bad';
+    return decided ? '' : 'warn';
+  }
+
+  // folded: a decided proposal shown as one line, unfolded on a click
+  function proposalCard(g, view, folded) {
+    const P = view.proposal, main = g.main;
+    const label = P.labels[g.status] || g.status || 'pending';
+    const author = P.author ? main[P.author] : undefined;
+    const title = P.title ? main[P.title] : undefined;
+    const head = h('div', {class: 'proposal-head'},
+      h('h3', null, 'Proposal ' + g.id),
+      badge(label, badgeKind(g.status, P, g.decided)),
+      g.polls.map((p) => pollBadge(p)),
+      present(author) ? h('span', {class: 'hint'}, 'by ' + author) : null,
+      P.ai && present(main[P.ai]) ? h('span', {class: 'hint'}, 'AI ' + main[P.ai]) : null);
+    const card = h('article', {class: 'proposal', dataset: {propId: g.id, status: g.status || 'pending'}});
+    const body = [];
+    if (present(title)) body.push(h('p', {class: 'proposal-title'}, String(title)));
+    const closes = closingLine(g, P);
+    if (closes) body.push(closes);
+    if (P.text && present(main[P.text])) body.push(h('pre', {class: 'proposal-text'}, String(main[P.text])));
+    const notes = P.batch && present(main[P.batch]) ? state.codeByBatch.get(String(main[P.batch])) : null;
+    if (notes && notes.length) body.push(h('div', {class: 'proposal-code-check'}, codeCheckView(notes)));
+    for (const c of g.changes) body.push(changeView(c, !g.decided));
+    const ownChanges = g.changes.filter((c) => !g.objects.includes(c.obj));
+    if (!ownChanges.length && P.recordChanges && present(main[P.recordChanges])) {
+      // the record the rules kept of the changes, their objects gone once decided
+      body.push(h('pre', {class: 'code record'}, String(main[P.recordChanges])));
     }
-    const isOpen = !!(main && main.type === 'voteInProgress');
-    for (const c of g.changes) card.appendChild(changeView(c, isOpen));
-    const decided = main && DECIDED[main.type];
-    if (decided && (main.votersFor !== undefined || main.votersAgainst !== undefined || main.changes !== undefined)) {
-      // the record the rules kept when the vote closed: the changes and who voted how
-      if (!g.changes.length && main.changes) card.appendChild(h('pre', {class: 'code record'}, main.changes));
-      const side = (v) => String(v || '').split(/\s+/).filter((w) => w);
-      const pro = side(main.votersFor), con = side(main.votersAgainst);
-      card.appendChild(h('div', {class: 'tally'}, badge('FOR ' + pro.length, 'good'), badge('AGAINST ' + con.length, 'bad')));
-      card.appendChild(h('ul', {class: 'votes'},
-        pro.map((n) => h('li', {class: 'for', dataset: {voter: n}}, n + ' FOR')),
-        con.map((n) => h('li', {class: 'against', dataset: {voter: n}}, n + ' AGAINST'))));
-      if (!pro.length && !con.length) card.appendChild(h('p', {class: 'hint'}, 'Nobody voted.'));
-      return card;
+    if (g.polls.length) for (const p of g.polls) body.push(tallyView(p.ballots, p.def, g, view, p));
+    else body.push(tallyView(g.ballots, P, g, view, null));
+    const all = g.objects.concat(g.polls.map((p) => p.obj), g.changes.map((c) => c.obj),
+      g.ballots.map((b) => b.obj), ...g.polls.map((p) => p.ballots.map((b) => b.obj)));
+    const seen = new Set();
+    const objs = all.filter((o) => !seen.has(o.objectId) && seen.add(o.objectId));
+    body.push(h('details', null, h('summary', null, 'Objects (' + objs.length + ')'), objs.map((o) => kvList(o))));
+    if (folded) {
+      card.appendChild(h('details', {class: 'folded'}, h('summary', null, head), body));
+    } else {
+      card.appendChild(head);
+      append(card, body);
     }
-    if (decided && !g.votes.length) {
-      card.appendChild(h('details', null, h('summary', null, 'Objects (' + g.status.concat(g.changes).length + ')'),
-        g.status.concat(g.changes).map((o) => kvList(o))));
-      return card;
+    return card;
+  }
+
+  function pollBadge(p) {
+    const d = p.def, st = statusOf(p.obj, d);
+    const outcome = d.outcome ? p.obj[d.outcome] : undefined;
+    const text = present(outcome) ? String(outcome) : st;
+    return badge(text, badgeKind(text, d, !d.open.includes(st)));
+  }
+
+  function closingLine(g, P) {
+    const at = g.polls.length ? g.polls.map((p) => [p.def.closes, p.obj, p.def]).find((x) => x[0] && present(x[1][x[0]])) :
+      (P.closes && present(g.main[P.closes]) ? [P.closes, g.main, P] : null);
+    if (!at) return null;
+    const [attr, obj] = at;
+    const now = serverNow();
+    const closed = num(obj[attr]) <= now || g.decided;
+    return h('p', {class: 'meta'}, (closed ? 'Voting closed ' : 'Voting closes ') + fmtTime(obj[attr]) +
+      ' (' + fmtRel(obj[attr], now) + ')');
+  }
+
+  // The tally by option with the voters' names: from the ballots while they
+  // stand, else from the record the rules kept (record=OPTION:ATTR), and the
+  // buttons of the vote form while voting is open.
+  function tallyView(ballots, d, g, view, poll) {
+    const out = h('div', {class: 'poll', dataset: poll ? {poll: poll.id} : {}});
+    if (poll) out.appendChild(h('p', {class: 'meta'}, 'Decision ' + poll.id));
+    const bdef = view.ballots[0] || {};
+    const form = voteForm(bdef.form);
+    const options = form ? form.options.slice() : [];
+    const byOption = new Map(options.map((o) => [o, []]));
+    const add = (opt, voter) => {
+      if (!byOption.has(opt)) byOption.set(opt, []);
+      byOption.get(opt).push(voter);
+    };
+    const recorded = (poll ? [] : d.record || []).filter(([, attr]) => present(g.main[attr]));
+    if (ballots.length) {
+      for (const b of ballots.slice().sort((x, y) => byId(x.obj, y.obj))) add(b.vote, b.voter);
+    } else if (recorded.length) {
+      for (const [opt, attr] of recorded) for (const n of String(g.main[attr]).split(/\s+/).filter(Boolean)) add(opt, n);
     }
-    const vf = !decided && main && main.type === 'voteInProgress' ? voteForm() : null;
-    if (vf) {
-      card.appendChild(h('div', {class: 'vote-buttons'}, h('span', {class: 'hint'}, 'Vote:'),
-        vf.options.map((opt) => h('button', {
+    const total = [...byOption.values()].reduce((n, l) => n + l.length, 0);
+    const kindOf = (opt) => (/^(FOR|YES|AYE)$/i.test(opt) ? 'good' : /^(AGAINST|NO|NAY)$/i.test(opt) ? 'bad' : '');
+    out.appendChild(h('div', {class: 'tally'}, [...byOption].map(([opt, l]) => badge(opt + ' ' + l.length, kindOf(opt)))));
+    if (total) {
+      out.appendChild(h('ul', {class: 'votes'}, [...byOption].map(([opt, l]) => l.map((n) =>
+        h('li', {class: kindOf(opt) === 'good' ? 'for' : kindOf(opt) === 'bad' ? 'against' : null, dataset: {voter: n, vote: opt}},
+          n + ' ' + opt)))));
+    } else {
+      out.appendChild(h('p', {class: 'hint'}, g.decided ? 'Nobody voted.' : 'No votes yet.'));
+    }
+    const votable = poll ? poll.def.open.includes(statusOf(poll.obj, poll.def)) : !g.decided && d.open.includes(g.status);
+    if (votable && form) {
+      const what = poll ? poll.id : g.id;
+      out.appendChild(h('div', {class: 'vote-buttons'}, h('span', {class: 'hint'}, 'Vote:'),
+        form.options.map((opt) => h('button', {
           type: 'button', class: 'vote', dataset: {vote: opt},
-          title: 'Send ' + vf.keyword + ' ' + g.id + ' ' + opt + ' under the address (or token) of the move form',
-          onclick: () => sendMove(null, vf.keyword + ' ' + g.id + ' ' + opt),
+          title: 'Send ' + form.keyword + ' ' + what + ' ' + opt + ' under the address (or token) of the move form',
+          onclick: () => sendMove(null, form.keyword + ' ' + what + ' ' + opt),
         }, opt))));
     }
-    const nFor = g.votes.filter((v) => String(v.vote).toUpperCase() === 'FOR').length;
-    const nAgainst = g.votes.filter((v) => String(v.vote).toUpperCase() === 'AGAINST').length;
-    card.appendChild(h('div', {class: 'tally'},
-      badge('FOR ' + nFor, 'good'), badge('AGAINST ' + nAgainst, 'bad'),
-      g.votes.length - nFor - nAgainst ? badge('other ' + (g.votes.length - nFor - nAgainst)) : null));
-    if (g.votes.length) {
-      card.appendChild(h('ul', {class: 'votes'}, g.votes.slice().sort(byId).map((v) => {
-        const val = String(v.vote || '?');
-        return h('li', {
-          class: val.toUpperCase() === 'FOR' ? 'for' : val.toUpperCase() === 'AGAINST' ? 'against' : null,
-          dataset: {voter: v.from || v.moveSender || ''},
-          title: 'object ' + v.objectId + (v.type === 'move' ? ' (not yet counted)' : ''),
-        }, (v.from || v.moveSender || '?') + ' ' + val);
-      })));
-    } else {
-      card.appendChild(h('p', {class: 'hint'}, 'No votes yet.'));
-    }
-    const all = g.status.concat(g.changes, g.votes);
-    card.appendChild(h('details', null, h('summary', null, 'Objects (' + all.length + ')'),
-      all.map((o) => kvList(o))));
-    return card;
+    return out;
   }
 
   // The lines of a and b as a diff: [op, line], op ' ' kept, '-' gone, '+' new
@@ -452,25 +609,37 @@
         h('span', {class: op === '-' ? 'del' : op === '+' ? 'ins' : 'same'}, op + ' ' + line + '\n'))));
   }
 
-  function changeView(c, open) {
-    const kind = c.ruleChangeType || c.subtype || 'change';
+  // One change of a proposal: what it does, then an amendment as a diff
+  // against the rule as it stands while the vote is open, else its texts.
+  function changeView(ch, open) {
+    const d = ch.def, c = ch.obj;
+    const kind = (d.kind && present(c[d.kind])) ? String(c[d.kind]) : 'change';
+    const target = d.target ? c[d.target] : undefined;
+    const order = d.order ? c[d.order] : undefined;
     const title = h('div', {class: 'change-title'});
-    if (c.target !== undefined) {
-      append(title, [kind + ' rule ', h('a', {href: '#rule-' + c.target}, c.target)]);
-      if (c.neworder !== undefined) append(title, [', new order ' + c.neworder]);
+    const rule = (d.what ? d.what + ' ' : '') + 'rule';   // suber's "formal rule" beside its texts
+    if (present(target)) {
+      append(title, [kind + ' ' + rule + ' ', d.in === 'rule' ? h('a', {href: '#rule-' + target}, String(target)) : String(target)]);
+      if (present(order)) append(title, [', new order ' + order]);
     } else {
-      append(title, [kind + (c.neworder !== undefined ? ' a rule, order ' + c.neworder : '')]);
+      append(title, [kind + (present(order) ? ' a ' + rule + ', order ' + order : '')]);
     }
     const parts = [title];
-    const old = kind === 'amend' && c.target !== undefined && state.rules ? state.rules.get(String(c.target)) : null;
-    if (old && open) {
+    const old = open && d.amend.includes(kind) && present(target) ? targetRule(d, target) : null;
+    if (old && d.compare.length) {
       // an amendment, against the rule as it stands; a part it leaves out is kept
-      parts.push(diffClause('if', old.if || '', c.newif), diffClause('then', old.then || '', c.newthen));
+      for (const [now, was] of d.compare) parts.push(diffClause(now === was ? now : was, String(old[was] || ''), c[now]));
     } else {
-      if (c.newif !== undefined) parts.push(clause('if', c.newif));
-      if (c.newthen !== undefined) parts.push(clause('then', c.newthen));
+      for (const a of d.show) if (present(c[a])) parts.push(clause(a.replace(/^new/, ''), String(c[a])));
     }
-    return h('div', {class: 'change', dataset: {objectId: c.objectId}}, parts);
+    return h('div', {class: 'change', dataset: {objectId: c.objectId, kind}}, parts);
+  }
+
+  // The object a change targets (d.in whose d.targetKey is target), or null.
+  function targetRule(d, target) {
+    if (d.in === 'rule') return state.rules ? (d.targetKey === 'objectId' ? state.rules.get(String(target)) :
+      [...state.rules.values()].find((r) => String(r[d.targetKey]) === String(target))) || null : null;
+    return ((state.targets || {})[d.in] || []).find((o) => String(o[d.targetKey]) === String(target)) || null;
   }
 
   function clause(kw, text) {
@@ -515,18 +684,39 @@
       root.appendChild(card);
     }
     filterRules();
+    showLinkedRule();
   }
 
+  // The rules matching the filter; without one, the first RULES_SHOWN until
+  // "Show all" (a long game's page stays short).
   function filterRules() {
     const q = $('rules-filter').value.trim().toLowerCase();
-    let shown = 0, total = 0;
+    const limit = PHONE.matches ? RULES_SHOWN_PHONE : RULES_SHOWN;
+    let shown = 0, total = 0, matching = 0;
     for (const card of $('rules').querySelectorAll('article.rule')) {
       total++;
-      const ok = !q || card.textContent.toLowerCase().includes(q);
+      const match = !q || card.textContent.toLowerCase().includes(q);
+      if (match) matching++;
+      const ok = match && (q || state.rulesAll || matching <= limit || card.id === state.ruleWanted);
       card.hidden = !ok;
       if (ok) shown++;
     }
-    $('rules-count').textContent = q ? shown + ' of ' + total + ' rules' : total + ' rules';
+    $('rules-count').textContent = shown < total ? shown + ' of ' + total + ' rules' : total + ' rules';
+    const more = $('rules-all');
+    more.hidden = !!q || state.rulesAll || matching <= limit;
+    more.textContent = 'Show all ' + total + ' rules';
+  }
+
+  // A link to a rule (#rule-N) shows it even when it is past the first ones.
+  function showLinkedRule() {
+    const m = /^#(rule-\S+)$/.exec(location.hash);
+    if (!m) return;
+    const card = document.getElementById(m[1]);
+    if (!card || !card.hidden) return;
+    state.ruleWanted = m[1];
+    $('rules-filter').value = '';
+    filterRules();
+    card.scrollIntoView();
   }
 
   // ---- history -------------------------------------------------------------------
@@ -548,6 +738,12 @@
     if (ev.message !== null && ev.message !== undefined) li.appendChild(h('p', {class: 'message'}, ev.message));
     if (ev.input !== null && ev.input !== undefined) {
       li.appendChild(h('pre', {class: 'code input'}, ev.input.replace(/(\n---)?\s*$/, '')));
+    }
+    const notes = Array.isArray(ev.codeCheck) ? ev.codeCheck : [];
+    if (notes.length) {
+      li.appendChild(h('div', {class: 'event-code-check', 'data-testid': 'event-code-check'}, codeCheckView(notes)));
+      // the proposal this message made shows them too (its set names its moveBatch: proposalView batch=)
+      if (notes[0].moveBatch !== undefined) state.codeByBatch.set(String(notes[0].moveBatch), notes);
     }
     // a page of the log cuts big moves and leaves out big traces: the whole event is at api/log/N
     if (ev.cut) {
@@ -661,6 +857,48 @@
     const n = $('history').children.length;
     $('history-empty').hidden = n !== 0;
     $('history-older').hidden = !(state.oldest > 1);
+  }
+
+  // ---- reports -----------------------------------------------------------------------
+
+  // The kinds the set names (reportKinds on its engineSettings), as buttons.
+  function drawReportKinds(settings) {
+    const kinds = [...new Set(settings.map((s) => String(s.reportKinds || '')).join(' ').split(/\s+/).filter(Boolean))];
+    const key = kinds.join(' ');
+    if (state.drawn.reportKinds === key) return;
+    state.drawn.reportKinds = key;
+    const list = clear($('report-kinds'));
+    for (const k of kinds) {
+      list.appendChild(h('button', {type: 'button', class: 'chip', dataset: {kind: k},
+        onclick: () => { $('report-kind').value = k; exclusive(() => showReport(k)).catch(() => {}); }}, k));
+    }
+  }
+
+  // What `nomic report GAME KIND` prints, from GET api/report/KIND.
+  async function showReport(kind) {
+    state.reportKind = kind;
+    const out = $('report-result');
+    let r;
+    try {
+      r = await api('api/report/' + encodeURIComponent(kind), {allowError: true});
+    } catch (e) {
+      clear(out).appendChild(h('p', {class: 'empty'}, 'The report could not be asked: ' + (e.message || e)));
+      return;
+    }
+    const b = r.body || {};
+    const key = kind + '\n' + JSON.stringify(b);
+    if (state.drawn.report === key) return;
+    state.drawn.report = key;
+    clear(out);
+    out.dataset.kind = kind;
+    if (!r.ok) {
+      out.dataset.status = 'error';
+      out.appendChild(h('p', {class: 'hint bad'}, b.error || 'The server answered ' + r.status + '.'));
+      return;
+    }
+    out.dataset.status = 'ok';
+    out.appendChild(h('p', {class: 'hint'}, 'Report ' + kind + ', as of event ' + b.event + ':'));
+    out.appendChild(h('pre', {class: 'report-text'}, b.text));
   }
 
   // ---- your messages (with a token) ---------------------------------------------------
@@ -785,6 +1023,15 @@
     out.appendChild(h('p', {class: 'message'}, text));
   }
 
+  // The Mechanics' code check of a message's rule code (codeAttributes):
+  // in the mover's answer, in the history and on the proposal it made.
+  function codeCheckView(notes) {
+    return [h('h3', {class: 'code-check-head'}, 'Code check (decides nothing; the rules do)'),
+      h('ul', {class: 'code-check'}, notes.map((n) => h('li', {class: n.severity === 'error' ? 'bad' : 'warn'},
+        'move ' + n.move + ', ' + n.attribute + ', line ' + n.line + ', column ' + n.column + ': ' + n.severity + ': ' +
+        n.message)))];
+  }
+
   function showResult(r) {
     const out = clear($('move-result'));
     const b = r.body || {};
@@ -807,12 +1054,7 @@
       r.status !== 200 ? h('span', {class: 'hint'}, '(HTTP ' + r.status + ')') : null));
     if (b.message !== null && b.message !== undefined) out.appendChild(h('p', {class: 'message'}, b.message));
     const notes = Array.isArray(b.codeCheck) ? b.codeCheck : [];
-    if (notes.length) {
-      out.appendChild(h('h3', null, 'Code check (decides nothing; the rules do)'));
-      out.appendChild(h('ul', {class: 'code-check'}, notes.map((n) => h('li', {class: n.severity === 'error' ? 'bad' : 'warn'},
-        'move ' + n.move + ', ' + n.attribute + ', line ' + n.line + ', column ' + n.column + ': ' + n.severity + ': ' +
-        n.message))));
-    }
+    if (notes.length) append(out, codeCheckView(notes));
     const replies = Array.isArray(b.replies) ? b.replies : [];
     out.appendChild(h('h3', null, replies.length ? 'Replies to you' : 'No reply to you'));
     if (replies.length) {
@@ -845,7 +1087,8 @@
     const more = await loadNewEvents();
     if (force || more || g.event !== state.seenEvent) {
       // an amendment is shown against the rule as it stands: the rules first
-      await Promise.all([loadPlayers(), loadRules().then(loadProposals), loadOutbox(), loadBrowse()]);
+      await Promise.all([loadPlayers(), loadRules().then(loadProposals), loadOutbox(), loadBrowse(),
+        state.reportKind ? showReport(state.reportKind) : null]);
       state.seenEvent = g.event;
     }
   }
@@ -876,8 +1119,16 @@
       exclusive(() => refreshAll(true)).catch(() => {});
     });
     $('rules-filter').addEventListener('input', filterRules);
+    $('rules-all').addEventListener('click', () => { state.rulesAll = true; filterRules(); });
+    window.addEventListener('hashchange', showLinkedRule);
+    PHONE.addEventListener('change', filterRules);
     $('history-older').addEventListener('click', () => exclusive(loadOlderEvents).catch(() => {}));
     $('browse-type').addEventListener('focus', loadTypes, {once: true});
+    $('report-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      const kind = $('report-kind').value.trim();
+      if (kind) exclusive(() => showReport(kind)).catch(() => {});
+    });
     $('browse-form').addEventListener('submit', (e) => {
       e.preventDefault();
       state.browseType = $('browse-type').value.trim();

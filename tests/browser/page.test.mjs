@@ -246,6 +246,15 @@ async function main() {
     return (await page.getAttribute(card, 'data-status')) === 'voteInProgress' &&
       t.includes('by alice') && t.includes('order 40000') && t.includes('Hello from rule 40000') && t.includes('No votes yet');
   });
+  // the code check is journaled: every reader sees it on the proposal and in the history, not only alice
+  await eventually(`proposal ${pid} shows the code check of the message that made it`, async () => {
+    const t = await text(`${card} .proposal-code-check`).catch(() => '');
+    return t.includes('Code check (decides nothing; the rules do)') &&
+      t.includes('move 1, newif, line 1, column') && t.includes('warning: variable %t is bound but never used') ? true : { ok: false, t };
+  });
+  const evCheck = await page.$$eval('#history [data-testid="event-code-check"]', (els) => els.map((e) => e.textContent));
+  check(evCheck.length === 1 && evCheck[0].includes('warning: variable %t is bound but never used'),
+    'the history shows the code check with its event', JSON.stringify(evCheck));
   await eventually('the header shows the vote\'s closing time as the next timer', async () =>
     /UTC \(in (9 d 23 h|10 d 0 h)\)/.test(await text('#game-timer')) ? true : { ok: false, v: await text('#game-timer') });
 

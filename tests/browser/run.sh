@@ -1,7 +1,9 @@
 #!/bin/sh
-# Runs the browser test of the page of `nomic serve`:
+# Runs the browser tests of the page of `nomic serve`:
 #   tests/browser/run.sh build/nomic
-# (tests/browser/setup.sh installs Chromium and playwright-core first.)
+# page.test.mjs plays favor through the page; sets.test.mjs shows suber's
+# and agora's proposals.  (tests/browser/setup.sh installs Chromium and
+# playwright-core first.)
 set -eu
 if [ $# -ne 1 ]; then
     echo "usage: $0 NOMIC_BINARY" >&2
@@ -16,4 +18,5 @@ if [ ! -d "$here/node_modules/playwright-core" ]; then
     echo "$0: playwright-core is not installed: run $here/setup.sh (as root)" >&2
     exit 2
 fi
-exec node "$here/page.test.mjs" "$nomic"
+node "$here/page.test.mjs" "$nomic"
+node "$here/sets.test.mjs" "$nomic"
