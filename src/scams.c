@@ -534,11 +534,13 @@ static bool run_step(Search *S, const ScamStep *st, Buf *trace)
         for (int c = 0; c < st->copies; c++) {
             ObjId id = pool_create(g->pool);
             if (c == 0) batch = pool_get(g->pool, id)->idsym; /* the batch is named by its first move */
-            pool_set(g->pool, id, SYM_type, SYM_move);
             pool_set(g->pool, id, SYM_moveSender, from);
             pool_set(g->pool, id, SYM_moveTimeStamp, when);
             pool_set(g->pool, id, SYM_moveBatch, batch);
             for (int k = 0; k < st->nattrs; k++) pool_set(g->pool, id, st->attrs[k].name, st->attrs[k].value);
+            /* the type last: the engine hears of a move once, whole,
+             * rather than of every attribute of a move still empty */
+            pool_set(g->pool, id, SYM_type, SYM_move);
         }
     }
     EventResult er;
