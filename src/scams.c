@@ -473,6 +473,9 @@ typedef struct Search {
     long events, explored;
     bool stop;                  /* found, or the budget is spent */
     ScamStep path[SCAM_MAX_DEPTH];
+    MsgList sent[SCAM_MAX_DEPTH]; /* what each step of the path sent */
+    int at;                     /* the step being run */
+    bool see_messages;          /* the goal reads scamMessage objects */
     ScamResult *r;
     struct Frame *frames;       /* one per depth, and one for the replay */
 } Search;
@@ -553,6 +556,10 @@ static bool run_step(Search *S, const ScamStep *st, Buf *trace)
         S->have_timer = er.have_timer;
         S->next_timer = er.next_timer;
     }
+    if (S->see_messages && S->at < SCAM_MAX_DEPTH) {
+        msg_free(&S->sent[S->at]);
+        for (size_t i = 0; ok && i < er.sent.len; i++) msg_push(&S->sent[S->at], er.sent.m[i].to, er.sent.m[i].text);
+    }
     if (trace) {
         buf_add(trace, er.trace.s ? er.trace.s : "", er.trace.len);
         if (er.status != EV_QUIET) buf_printf(trace, "%s\n", er.message);
@@ -561,7 +568,48 @@ static bool run_step(Search *S, const ScamStep *st, Buf *trace)
     return ok;
 }
 
-static bool goal_holds(Search *S)
+/* The messages of the path, for the goal to read: one object of type
+ * scamMessage per message, with `to`, `text`, `step` (the step that sent
+ * it, from 1) and `sent: T`, or `queued: T` for one still waiting for a
+ * sendNow.  Made before the goal is tested and undone after; the
+ * engine's record of changes is put back as it was. */
+static void show_message(Pool *p, const Message *m, int step, bool queued)
+{
+    ObjId id = pool_create(p);
+    pool_set(p, id, SYM_type, sym_cstr("scamMessage"));
+    pool_set(p, id, sym_cstr("to"), m->to);
+    pool_set(p, id, sym_cstr("text"), m->text);
+    if (step) pool_set(p, id, sym_cstr("step"), sym_from_long(step));
+    pool_set(p, id, sym_cstr(queued ? "queued" : "sent"), SYM_T);
+}
+
+static void show_messages(Search *S, int depth)
+{
+    Pool *p = S->g->pool;
+    for (int d = 0; d < depth && d < SCAM_MAX_DEPTH; d++)
+        for (size_t i = 0; i < S->sent[d].len; i++) show_message(p, &S->sent[d].m[i], d + 1, false);
+    for (size_t i = 0; i < S->g->eng->queue.len; i++) show_message(p, &S->g->eng->queue.m[i], 0, true);
+}
+
+static bool goal_holds_now(Search *S);
+
+static bool goal_holds(Search *S, int depth)
+{
+    if (!S->see_messages) return goal_holds_now(S);
+    Pool *p = S->g->pool;
+    size_t mark = pool_mark(p), changes = p->changes.len;
+    bool lost = p->changes.lost;
+    ObjId next = p->next_id;
+    show_messages(S, depth);
+    bool held = goal_holds_now(S);
+    pool_undo_to(p, mark);
+    p->next_id = next;
+    p->changes.len = changes;
+    p->changes.lost = lost;
+    return held;
+}
+
+static bool goal_holds_now(Search *S)
 {
     Ctx cx = {.pool = S->g->pool, .prog = S->goal, .vars = S->goal_vars, .now = S->now, .created = S->g->eng->created,
               .rng = S->g->eng->rng, .queue = &S->g->eng->queue};
@@ -622,7 +670,16 @@ static void seen_clear(Seen *s)
 
 /* The state as the search tells states apart: the objects, and whether
  * the game is over. */
-static uint64_t state_key(const Search *S) { return S->g->pool->state_hash ^ (S->halted ? 0x5ca3ULL : 0); }
+static uint64_t state_key(const Search *S, int depth)
+{
+    uint64_t h = S->g->pool->state_hash ^ (S->halted ? 0x5ca3ULL : 0);
+    /* a goal that reads the messages tells apart two paths to the same
+     * objects that sent different ones (a proposal announced or not) */
+    for (int d = 0; S->see_messages && d < depth && d < SCAM_MAX_DEPTH; d++)
+        for (size_t i = 0; i < S->sent[d].len; i++)
+            h += hash_mix((uint64_t)S->sent[d].m[i].to << 32 ^ S->sent[d].m[i].text);
+    return h;
+}
 
 static void add_cand(Sym *c, int *n, int max, Sym s)
 {
@@ -754,6 +811,8 @@ static void collect(Search *S, const Moves *stack, int depth)
         for (size_t i = 0; i < S->frames[d].queue.len; i++)
             sym_mark(S->frames[d].queue.m[i].to), sym_mark(S->frames[d].queue.m[i].text);
     }
+    for (int d = 0; d < SCAM_MAX_DEPTH; d++)
+        for (size_t i = 0; i < S->sent[d].len; i++) sym_mark(S->sent[d].m[i].to), sym_mark(S->sent[d].m[i].text);
     for (int d = 0; d < depth; d++) {
         for (int k = 0; k < S->path[d].nattrs; k++) sym_mark(S->path[d].attrs[k].name), sym_mark(S->path[d].attrs[k].value);
         for (int m = 0; m < stack[d].n; m++)
@@ -808,12 +867,13 @@ static bool dfs(Search *S, Moves *stack, int depth)
             if (!S->have_timer || S->halted) continue;
             st.time = S->next_timer;
         }
+        S->at = depth;
         bool changed = run_step(S, &st, NULL);
         progress(S);
-        if (changed && seen_visit(&S->seen, state_key(S), depth + 1)) {
+        if (changed && seen_visit(&S->seen, state_key(S, depth + 1), depth + 1)) {
             S->explored++;
             S->path[depth] = st;
-            if (goal_holds(S) || dfs(S, stack, depth + 1)) {
+            if (goal_holds(S, depth + 1) || dfs(S, stack, depth + 1)) {
                 if (!S->r->nsteps) S->r->nsteps = depth + 1;
                 S->stop = true;
                 frame_restore(S, f);
@@ -854,6 +914,7 @@ static void replay_answer(Search *S)
     frame_save(S, f);
     for (int i = 0; i < S->r->nsteps; i++) {
         S->r->steps[i] = S->path[i];
+        S->at = i;
         run_step(S, &S->path[i], i == S->r->nsteps - 1 ? &S->r->trace : NULL);
     }
     frame_restore(S, f);
@@ -901,13 +962,14 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
     for (int i = 0; i <= SCAM_MAX_DEPTH; i++) S.frames[i].memo = engine_memo_new();
     warm_up(&S);
     Moves stack[SCAM_MAX_DEPTH] = {{0}};
-    if (goal_holds(&S)) {
+    S.see_messages = strstr(q->goal, "scamMessage") != NULL;
+    if (goal_holds(&S, 0)) {
         r->found = true; /* no step needed */
     } else {
         int top = q->depth < SCAM_MAX_DEPTH ? q->depth : SCAM_MAX_DEPTH;
         for (S.limit = 1; S.limit <= top && !S.stop; S.limit++) {
             seen_clear(&S.seen);
-            seen_visit(&S.seen, state_key(&S), 0);
+            seen_visit(&S.seen, state_key(&S, 0), 0);
             S.explored = 0;
             r->found = dfs(&S, stack, 0);
             if (!S.stop) r->depth_done = S.limit;
@@ -917,7 +979,7 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
     if (q->progress) fprintf(stderr, "\r\033[K");
     r->explored = S.explored;
     r->events = S.events;
-    for (int i = 0; i < SCAM_MAX_DEPTH; i++) free(stack[i].m);
+    for (int i = 0; i < SCAM_MAX_DEPTH; i++) free(stack[i].m), msg_free(&S.sent[i]);
     for (int i = 0; i <= SCAM_MAX_DEPTH; i++) {
         engine_memo_free(S.frames[i].memo);
         msg_free(&S.frames[i].queue);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/t60-scams.sh - nomic scams: the search finds the holes it should
 # (favor-draft's vote replay, a variant of favor for each hole of
-# docs/favor.md's scam table that a state condition can tell, four sets
+# docs/favor.md's scam table that the search can reach, four sets
 # with planted holes of other kinds) and answers none once each is closed;
 # it writes nothing, gives the same answer every run, and says what is
 # wrong with bad usage.  Run from the repository: NOMIC=build/nomic sh tests/t60-scams.sh
@@ -88,6 +88,23 @@ G_MOVE='exists(type=="move")'
 expect_status 0 "favor, rule 31 undone: a move left unanswered" "$NOMIC" scams processed.db --as alice@x --goal "$G_MOVE" --depth 2
 expect_in out "processed: T" "favor, rule 31 undone: the answer writes processed: T"
 expect_status 3 "favor: no move is left behind" "$NOMIC" scams favor.db --as alice@x --goal "$G_MOVE" --depth 2
+
+# rules 11-14: sent!=T, the sender's to write: a proposal never announced.
+# Only a message tells: the goal reads the path's messages (scamMessage).
+variant sent 's/(type=="changeBeingVotedOn" & sent==F & opened==F)$/(type=="changeBeingVotedOn" \& opened==F)/; s/exists(type=="changeBeingVotedOn" & sent==F & moveBatch==%b/exists(type=="changeBeingVotedOn" \& sent!=T \& moveBatch==%b/'
+G_SENT='exists(type=="voteInProgress" & from=="alice" & propId==%b) & !exists(type=="scamMessage" & replace(text, glue("(proposal ", %b, ")"), "") != text)'
+expect_status 0 "favor, sent==F undone: a proposal never announced" "$NOMIC" scams sent.db --as alice@x --goal "$G_SENT" --depth 2
+expect_in out "sent: T" "favor, sent==F undone: the answer writes sent: T"
+expect_status 3 "favor: every proposal is announced" "$NOMIC" scams favor.db --as alice@x --goal "$G_SENT" --depth 2
+expect_status 0 "scamMessage: an honest proposal's announcement is seen" "$NOMIC" scams favor.db --as alice@x \
+    --goal 'exists(type=="scamMessage" & sent==T & step==1 & replace(text, "Proposed rule-change", "") != text)' --depth 1
+# rules 16, 19: noted!=T: a vote never announced when the vote closes
+variant noted 's/^then: set(objectId==%o)(type=="vote" & credited==F & cleanup==F & noted==F)$/then: set(objectId==%o)(type=="vote" \& credited==F \& cleanup==F)/; s/^           noted==F & objectId==%vo) &$/           noted!=T \& objectId==%vo) \&/'
+G_NOTED='(exists(type=="proposalPassed") | exists(type=="proposalFailed")) & exists(type=="player" & nickname=="alice" & score>=1) & !exists(type=="scamMessage" & replace(text, "Player alice receives", "") != text)'
+expect_status 0 "favor, noted==F undone: a vote never announced" "$NOMIC" scams noted.db --as alice@x --goal "$G_NOTED" --depth 2 --wait
+expect_in out "noted: T" "favor, noted==F undone: the answer writes noted: T"
+expect_in out "# wait until" "favor, noted==F undone: the answer waits for the vote to close"
+expect_status 3 "favor: every vote is announced" "$NOMIC" scams favor.db --as alice@x --goal "$G_NOTED" --depth 2 --wait
 
 # --- planted holes of other kinds, found; closed, none ---------------------
 D="$R/tests/data/scams"
