@@ -1003,16 +1003,60 @@ void scam_result_free(ScamResult *r) { buf_free(&r->trace); }
 
 /* ---- a proposal, as if adopted ---- */
 
-static void adopt_one(Pool *p, Sym run_type, const Obj *c)
+/* What the rules declare of their proposals (engineSettings'
+ * proposalChanges: TYPE PROPOSAL KIND TARGET [NEWIF NEWTHEN NEWORDER]):
+ * the objects of type TYPE whose attribute PROPOSAL is a proposal's id are
+ * its changes; KIND says create, amend or repeal, TARGET names the rule. */
+typedef struct ProposalShape {
+    Sym type, proposal, kind, target, nif, nthen, norder;
+} ProposalShape;
+
+static bool proposal_shape(const Pool *p, ProposalShape *ps, Buf *err)
 {
-    Sym kind = obj_get(c, sym_cstr("ruleChangeType"));
-    Sym nif = obj_get(c, sym_cstr("newif")), nthen = obj_get(c, sym_cstr("newthen")),
-        norder = obj_get(c, sym_cstr("neworder"));
+    const IdSet *set = pool_lookup(p, SYM_type, SYM_engineSettings);
+    Sym decl = SYM_EMPTY;
+    IDSET_FOREACH (set, oid) {
+        Sym v = obj_get(pool_get(p, oid), sym_cstr("proposalChanges"));
+        if (v != SYM_EMPTY) decl = v;
+    }
+    if (decl == SYM_EMPTY) {
+        buf_puts(err, "the rules declare no proposalChanges (on engineSettings: TYPE PROPOSAL KIND TARGET), "
+                      "so which objects are a proposal's changes is unknown");
+        return false;
+    }
+    char w[7][128] = {"", "", "", "", "newif", "newthen", "neworder"};
+    const char *t = sym_text(decl);
+    int n = 0;
+    while (*t) {
+        while (*t == ' ' || *t == '\t' || *t == '\n') t++;
+        size_t len = strcspn(t, " \t\n");
+        if (!len) break;
+        if (n == 7 || len >= sizeof w[0]) {
+            buf_printf(err, "engineSettings' proposalChanges \"%.80s\": expected 4 to 7 attribute names", sym_text(decl));
+            return false;
+        }
+        memcpy(w[n], t, len);
+        w[n++][len] = 0;
+        t += len;
+    }
+    if (n < 4) {
+        buf_printf(err, "engineSettings' proposalChanges \"%.80s\": expected TYPE PROPOSAL KIND TARGET", sym_text(decl));
+        return false;
+    }
+    *ps = (ProposalShape){sym_canon(sym_cstr(w[0])), sym_cstr(w[1]), sym_cstr(w[2]), sym_cstr(w[3]),
+                          sym_cstr(w[4]), sym_cstr(w[5]), sym_cstr(w[6])};
+    return true;
+}
+
+static void adopt_one(Pool *p, Sym run_type, const ProposalShape *ps, const Obj *c)
+{
+    Sym kind = obj_get(c, ps->kind);
+    Sym nif = obj_get(c, ps->nif), nthen = obj_get(c, ps->nthen), norder = obj_get(c, ps->norder);
     long t = 0;
-    sym_to_long(obj_get(c, sym_cstr("target")), &t);
+    sym_to_long(obj_get(c, ps->target), &t);
     const Obj *target = t > 0 ? pool_get(p, (ObjId)t) : NULL;
     bool is_rule = target && obj_get(target, SYM_type) == run_type;
-    if (kind == sym_cstr("create")) {
+    if (kind == sym_cstr("create") || kind == sym_cstr("enact")) {
         ObjId id = pool_create(p);
         pool_set(p, id, SYM_type, run_type);
         pool_set(p, id, SYM_if, nif);
@@ -1033,24 +1077,26 @@ bool scams_adopt(Game *g, const char *id, Buf *err)
     Pool *p = g->pool;
     RuleInfo *ri;
     free((engine_rules(g->eng, &ri), ri)); /* reads the settings: the rules' type */
-    Sym run_type = g->eng->run_type, want = sym_canon(sym_cstr(id)), kind = sym_cstr("ruleChangeType");
+    ProposalShape ps;
+    if (!proposal_shape(p, &ps, err)) return false;
+    Sym run_type = g->eng->run_type, want = sym_canon(sym_cstr(id));
     ObjId *ids = NULL;
     int n = 0, cap = 0;
-    for (uint32_t i = idset_seek(&p->all, 0, 1); i < p->all.len; i = idset_seek(&p->all, i + 1, 0)) {
-        const Obj *o = pool_get(p, p->all.ids[i]);
-        if (obj_get(o, kind) == SYM_EMPTY) continue;
-        if (sym_canon(obj_get(o, SYM_moveBatch)) != want && sym_canon(obj_get(o, sym_cstr("propId"))) != want) continue;
+    IDSET_FOREACH (pool_lookup(p, SYM_type, ps.type), oid) {
+        const Obj *o = pool_get(p, oid);
+        if (sym_canon(obj_get(o, ps.proposal)) != want) continue;
         GROW(ids, n, cap);
         ids[n++] = o->id;
     }
     if (!n) {
-        buf_printf(err, "no object of the state is a change (ruleChangeType) of proposal %s", id);
+        buf_printf(err, "no %s object has %s %s (the rules' proposalChanges): no such proposal, or one without changes",
+                   sym_text(ps.type), sym_text(ps.proposal), id);
         free(ids);
         return false;
     }
     for (int i = 0; i < n; i++) {
         const Obj *o = pool_get(p, ids[i]);
-        if (o) adopt_one(p, run_type, o);
+        if (o) adopt_one(p, run_type, &ps, o);
     }
     /* the changes are spent, as adoption spends them */
     for (int i = 0; i < n; i++) pool_delete(p, ids[i]);

@@ -70,9 +70,10 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
 void scam_result_free(ScamResult *r);
 
 /* Applies, in memory, the changes of proposal `id` as if it were adopted:
- * the objects whose moveBatch or propId is id and that carry a
- * ruleChangeType (create, amend, repeal), read as favor and suber write
- * them.  False, with the reason in err, when it finds none. */
+ * the objects the rules declare to be a proposal's changes (engineSettings'
+ * proposalChanges: TYPE PROPOSAL KIND TARGET [NEWIF NEWTHEN NEWORDER]) whose
+ * PROPOSAL is id; KIND create (or enact), amend or repeal.  False, with the
+ * reason in err, when the rules declare none or it finds none. */
 bool scams_adopt(Game *g, const char *id, Buf *err);
 
 #endif

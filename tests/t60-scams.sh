@@ -156,6 +156,23 @@ expect_in out "subtype: bonus" "--proposal: the answer uses the proposal's new m
 "$NOMIC" show prop.db --type rule | grep -c '^type: rule' > rules.txt
 expect_eq "$(cat rules.txt)" "$(cat rules-before.txt)" "--proposal: the game itself is unchanged"
 expect_status 1 "--proposal: an id that is no proposal" "$NOMIC" scams prop.db --proposal 999 --as alice@x --goal "$G_BONUS"
+expect_in err "no changeBeingVotedOn object has moveBatch 999" "--proposal: the error names what the rules declare"
+# suber declares its own: formalChange objects, by the proposal's number
+"$NOMIC" init suber.db --ruleset suber --time 2026-01-01Z --force > /dev/null || fail "init suber"
+for p in alice:Adams bob:Brown carol:Clark; do
+    printf 'subtype: join\nnickname: %s\nsurname: %s\n' "${p%:*}" "${p#*:}" |
+        "$NOMIC" move suber.db --from "${p%:*}@x" --time 2026-01-01T01:00:00Z > /dev/null
+done
+printf '%s\n' 'PROPOSE ENACT A bonus.' \
+    'FORMAL CREATE 10020 IF exists(type=="move" & subtype=="bonus" & moveSender==%s & objectId==%m) & exists(type=="player" & defaultEmail==%s & score==%x & objectId==%p) THEN set(objectId==%p)(score==%x+10) & delete(objectId==%m)' |
+    "$NOMIC" move suber.db --from alice@x --time 2026-01-01T02:00:00Z > /dev/null
+expect_eq "$("$NOMIC" show suber.db --type formalChange | awk '$1 == "proposal:" { print $2 }')" 301 "suber: proposal 301 carries a formal change"
+expect_status 3 "suber --proposal: without it, none" "$NOMIC" scams suber.db --as alice@x --goal "$G_BONUS" --depth 1
+expect_status 0 "suber --proposal 301: the bonus is found" "$NOMIC" scams suber.db --proposal 301 --as alice@x --goal "$G_BONUS" --depth 1
+expect_in out "subtype: bonus" "suber --proposal: the answer uses the formal change's new move"
+# a set that declares nothing: --proposal says so
+expect_status 1 "--proposal on a set without proposalChanges" "$NOMIC" scams pay.db --proposal 1 --as alice@x --goal T
+expect_in err "declare no proposalChanges" "--proposal: the error says the rules declare no proposal changes"
 
 # --- --wait: waiting for the next timer is a step --------------------------
 G_CLOSED='count(type=="voteInProgress") == 0'
