@@ -11,6 +11,7 @@
 
 #include "builtins.h"
 #include "check.h"
+#include "objfmt.h"
 #include "parse.h"
 
 /* ---- the vocabulary ---- */
@@ -1000,6 +1001,51 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
 }
 
 void scam_result_free(ScamResult *r) { buf_free(&r->trace); }
+
+int64_t scams_game_time(Game *g)
+{
+    long n = g->st ? store_last_event(g->st) : 0;
+    EventRow row;
+    if (n > 0 && store_event_get(g->st, n, &row) == 1) {
+        int64_t t = row.time;
+        event_row_free(&row);
+        return t;
+    }
+    return g->eng->created;
+}
+
+void scam_result_json(Buf *b, const ScamQuery *q, const ScamResult *r)
+{
+    buf_printf(b, "{\"found\": %s, \"explored\": %ld", r->found ? "true" : "false", r->explored);
+    if (!r->found && r->budget_spent) buf_printf(b, ", \"budgetSpent\": true");
+    if (r->found) {
+        buf_puts(b, ", \"steps\": [");
+        for (int i = 0; i < r->nsteps; i++) {
+            const ScamStep *st = &r->steps[i];
+            if (i) buf_puts(b, ", ");
+            if (st->wait) {
+                buf_printf(b, "{\"wait\": %lld}", (long long)st->time);
+                continue;
+            }
+            buf_puts(b, "{\"from\": ");
+            json_string(b, q->senders[st->sender], strlen(q->senders[st->sender]));
+            buf_printf(b, ", \"time\": %lld, \"moves\": [", (long long)st->time);
+            for (int c = 0; c < st->copies; c++) {
+                buf_puts(b, c ? ", {" : "{");
+                for (int k = 0; k < st->nattrs; k++) {
+                    if (k) buf_puts(b, ", ");
+                    json_string(b, sym_text(st->attrs[k].name), sym_len(st->attrs[k].name));
+                    buf_puts(b, ": ");
+                    json_string(b, sym_text(st->attrs[k].value), sym_len(st->attrs[k].value));
+                }
+                buf_putc(b, '}');
+            }
+            buf_puts(b, "]}");
+        }
+        buf_putc(b, ']');
+    }
+    buf_putc(b, '}');
+}
 
 /* ---- a proposal, as if adopted ---- */
 
