@@ -13,6 +13,7 @@
 #include "check.h"
 #include "objfmt.h"
 #include "parse.h"
+#include "privacy.h"
 
 /* ---- the vocabulary ---- */
 
@@ -350,7 +351,7 @@ static void shapes_from_sugar(Vocab *v, const Sugar *sg)
 
 /* The numbers of the state that are not times: their negatives are the
  * usual suspects for an amount nobody checks for sign. */
-static void suspects(Vocab *v, const Pool *p)
+static void suspects(Vocab *v, const Pool *p, Sym private_attrs)
 {
     Sym big[2] = {0, 0};
     for (uint32_t i = idset_seek(&p->all, 0, 1); i < p->all.len; i = idset_seek(&p->all, i + 1, 0)) {
@@ -359,7 +360,7 @@ static void suspects(Vocab *v, const Pool *p)
             long n;
             Sym val = o->attrs[k].value;
             if (!sym_is_number(val) || !sym_to_long(val, &n) || n <= 1 || n >= 1000000000L) continue;
-            if (o->attrs[k].name == SYM_ruleOrder) continue;
+            if (o->attrs[k].name == SYM_ruleOrder || attr_is_private(private_attrs, o->attrs[k].name)) continue;
             long b0 = 0, b1 = 0;
             if (big[0]) sym_to_long(big[0], &b0);
             if (big[1]) sym_to_long(big[1], &b1);
@@ -414,7 +415,7 @@ static void vocab_build(Vocab *v, Game *g)
         v->s[v->ns++] = (Shape){0};
     }
     for (int i = 0; i < v->ns; i++) shape_extras(v, &v->s[i]);
-    suspects(v, p);
+    suspects(v, p, g->eng->private_attrs);
 }
 
 static void vocab_free(Vocab *v)
@@ -700,6 +701,8 @@ static void join_values(const Search *S, const Join *j, Sym *c, int *n, int max)
         const Obj *o = pool_get(p, set->ids[i]);
         if (!o) continue;
         Sym val = j->attr == SYM_objectId ? o->idsym : obj_get(o, j->attr);
+        /* an answer shows its moves: never what the rules keep private */
+        if (j->attr != SYM_objectId && attr_is_private(S->g->eng->private_attrs, j->attr)) return;
         if (val == SYM_EMPTY) continue;
         int before = *n;
         add_cand(c, n, max, val);
