@@ -18,20 +18,6 @@
 static const char usage[] = "nomic scams GAME --as ADDR [--with ADDR]... --goal CONDITION [--depth K] [--budget N] "
                             "[--wait] [--proposal ID] [--json]";
 
-/* The time the search plays at: that of the journal's last event (time
- * does not pass unless --wait), or when the game was made. */
-static int64_t game_time(Game *g)
-{
-    long n = g->st ? store_last_event(g->st) : 0;
-    EventRow row;
-    if (n > 0 && store_event_get(g->st, n, &row) == 1) {
-        int64_t t = row.time;
-        event_row_free(&row);
-        return t;
-    }
-    return g->eng->created;
-}
-
 static void print_text(const ScamQuery *q, const ScamResult *r)
 {
     if (!r->found) {
@@ -74,35 +60,8 @@ static void print_text(const ScamQuery *q, const ScamResult *r)
 static void print_json(const ScamQuery *q, const ScamResult *r)
 {
     Buf b = {0};
-    buf_printf(&b, "{\"found\": %s, \"explored\": %ld", r->found ? "true" : "false", r->explored);
-    if (!r->found && r->budget_spent) buf_printf(&b, ", \"budgetSpent\": true");
-    if (r->found) {
-        buf_puts(&b, ", \"steps\": [");
-        for (int i = 0; i < r->nsteps; i++) {
-            const ScamStep *st = &r->steps[i];
-            if (i) buf_puts(&b, ", ");
-            if (st->wait) {
-                buf_printf(&b, "{\"wait\": %lld}", (long long)st->time);
-                continue;
-            }
-            buf_puts(&b, "{\"from\": ");
-            json_string(&b, q->senders[st->sender], strlen(q->senders[st->sender]));
-            buf_printf(&b, ", \"time\": %lld, \"moves\": [", (long long)st->time);
-            for (int c = 0; c < st->copies; c++) {
-                buf_puts(&b, c ? ", {" : "{");
-                for (int k = 0; k < st->nattrs; k++) {
-                    if (k) buf_puts(&b, ", ");
-                    json_string(&b, sym_text(st->attrs[k].name), sym_len(st->attrs[k].name));
-                    buf_puts(&b, ": ");
-                    json_string(&b, sym_text(st->attrs[k].value), sym_len(st->attrs[k].value));
-                }
-                buf_putc(&b, '}');
-            }
-            buf_puts(&b, "]}");
-        }
-        buf_putc(&b, ']');
-    }
-    buf_puts(&b, "}\n");
+    scam_result_json(&b, q, r);
+    buf_putc(&b, '\n');
     fwrite(b.s, 1, b.len, stdout);
     buf_free(&b);
 }
@@ -151,7 +110,7 @@ int cmd_scams(int argc, char **argv)
     ScamQuery q = {senders, o[O_WITH].nvalues + 1, o[O_GOAL].value, (int)depth, budget, o[O_WAIT].set,
                    isatty(2)};
     ScamResult r;
-    if (!scams_search(g, game_time(g), &q, &r, &err)) {
+    if (!scams_search(g, scams_game_time(g), &q, &r, &err)) {
         fprintf(stderr, "nomic scams: %s\n", buf_str(&err));
         buf_free(&err);
         rc = EXIT_USAGE;

@@ -50,7 +50,8 @@ struct Seed {
 
 /* An entry of the index from a change to the reads it may concern. */
 struct Interest {
-    Sym key;         /* an attribute name (by_attr) or a type (by_type) */
+    uint64_t key;    /* by_attr: an attribute name and the read's type
+                        (attr_key); by_type: a type */
     int rule, read;  /* e->rules[rule].deps->reads[read] */
 };
 
@@ -205,7 +206,12 @@ static int cmp_interest(const void *x, const void *y)
     return a->key < b->key ? -1 : a->key > b->key;
 }
 
-static void add_interest(Interest **a, int *n, int *cap, Sym key, int rule, int read)
+/* The key of by_attr: a change of attribute `name` on an object of type
+ * `type` concerns the reads of that name limited to that type and those
+ * of any type (type SYM_EMPTY), and no others (deps_relevant). */
+static uint64_t attr_key(Sym name, Sym type) { return (uint64_t)name << 32 | type; }
+
+static void add_interest(Interest **a, int *n, int *cap, uint64_t key, int rule, int read)
 {
     GROW(*a, *n, *cap);
     (*a)[(*n)++] = (Interest){key, rule, read};
@@ -225,10 +231,14 @@ static void index_reads(Engine *e)
         const Deps *d = e->rules[i].deps;
         for (int k = 0; d && !d->always && k < d->nreads; k++) {
             const Read *r = &d->reads[k];
-            for (int a = 0; a < r->nattrs; a++) add_interest(&e->by_attr, &e->nby_attr, &attr_cap, r->attrs[a], i, k);
+            /* a typed read hears of a change of type through by_type only
+             * (drain looks up the old type and the new): under the name
+             * `type` in by_attr it would be visited on every create */
+            for (int a = 0; a < r->nattrs; a++)
+                if (r->type == SYM_EMPTY || r->attrs[a] != SYM_type)
+                    add_interest(&e->by_attr, &e->nby_attr, &attr_cap, attr_key(r->attrs[a], r->type), i, k);
             if (r->type != SYM_EMPTY) {
                 add_interest(&e->by_type, &e->nby_type, &type_cap, r->type, i, k);
-                add_interest(&e->by_attr, &e->nby_attr, &attr_cap, SYM_type, i, k);
             } else {
                 add_interest(&e->untyped, &e->nuntyped, &untyped_cap, SYM_EMPTY, i, k);
             }
@@ -303,7 +313,7 @@ static void mark(Engine *e, int rule, int read, const Change *c)
     re->seeds[re->nseeds++] = (Seed){r->conj, c->id};
 }
 
-static void mark_all(Engine *e, const Interest *a, int n, Sym key, const Change *c)
+static void mark_all(Engine *e, const Interest *a, int n, uint64_t key, const Change *c)
 {
     int lo = 0, hi = n;
     while (lo < hi) {
@@ -318,6 +328,15 @@ static void mark_all(Engine *e, const Interest *a, int n, Sym key, const Change 
 static void mark_untyped(Engine *e, const Change *c)
 {
     for (int k = 0; k < e->nuntyped; k++) mark(e, e->untyped[k].rule, e->untyped[k].read, c);
+}
+
+/* A change of type concerns the typed reads of the type it had and of
+ * the type it has now (deps_relevant), and no others. */
+static void mark_type_change(Engine *e, const Change *c)
+{
+    Sym now = sym_canon(c->type), before = sym_canon(c->old);
+    mark_all(e, e->by_type, e->nby_type, now, c);
+    if (before != now && c->old != SYM_EMPTY) mark_all(e, e->by_type, e->nby_type, before, c);
 }
 
 /* Takes the pool's changes since the last drain and marks the rules they
@@ -336,7 +355,10 @@ static void drain(Engine *e)
         const Change *c = &l->c[i];
         switch (c->kind) {
         case CHANGE_SET:
-            mark_all(e, e->by_attr, e->nby_attr, c->name, c);
+            mark_all(e, e->by_attr, e->nby_attr, attr_key(c->name, SYM_EMPTY), c);
+            if (sym_canon(c->type) != SYM_EMPTY)
+                mark_all(e, e->by_attr, e->nby_attr, attr_key(c->name, sym_canon(c->type)), c);
+            if (c->name == SYM_type) mark_type_change(e, c);
             break;
         case CHANGE_DELETE:
             mark_all(e, e->by_type, e->nby_type, sym_canon(c->type), c);
@@ -537,8 +559,8 @@ void engine_mark_syms(const Engine *e)
             for (int a = 0; a < r->deps->reads[k].nattrs; a++) sym_mark(r->deps->reads[k].attrs[a]);
         }
     }
-    for (int i = 0; i < e->nby_attr; i++) sym_mark(e->by_attr[i].key);
-    for (int i = 0; i < e->nby_type; i++) sym_mark(e->by_type[i].key);
+    for (int i = 0; i < e->nby_attr; i++) sym_mark((Sym)(e->by_attr[i].key >> 32)), sym_mark((Sym)e->by_attr[i].key);
+    for (int i = 0; i < e->nby_type; i++) sym_mark((Sym)e->by_type[i].key);
     sym_mark(e->run_type);
     sym_mark(e->private_attrs);
     for (size_t i = 0; i < e->queue.len; i++) {

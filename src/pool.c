@@ -32,7 +32,42 @@ static size_t put_le(unsigned char *b, uint64_t x)
     return 8;
 }
 
+/* The terms of the triples set and unset most recently, by (id, name,
+ * value): undoing a change, or making it again (as a search does, over
+ * and over), needs the terms it computed a moment before.  A Sym names a
+ * text only until the collector frees it, so the memo is emptied at
+ * every collection (pool_mark_syms) and when the key changes. */
+#define HASH_MEMO 4096
+typedef struct HashMemo {
+    struct {
+        ObjId id;
+        Sym name, value; /* name 0: an empty slot (names are never "") */
+        uint64_t h;
+    } e[HASH_MEMO];
+} HashMemo;
+
+static uint64_t triple_hash_computed(const Pool *p, ObjId id, Sym name, Sym value);
+
 static uint64_t triple_hash(const Pool *p, ObjId id, Sym name, Sym value)
+{
+    if (!p->hash_memo) return triple_hash_computed(p, id, name, value);
+    size_t i = hash_mix((uint64_t)id * 0x9e3779b97f4a7c15ULL ^ (uint64_t)name << 32 ^ value) & (HASH_MEMO - 1);
+    if (p->hash_memo->e[i].name == name && p->hash_memo->e[i].id == id && p->hash_memo->e[i].value == value)
+        return p->hash_memo->e[i].h;
+    uint64_t h = triple_hash_computed(p, id, name, value);
+    p->hash_memo->e[i].id = id;
+    p->hash_memo->e[i].name = name;
+    p->hash_memo->e[i].value = value;
+    p->hash_memo->e[i].h = h;
+    return h;
+}
+
+static void hash_memo_clear(const Pool *p)
+{
+    if (p->hash_memo) memset(p->hash_memo, 0, sizeof *p->hash_memo);
+}
+
+static uint64_t triple_hash_computed(const Pool *p, ObjId id, Sym name, Sym value)
 {
     size_t nl = sym_len(name), vl = sym_len(value), n = 16 + nl + vl;
     unsigned char stack[256], *b = n <= sizeof stack ? stack : xmalloc(n);
@@ -62,6 +97,7 @@ Pool *pool_new(void)
     value_init();
     Pool *p = xcalloc(1, sizeof *p);
     p->next_id = 1;
+    p->hash_memo = xcalloc(1, sizeof *p->hash_memo);
     return p;
 }
 
@@ -92,6 +128,7 @@ void pool_free(Pool *p)
     for (size_t i = 0; i < p->ranges_cap; i++) free(p->ranges[i].nums);
     free(p->ranges);
     idset_free(&p->all);
+    free(p->hash_memo);
     pool_forget_undo(p);
     free(p->undo);
     free(p->changes.c);
@@ -444,6 +481,7 @@ static void mark_obj(const Obj *o)
 
 void pool_mark_syms(const Pool *p)
 {
+    hash_memo_clear(p);
     for (size_t i = 0; i < p->objcap; i++) mark_obj(p->objs[i]);
     for (size_t i = 0; i < p->index_cap; i++)
         if (p->index[i].name) {
@@ -507,6 +545,7 @@ void pool_set_hash_key(Pool *p, const uint64_t key[2])
 {
     p->hash_key[0] = key[0];
     p->hash_key[1] = key[1];
+    hash_memo_clear(p);
     p->state_hash = 0;
     IDSET_FOREACH (&p->all, id) {
         const Obj *o = p->objs[id];

@@ -101,6 +101,7 @@ typedef struct Pool {
     size_t ranges_cap, ranges_len;
     uint64_t state_hash;
     uint64_t hash_key[2]; /* the game's secret (store meta hash_key) */
+    struct HashMemo *hash_memo; /* recent terms of state_hash (pool.c) */
     bool logging;
     ChangeList changes;
     Undo *undo;

@@ -11,7 +11,9 @@
 
 #include "builtins.h"
 #include "check.h"
+#include "objfmt.h"
 #include "parse.h"
+#include "privacy.h"
 
 /* ---- the vocabulary ---- */
 
@@ -349,7 +351,7 @@ static void shapes_from_sugar(Vocab *v, const Sugar *sg)
 
 /* The numbers of the state that are not times: their negatives are the
  * usual suspects for an amount nobody checks for sign. */
-static void suspects(Vocab *v, const Pool *p)
+static void suspects(Vocab *v, const Pool *p, Sym private_attrs)
 {
     Sym big[2] = {0, 0};
     for (uint32_t i = idset_seek(&p->all, 0, 1); i < p->all.len; i = idset_seek(&p->all, i + 1, 0)) {
@@ -358,7 +360,7 @@ static void suspects(Vocab *v, const Pool *p)
             long n;
             Sym val = o->attrs[k].value;
             if (!sym_is_number(val) || !sym_to_long(val, &n) || n <= 1 || n >= 1000000000L) continue;
-            if (o->attrs[k].name == SYM_ruleOrder) continue;
+            if (o->attrs[k].name == SYM_ruleOrder || attr_is_private(private_attrs, o->attrs[k].name)) continue;
             long b0 = 0, b1 = 0;
             if (big[0]) sym_to_long(big[0], &b0);
             if (big[1]) sym_to_long(big[1], &b1);
@@ -413,7 +415,7 @@ static void vocab_build(Vocab *v, Game *g)
         v->s[v->ns++] = (Shape){0};
     }
     for (int i = 0; i < v->ns; i++) shape_extras(v, &v->s[i]);
-    suspects(v, p);
+    suspects(v, p, g->eng->private_attrs);
 }
 
 static void vocab_free(Vocab *v)
@@ -473,6 +475,9 @@ typedef struct Search {
     long events, explored;
     bool stop;                  /* found, or the budget is spent */
     ScamStep path[SCAM_MAX_DEPTH];
+    MsgList sent[SCAM_MAX_DEPTH]; /* what each step of the path sent */
+    int at;                     /* the step being run */
+    bool see_messages;          /* the goal reads scamMessage objects */
     ScamResult *r;
     struct Frame *frames;       /* one per depth, and one for the replay */
 } Search;
@@ -534,11 +539,13 @@ static bool run_step(Search *S, const ScamStep *st, Buf *trace)
         for (int c = 0; c < st->copies; c++) {
             ObjId id = pool_create(g->pool);
             if (c == 0) batch = pool_get(g->pool, id)->idsym; /* the batch is named by its first move */
-            pool_set(g->pool, id, SYM_type, SYM_move);
             pool_set(g->pool, id, SYM_moveSender, from);
             pool_set(g->pool, id, SYM_moveTimeStamp, when);
             pool_set(g->pool, id, SYM_moveBatch, batch);
             for (int k = 0; k < st->nattrs; k++) pool_set(g->pool, id, st->attrs[k].name, st->attrs[k].value);
+            /* the type last: the engine hears of a move once, whole,
+             * rather than of every attribute of a move still empty */
+            pool_set(g->pool, id, SYM_type, SYM_move);
         }
     }
     EventResult er;
@@ -551,6 +558,10 @@ static bool run_step(Search *S, const ScamStep *st, Buf *trace)
         S->have_timer = er.have_timer;
         S->next_timer = er.next_timer;
     }
+    if (S->see_messages && S->at < SCAM_MAX_DEPTH) {
+        msg_free(&S->sent[S->at]);
+        for (size_t i = 0; ok && i < er.sent.len; i++) msg_push(&S->sent[S->at], er.sent.m[i].to, er.sent.m[i].text);
+    }
     if (trace) {
         buf_add(trace, er.trace.s ? er.trace.s : "", er.trace.len);
         if (er.status != EV_QUIET) buf_printf(trace, "%s\n", er.message);
@@ -559,7 +570,48 @@ static bool run_step(Search *S, const ScamStep *st, Buf *trace)
     return ok;
 }
 
-static bool goal_holds(Search *S)
+/* The messages of the path, for the goal to read: one object of type
+ * scamMessage per message, with `to`, `text`, `step` (the step that sent
+ * it, from 1) and `sent: T`, or `queued: T` for one still waiting for a
+ * sendNow.  Made before the goal is tested and undone after; the
+ * engine's record of changes is put back as it was. */
+static void show_message(Pool *p, const Message *m, int step, bool queued)
+{
+    ObjId id = pool_create(p);
+    pool_set(p, id, SYM_type, sym_cstr("scamMessage"));
+    pool_set(p, id, sym_cstr("to"), m->to);
+    pool_set(p, id, sym_cstr("text"), m->text);
+    if (step) pool_set(p, id, sym_cstr("step"), sym_from_long(step));
+    pool_set(p, id, sym_cstr(queued ? "queued" : "sent"), SYM_T);
+}
+
+static void show_messages(Search *S, int depth)
+{
+    Pool *p = S->g->pool;
+    for (int d = 0; d < depth && d < SCAM_MAX_DEPTH; d++)
+        for (size_t i = 0; i < S->sent[d].len; i++) show_message(p, &S->sent[d].m[i], d + 1, false);
+    for (size_t i = 0; i < S->g->eng->queue.len; i++) show_message(p, &S->g->eng->queue.m[i], 0, true);
+}
+
+static bool goal_holds_now(Search *S);
+
+static bool goal_holds(Search *S, int depth)
+{
+    if (!S->see_messages) return goal_holds_now(S);
+    Pool *p = S->g->pool;
+    size_t mark = pool_mark(p), changes = p->changes.len;
+    bool lost = p->changes.lost;
+    ObjId next = p->next_id;
+    show_messages(S, depth);
+    bool held = goal_holds_now(S);
+    pool_undo_to(p, mark);
+    p->next_id = next;
+    p->changes.len = changes;
+    p->changes.lost = lost;
+    return held;
+}
+
+static bool goal_holds_now(Search *S)
 {
     Ctx cx = {.pool = S->g->pool, .prog = S->goal, .vars = S->goal_vars, .now = S->now, .created = S->g->eng->created,
               .rng = S->g->eng->rng, .queue = &S->g->eng->queue};
@@ -620,7 +672,16 @@ static void seen_clear(Seen *s)
 
 /* The state as the search tells states apart: the objects, and whether
  * the game is over. */
-static uint64_t state_key(const Search *S) { return S->g->pool->state_hash ^ (S->halted ? 0x5ca3ULL : 0); }
+static uint64_t state_key(const Search *S, int depth)
+{
+    uint64_t h = S->g->pool->state_hash ^ (S->halted ? 0x5ca3ULL : 0);
+    /* a goal that reads the messages tells apart two paths to the same
+     * objects that sent different ones (a proposal announced or not) */
+    for (int d = 0; S->see_messages && d < depth && d < SCAM_MAX_DEPTH; d++)
+        for (size_t i = 0; i < S->sent[d].len; i++)
+            h += hash_mix((uint64_t)S->sent[d].m[i].to << 32 ^ S->sent[d].m[i].text);
+    return h;
+}
 
 static void add_cand(Sym *c, int *n, int max, Sym s)
 {
@@ -640,6 +701,8 @@ static void join_values(const Search *S, const Join *j, Sym *c, int *n, int max)
         const Obj *o = pool_get(p, set->ids[i]);
         if (!o) continue;
         Sym val = j->attr == SYM_objectId ? o->idsym : obj_get(o, j->attr);
+        /* an answer shows its moves: never what the rules keep private */
+        if (j->attr != SYM_objectId && attr_is_private(S->g->eng->private_attrs, j->attr)) return;
         if (val == SYM_EMPTY) continue;
         int before = *n;
         add_cand(c, n, max, val);
@@ -752,6 +815,8 @@ static void collect(Search *S, const Moves *stack, int depth)
         for (size_t i = 0; i < S->frames[d].queue.len; i++)
             sym_mark(S->frames[d].queue.m[i].to), sym_mark(S->frames[d].queue.m[i].text);
     }
+    for (int d = 0; d < SCAM_MAX_DEPTH; d++)
+        for (size_t i = 0; i < S->sent[d].len; i++) sym_mark(S->sent[d].m[i].to), sym_mark(S->sent[d].m[i].text);
     for (int d = 0; d < depth; d++) {
         for (int k = 0; k < S->path[d].nattrs; k++) sym_mark(S->path[d].attrs[k].name), sym_mark(S->path[d].attrs[k].value);
         for (int m = 0; m < stack[d].n; m++)
@@ -806,12 +871,13 @@ static bool dfs(Search *S, Moves *stack, int depth)
             if (!S->have_timer || S->halted) continue;
             st.time = S->next_timer;
         }
+        S->at = depth;
         bool changed = run_step(S, &st, NULL);
         progress(S);
-        if (changed && seen_visit(&S->seen, state_key(S), depth + 1)) {
+        if (changed && seen_visit(&S->seen, state_key(S, depth + 1), depth + 1)) {
             S->explored++;
             S->path[depth] = st;
-            if (goal_holds(S) || dfs(S, stack, depth + 1)) {
+            if (goal_holds(S, depth + 1) || dfs(S, stack, depth + 1)) {
                 if (!S->r->nsteps) S->r->nsteps = depth + 1;
                 S->stop = true;
                 frame_restore(S, f);
@@ -852,6 +918,7 @@ static void replay_answer(Search *S)
     frame_save(S, f);
     for (int i = 0; i < S->r->nsteps; i++) {
         S->r->steps[i] = S->path[i];
+        S->at = i;
         run_step(S, &S->path[i], i == S->r->nsteps - 1 ? &S->r->trace : NULL);
     }
     frame_restore(S, f);
@@ -899,13 +966,14 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
     for (int i = 0; i <= SCAM_MAX_DEPTH; i++) S.frames[i].memo = engine_memo_new();
     warm_up(&S);
     Moves stack[SCAM_MAX_DEPTH] = {{0}};
-    if (goal_holds(&S)) {
+    S.see_messages = strstr(q->goal, "scamMessage") != NULL;
+    if (goal_holds(&S, 0)) {
         r->found = true; /* no step needed */
     } else {
         int top = q->depth < SCAM_MAX_DEPTH ? q->depth : SCAM_MAX_DEPTH;
         for (S.limit = 1; S.limit <= top && !S.stop; S.limit++) {
             seen_clear(&S.seen);
-            seen_visit(&S.seen, state_key(&S), 0);
+            seen_visit(&S.seen, state_key(&S, 0), 0);
             S.explored = 0;
             r->found = dfs(&S, stack, 0);
             if (!S.stop) r->depth_done = S.limit;
@@ -915,7 +983,7 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
     if (q->progress) fprintf(stderr, "\r\033[K");
     r->explored = S.explored;
     r->events = S.events;
-    for (int i = 0; i < SCAM_MAX_DEPTH; i++) free(stack[i].m);
+    for (int i = 0; i < SCAM_MAX_DEPTH; i++) free(stack[i].m), msg_free(&S.sent[i]);
     for (int i = 0; i <= SCAM_MAX_DEPTH; i++) {
         engine_memo_free(S.frames[i].memo);
         msg_free(&S.frames[i].queue);
@@ -937,18 +1005,107 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
 
 void scam_result_free(ScamResult *r) { buf_free(&r->trace); }
 
+int64_t scams_game_time(Game *g)
+{
+    long n = g->st ? store_last_event(g->st) : 0;
+    EventRow row;
+    if (n > 0 && store_event_get(g->st, n, &row) == 1) {
+        int64_t t = row.time;
+        event_row_free(&row);
+        return t;
+    }
+    return g->eng->created;
+}
+
+void scam_result_json(Buf *b, const ScamQuery *q, const ScamResult *r)
+{
+    buf_printf(b, "{\"found\": %s, \"explored\": %ld", r->found ? "true" : "false", r->explored);
+    if (!r->found && r->budget_spent) buf_printf(b, ", \"budgetSpent\": true");
+    if (r->found) {
+        buf_puts(b, ", \"steps\": [");
+        for (int i = 0; i < r->nsteps; i++) {
+            const ScamStep *st = &r->steps[i];
+            if (i) buf_puts(b, ", ");
+            if (st->wait) {
+                buf_printf(b, "{\"wait\": %lld}", (long long)st->time);
+                continue;
+            }
+            buf_puts(b, "{\"from\": ");
+            json_string(b, q->senders[st->sender], strlen(q->senders[st->sender]));
+            buf_printf(b, ", \"time\": %lld, \"moves\": [", (long long)st->time);
+            for (int c = 0; c < st->copies; c++) {
+                buf_puts(b, c ? ", {" : "{");
+                for (int k = 0; k < st->nattrs; k++) {
+                    if (k) buf_puts(b, ", ");
+                    json_string(b, sym_text(st->attrs[k].name), sym_len(st->attrs[k].name));
+                    buf_puts(b, ": ");
+                    json_string(b, sym_text(st->attrs[k].value), sym_len(st->attrs[k].value));
+                }
+                buf_putc(b, '}');
+            }
+            buf_puts(b, "]}");
+        }
+        buf_putc(b, ']');
+    }
+    buf_putc(b, '}');
+}
+
 /* ---- a proposal, as if adopted ---- */
 
-static void adopt_one(Pool *p, Sym run_type, const Obj *c)
+/* What the rules declare of their proposals (engineSettings'
+ * proposalChanges: TYPE PROPOSAL KIND TARGET [NEWIF NEWTHEN NEWORDER]):
+ * the objects of type TYPE whose attribute PROPOSAL is a proposal's id are
+ * its changes; KIND says create, amend or repeal, TARGET names the rule. */
+typedef struct ProposalShape {
+    Sym type, proposal, kind, target, nif, nthen, norder;
+} ProposalShape;
+
+static bool proposal_shape(const Pool *p, ProposalShape *ps, Buf *err)
 {
-    Sym kind = obj_get(c, sym_cstr("ruleChangeType"));
-    Sym nif = obj_get(c, sym_cstr("newif")), nthen = obj_get(c, sym_cstr("newthen")),
-        norder = obj_get(c, sym_cstr("neworder"));
+    const IdSet *set = pool_lookup(p, SYM_type, SYM_engineSettings);
+    Sym decl = SYM_EMPTY;
+    IDSET_FOREACH (set, oid) {
+        Sym v = obj_get(pool_get(p, oid), sym_cstr("proposalChanges"));
+        if (v != SYM_EMPTY) decl = v;
+    }
+    if (decl == SYM_EMPTY) {
+        buf_puts(err, "the rules declare no proposalChanges (on engineSettings: TYPE PROPOSAL KIND TARGET), "
+                      "so which objects are a proposal's changes is unknown");
+        return false;
+    }
+    char w[7][128] = {"", "", "", "", "newif", "newthen", "neworder"};
+    const char *t = sym_text(decl);
+    int n = 0;
+    while (*t) {
+        while (*t == ' ' || *t == '\t' || *t == '\n') t++;
+        size_t len = strcspn(t, " \t\n");
+        if (!len) break;
+        if (n == 7 || len >= sizeof w[0]) {
+            buf_printf(err, "engineSettings' proposalChanges \"%.80s\": expected 4 to 7 attribute names", sym_text(decl));
+            return false;
+        }
+        memcpy(w[n], t, len);
+        w[n++][len] = 0;
+        t += len;
+    }
+    if (n < 4) {
+        buf_printf(err, "engineSettings' proposalChanges \"%.80s\": expected TYPE PROPOSAL KIND TARGET", sym_text(decl));
+        return false;
+    }
+    *ps = (ProposalShape){sym_canon(sym_cstr(w[0])), sym_cstr(w[1]), sym_cstr(w[2]), sym_cstr(w[3]),
+                          sym_cstr(w[4]), sym_cstr(w[5]), sym_cstr(w[6])};
+    return true;
+}
+
+static void adopt_one(Pool *p, Sym run_type, const ProposalShape *ps, const Obj *c)
+{
+    Sym kind = obj_get(c, ps->kind);
+    Sym nif = obj_get(c, ps->nif), nthen = obj_get(c, ps->nthen), norder = obj_get(c, ps->norder);
     long t = 0;
-    sym_to_long(obj_get(c, sym_cstr("target")), &t);
+    sym_to_long(obj_get(c, ps->target), &t);
     const Obj *target = t > 0 ? pool_get(p, (ObjId)t) : NULL;
     bool is_rule = target && obj_get(target, SYM_type) == run_type;
-    if (kind == sym_cstr("create")) {
+    if (kind == sym_cstr("create") || kind == sym_cstr("enact")) {
         ObjId id = pool_create(p);
         pool_set(p, id, SYM_type, run_type);
         pool_set(p, id, SYM_if, nif);
@@ -969,24 +1126,26 @@ bool scams_adopt(Game *g, const char *id, Buf *err)
     Pool *p = g->pool;
     RuleInfo *ri;
     free((engine_rules(g->eng, &ri), ri)); /* reads the settings: the rules' type */
-    Sym run_type = g->eng->run_type, want = sym_canon(sym_cstr(id)), kind = sym_cstr("ruleChangeType");
+    ProposalShape ps;
+    if (!proposal_shape(p, &ps, err)) return false;
+    Sym run_type = g->eng->run_type, want = sym_canon(sym_cstr(id));
     ObjId *ids = NULL;
     int n = 0, cap = 0;
-    for (uint32_t i = idset_seek(&p->all, 0, 1); i < p->all.len; i = idset_seek(&p->all, i + 1, 0)) {
-        const Obj *o = pool_get(p, p->all.ids[i]);
-        if (obj_get(o, kind) == SYM_EMPTY) continue;
-        if (sym_canon(obj_get(o, SYM_moveBatch)) != want && sym_canon(obj_get(o, sym_cstr("propId"))) != want) continue;
+    IDSET_FOREACH (pool_lookup(p, SYM_type, ps.type), oid) {
+        const Obj *o = pool_get(p, oid);
+        if (sym_canon(obj_get(o, ps.proposal)) != want) continue;
         GROW(ids, n, cap);
         ids[n++] = o->id;
     }
     if (!n) {
-        buf_printf(err, "no object of the state is a change (ruleChangeType) of proposal %s", id);
+        buf_printf(err, "no %s object has %s %s (the rules' proposalChanges): no such proposal, or one without changes",
+                   sym_text(ps.type), sym_text(ps.proposal), id);
         free(ids);
         return false;
     }
     for (int i = 0; i < n; i++) {
         const Obj *o = pool_get(p, ids[i]);
-        if (o) adopt_one(p, run_type, o);
+        if (o) adopt_one(p, run_type, &ps, o);
     }
     /* the changes are spent, as adoption spends them */
     for (int i = 0; i < n; i++) pool_delete(p, ids[i]);

@@ -66,13 +66,20 @@ typedef struct ScamResult {
 /* Searches from the game's state at time `now`.  False, with the reason in
  * err, when the goal is not a condition; otherwise r says what was found.
  * The game is as it was afterwards. */
+/* The time a search plays at: that of the journal's last event (time
+ * does not pass unless the query waits), or when the game was made. */
+int64_t scams_game_time(Game *g);
 bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *err);
 void scam_result_free(ScamResult *r);
+/* The answer as JSON (nomic scams --json, POST /api/scams): {"found":
+ * ..., "explored": N, "steps": [...]} without a newline. */
+void scam_result_json(Buf *b, const ScamQuery *q, const ScamResult *r);
 
 /* Applies, in memory, the changes of proposal `id` as if it were adopted:
- * the objects whose moveBatch or propId is id and that carry a
- * ruleChangeType (create, amend, repeal), read as favor and suber write
- * them.  False, with the reason in err, when it finds none. */
+ * the objects the rules declare to be a proposal's changes (engineSettings'
+ * proposalChanges: TYPE PROPOSAL KIND TARGET [NEWIF NEWTHEN NEWORDER]) whose
+ * PROPOSAL is id; KIND create (or enact), amend or repeal.  False, with the
+ * reason in err, when the rules declare none or it finds none. */
 bool scams_adopt(Game *g, const char *id, Buf *err);
 
 #endif

@@ -16,6 +16,7 @@
 #include "server.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <malloc.h>
 #include <microhttpd.h>
@@ -29,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,6 +39,7 @@
 #include "mechanics.h"
 #include "objfmt.h"
 #include "report.h"
+#include "scams.h"
 #include "views.h"
 
 typedef struct Snapshot Snapshot;
@@ -89,6 +92,7 @@ typedef struct Server {
      * /api/report asks the rules once per kind and event (under game_mu) */
     ReportAnswer reports[REPORTS_KEPT];
     int nreports;
+    atomic_int searches; /* POST /api/scams running now */
 } Server;
 
 static volatile sig_atomic_t stop_requested;
@@ -819,6 +823,148 @@ static void api_move(Server *s, struct MHD_Connection *c, const char *you, Reque
     free(from);
 }
 
+/* ---- POST /api/scams: "what does this open up?" ---- */
+
+static bool word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* Does the goal name one of the rules' private attributes (as a word)?
+ * Their values are nobody's to probe, not even through found or none. */
+static bool names_private(const char *goal, const char *private_attrs)
+{
+    for (const char *w = private_attrs; *w;) {
+        while (*w == ' ') w++;
+        size_t n = strcspn(w, " ");
+        for (const char *p = goal; n && *p; p++)
+            if (strncmp(p, w, n) == 0 && (p == goal || !word_char(p[-1])) && !word_char(p[n])) return true;
+        w += n;
+    }
+    return false;
+}
+
+/* The search itself, in a child process: a copy of the game as it stood
+ * under game_mu, searched in memory (nomic scams's code, the same answer),
+ * the answer written to fd.  Never returns. */
+static void scams_child(Game *g, int64_t now, const ScamQuery *q, const char *proposal, int fd)
+{
+    signal(SIGALRM, SIG_DFL);
+    alarm(SCAMS_SECONDS); /* a last guard: the budget bounds the work */
+    Buf b = {0}, err = {0};
+    int code = 0;
+    ScamResult r;
+    if (proposal && !scams_adopt(g, proposal, &err)) {
+        buf_printf(&b, "404 proposal %s: %s", proposal, buf_str(&err));
+        code = 1;
+    } else if (!scams_search(g, now, q, &r, &err)) {
+        buf_printf(&b, "400 %s", buf_str(&err));
+        code = 1;
+    } else {
+        scam_result_json(&b, q, &r);
+        scam_result_free(&r);
+    }
+    for (size_t at = 0; at < b.len;) {
+        ssize_t n = write(fd, b.s + at, b.len - at);
+        if (n <= 0) break;
+        at += (size_t)n;
+    }
+    _exit(code);
+}
+
+/* Reads the child's answer and waits for it to end. */
+static bool scams_collect(pid_t pid, int fd, Buf *out, int *status)
+{
+    char chunk[4096];
+    ssize_t n;
+    while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) break;
+        if (out->len < SCAMS_ANSWER_MAX) buf_add(out, chunk, (size_t)n);
+    }
+    close(fd);
+    while (waitpid(pid, status, 0) < 0)
+        if (errno != EINTR) return false;
+    return true;
+}
+
+/* POST /api/scams (form fields as, goal, proposal, depth, budget, wait):
+ * the search of nomic scams on the game as it stands, or as it would be
+ * if the proposal were adopted.  The game is copied (fork) under game_mu,
+ * for a moment; the search runs in the copy, beside the writer and the
+ * other requests, at most SCAMS_AT_ONCE at a time. */
+static void api_scams(Server *s, Request *rq, Answer *a)
+{
+    const char *raw = buf_str(&rq->body);
+    char *as = form_field(raw, "as"), *goal = form_field(raw, "goal"), *proposal = form_field(raw, "proposal");
+    char *depth_s = form_field(raw, "depth"), *budget_s = form_field(raw, "budget"), *wait_s = form_field(raw, "wait");
+    long depth = 3, budget = SCAMS_BUDGET;
+    char *end;
+    if (proposal && !*proposal) free(proposal), proposal = NULL;
+    if (!as || !*as || !goal || !*goal) {
+        answer_error(a, 400, "as and goal are needed (form fields as=ADDRESS&goal=CONDITION)");
+    } else if (strlen(as) > 320 || strpbrk(as, " \t\r\n<>,")) {
+        answer_error(a, 400, "as=%s: not a bare address", as);
+    } else if (strlen(goal) > SCAMS_GOAL_MAX) {
+        answer_error(a, 400, "the goal is longer than %d bytes", SCAMS_GOAL_MAX);
+    } else if (depth_s && *depth_s && ((depth = strtol(depth_s, &end, 10)), *end || depth < 1 || depth > SCAMS_DEPTH_MAX)) {
+        answer_error(a, 400, "depth=%s: expected a whole number from 1 to %d", depth_s, SCAMS_DEPTH_MAX);
+    } else if (budget_s && *budget_s &&
+               ((budget = strtol(budget_s, &end, 10)), *end || budget < 1 || budget > SCAMS_BUDGET_MAX)) {
+        answer_error(a, 400, "budget=%s: expected a whole number of events from 1 to %d", budget_s, SCAMS_BUDGET_MAX);
+    } else if (atomic_fetch_add(&s->searches, 1) >= SCAMS_AT_ONCE) {
+        atomic_fetch_sub(&s->searches, 1);
+        answer_error(a, 503, "%d searches are running already: ask again in a moment", SCAMS_AT_ONCE);
+    } else {
+        const char *senders[] = {as};
+        ScamQuery q = {senders, 1, goal, (int)depth, budget, wait_s && strcmp(wait_s, "T") == 0, false};
+        int fds[2] = {-1, -1};
+        pid_t pid = -1;
+        bool private_goal = false;
+        pthread_mutex_lock(&s->game_mu);
+        sync_views(s);
+        Buf err = {0};
+        bool locked = game_lock(s->g, &err);
+        if (locked) {
+            private_goal = names_private(goal, sym_text(s->g->eng->private_attrs));
+            if (!private_goal && pipe(fds) == 0) {
+                int64_t now = scams_game_time(s->g);
+                pid = fork();
+                if (pid == 0) {
+                    close(fds[0]);
+                    scams_child(s->g, now, &q, proposal, fds[1]);
+                }
+            }
+            game_unlock(s->g);
+        }
+        pthread_mutex_unlock(&s->game_mu);
+        if (fds[1] >= 0) close(fds[1]);
+        Buf out = {0};
+        int status = 0;
+        if (!locked) answer_error(a, 503, "the game cannot be read: %s", buf_str(&err));
+        else if (private_goal) answer_error(a, 400, "the goal names a private attribute (privateAttributes): its values are not to be probed");
+        else if (pid < 0) answer_error(a, 503, "the search could not start: %s", strerror(errno));
+        else if (!scams_collect(pid, fds[0], &out, &status)) answer_error(a, 500, "the search was lost");
+        else if (WIFSIGNALED(status)) answer_error(a, 503, "the search ran out of time (%d s): ask with a smaller budget", SCAMS_SECONDS);
+        else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && out.len) {
+            answer_json(a, 200);
+            buf_add(&a->body, out.s, out.len);
+            buf_putc(&a->body, '\n');
+        } else {
+            const char *msg = buf_str(&out);
+            unsigned code = strncmp(msg, "404 ", 4) == 0 ? 404 : 400;
+            answer_error(a, code, "%s", strlen(msg) > 4 ? msg + 4 : "the search failed");
+        }
+        if (pid < 0 && fds[0] >= 0) close(fds[0]);
+        buf_free(&out);
+        buf_free(&err);
+        atomic_fetch_sub(&s->searches, 1);
+    }
+    free(as);
+    free(goal);
+    free(proposal);
+    free(depth_s);
+    free(budget_s);
+    free(wait_s);
+}
+
 /* POST /api/token?from=ADDRESS: "mail me my token", as a mail's line
  * TOKEN does (docs/mechanics.md): an event that mails the address a new
  * token, at most once an hour per address.  Only the address's owner
@@ -935,7 +1081,7 @@ static void route_api(Server *s, struct MHD_Connection *c, const char *url, bool
                       Answer *a)
 {
     const char *api = url + 5;
-    bool is_move = strcmp(api, "move") == 0 || strcmp(api, "token") == 0; /* the POSTs */
+    bool is_move = strcmp(api, "move") == 0 || strcmp(api, "token") == 0 || strcmp(api, "scams") == 0; /* the POSTs */
     /* the database is read beside the writer: tokens, the journal, the outbox */
     bool reads = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION) ||
                  strcmp(api, "log") == 0 || strncmp(api, "log/", 4) == 0 || strcmp(api, "outbox") == 0;
@@ -954,6 +1100,7 @@ static void route_api(Server *s, struct MHD_Connection *c, const char *url, bool
     if (bad) answer_error(a, 401, "the token given is not valid (nomic token GAME ADDRESS issues one)");
     else if (is_move ? !post : !get) answer_error(a, 405, "%s takes %s", url, is_move ? "POST" : "GET");
     else if (strcmp(api, "token") == 0) api_token(s, c, rq, a);
+    else if (strcmp(api, "scams") == 0) api_scams(s, rq, a);
     else if (is_move) api_move(s, c, you, rq, a);
     else if (strcmp(api, "game") == 0) api_game(snap, you, a);
     else if (strcmp(api, "objects") == 0)

@@ -37,6 +37,15 @@ extern const WebFile web_files[]; /* ends with {0} */
 #define REPORTS_KEPT 16        /* answers of /api/report kept, one per kind, until the next event */
 #define REPORT_FRESH_MS 60000  /* ... or a minute: the rules may read the clock */
 
+/* POST /api/scams */
+#define SCAMS_AT_ONCE 2        /* searches at once (each takes a core) */
+#define SCAMS_BUDGET 200000    /* events, by default (about two seconds) */
+#define SCAMS_BUDGET_MAX 1000000 /* events at most (budget=) */
+#define SCAMS_DEPTH_MAX 4      /* messages at most (depth=) */
+#define SCAMS_GOAL_MAX 4096    /* bytes of goal */
+#define SCAMS_SECONDS 60       /* a search still running then is stopped */
+#define SCAMS_ANSWER_MAX (64 * 1024) /* bytes of answer kept */
+
 /* /api/log: a page's events, and what of each a page shows */
 #define LOG_PAGE 100                    /* events, by default */
 #define LOG_PAGE_MAX 500                /* events at most (limit=) */

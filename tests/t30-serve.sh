@@ -468,6 +468,63 @@ expect_eq "$n $closed" "256 256" "every slow connection was cut"
 expect_http 200 "the server still answers after the flood" GET /api/game
 stop_server
 
+# ---- POST /api/scams: what an open proposal opens up ----
+"$NOMIC" init scams.db --ruleset favor > /dev/null
+for p in alice bob carol; do printf 'REGISTER %s\n' $p | "$NOMIC" move scams.db --from $p@x > /dev/null; done
+printf '%s\n' 'subtype: ruleChange' 'ruleChangeType: create' 'neworder: 20000' \
+    'newif: exists(type=="move" & subtype=="bonus" & moveSender==%s & objectId==%m) & exists(type=="player" & defaultEmail==%s & score==%x & objectId==%p)' \
+    'newthen: set(objectId==%p)(score==%x+10) & delete(objectId==%m)' | "$NOMIC" move scams.db --from bob@x > /dev/null
+PID=$("$NOMIC" show scams.db --type voteInProgress | awk '$1 == "propId:" { print $2 }')
+start_server scams.db || exit 1
+G_BONUS='exists(type=="player" & nickname=="alice" & score>=10)'
+expect_http 200 "scams: the game as it stands" POST /api/scams --data-urlencode as=alice@x --data-urlencode "goal=$G_BONUS" --data depth=1
+expect_json "j['found'], j['explored'] > 0" "False True" "scams: no bonus before the proposal is adopted"
+expect_http 200 "scams: as if the proposal were adopted" POST /api/scams --data-urlencode as=alice@x --data-urlencode "goal=$G_BONUS" \
+    --data depth=1 --data proposal="$PID"
+expect_json "j['found'], j['steps'][0]['moves'][0]['subtype']" "True bonus" "scams: the proposal's new move is found"
+cp body api-scams.json
+"$NOMIC" scams scams.db --proposal "$PID" --as alice@x --goal "$G_BONUS" --depth 1 --budget 200000 --json > cli-scams.json
+cmp -s api-scams.json cli-scams.json && ok || fail "scams: the API answers as nomic scams --json does (same budget)"
+expect_http 400 "scams: no goal" POST /api/scams --data-urlencode as=alice@x
+expect_http 400 "scams: a goal that does not parse" POST /api/scams --data-urlencode as=alice@x --data-urlencode 'goal=exists(('
+expect_in body "the goal 1:" "scams: the error says where"
+expect_http 400 "scams: a depth past the bound" POST /api/scams --data-urlencode as=alice@x --data-urlencode goal=T --data depth=9
+expect_http 400 "scams: a budget past the bound" POST /api/scams --data-urlencode as=alice@x --data-urlencode goal=T --data budget=5000000
+expect_http 404 "scams: no such proposal" POST /api/scams --data-urlencode as=alice@x --data-urlencode goal=T --data proposal=999
+expect_http 405 "scams: GET" GET /api/scams
+# a long search runs beside the game: reads and moves do not wait for it
+G_NEVER='exists(type=="player" & nickname=="alice" & score>=50)'
+curl -s -o long.json -X POST "$URL/api/scams" --data-urlencode as=alice@x --data-urlencode "goal=$G_NEVER" \
+    --data depth=4 --data budget=400000 &
+LONG=$!
+sleep 0.5
+start=$(date +%s%N)
+expect_http 200 "a read while a search runs" GET /api/game
+expect_http 200 "a move while a search runs" POST /api/move?from=carol@x --data-binary "VOTE $PID FOR"
+expect_json "j['status']" "applied" "the move is applied while the search runs"
+ms=$((($(date +%s%N) - start) / 1000000))
+[ "$ms" -lt 2000 ] && ok || fail "a read and a move took $ms ms beside a search"
+kill -0 $LONG 2>/dev/null && ok || fail "the search was still running meanwhile (it ended too soon to tell)"
+wait $LONG
+# none (about 4 s here); under the sanitizers' tenfold slowness the 60 s
+# guard may stop it first, which must then say so
+json long.json "'ran out of time' in j['error'] if 'error' in j else (j['found'] is False and j['explored'] > 0 and 'none')" > long.txt
+case $(cat long.txt) in
+none) ok ;;
+True) echo "  (the long search met the 60 s guard: a slow build)"; ok ;;
+*) fail "the long search answers none or that it ran out of time: got $(cat long.txt)" ;;
+esac
+stop_server
+# mathflag keeps mfExpression private: a goal may not probe it
+"$NOMIC" init mf.db --ruleset mathflag > /dev/null
+start_server mf.db || exit 1
+expect_http 400 "scams: a goal on a private attribute" POST /api/scams --data-urlencode as=alice@x \
+    --data-urlencode 'goal=exists(mfExpression=="1+1")'
+expect_in body "private attribute" "scams: the refusal says why"
+expect_http 200 "scams: a goal on public attributes of the same game" POST /api/scams --data-urlencode as=alice@x \
+    --data-urlencode 'goal=exists(type=="player")' --data depth=1
+stop_server
+
 # ---- the main job's game takes moves only with a token ----
 PORT=$(free_port)
 NOMIC=$NOMIC sh "$ROOT/tools/serve.sh" main.db 127.0.0.1:$PORT >serve.out 2>serve.err &

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/t60-scams.sh - nomic scams: the search finds the holes it should
 # (favor-draft's vote replay, a variant of favor for each hole of
-# docs/favor.md's scam table that a state condition can tell, four sets
+# docs/favor.md's scam table that the search can reach, four sets
 # with planted holes of other kinds) and answers none once each is closed;
 # it writes nothing, gives the same answer every run, and says what is
 # wrong with bad usage.  Run from the repository: NOMIC=build/nomic sh tests/t60-scams.sh
@@ -89,6 +89,23 @@ expect_status 0 "favor, rule 31 undone: a move left unanswered" "$NOMIC" scams p
 expect_in out "processed: T" "favor, rule 31 undone: the answer writes processed: T"
 expect_status 3 "favor: no move is left behind" "$NOMIC" scams favor.db --as alice@x --goal "$G_MOVE" --depth 2
 
+# rules 11-14: sent!=T, the sender's to write: a proposal never announced.
+# Only a message tells: the goal reads the path's messages (scamMessage).
+variant sent 's/(type=="changeBeingVotedOn" & sent==F & opened==F)$/(type=="changeBeingVotedOn" \& opened==F)/; s/exists(type=="changeBeingVotedOn" & sent==F & moveBatch==%b/exists(type=="changeBeingVotedOn" \& sent!=T \& moveBatch==%b/'
+G_SENT='exists(type=="voteInProgress" & from=="alice" & propId==%b) & !exists(type=="scamMessage" & replace(text, glue("(proposal ", %b, ")"), "") != text)'
+expect_status 0 "favor, sent==F undone: a proposal never announced" "$NOMIC" scams sent.db --as alice@x --goal "$G_SENT" --depth 2
+expect_in out "sent: T" "favor, sent==F undone: the answer writes sent: T"
+expect_status 3 "favor: every proposal is announced" "$NOMIC" scams favor.db --as alice@x --goal "$G_SENT" --depth 2
+expect_status 0 "scamMessage: an honest proposal's announcement is seen" "$NOMIC" scams favor.db --as alice@x \
+    --goal 'exists(type=="scamMessage" & sent==T & step==1 & replace(text, "Proposed rule-change", "") != text)' --depth 1
+# rules 16, 19: noted!=T: a vote never announced when the vote closes
+variant noted 's/^then: set(objectId==%o)(type=="vote" & credited==F & cleanup==F & noted==F)$/then: set(objectId==%o)(type=="vote" \& credited==F \& cleanup==F)/; s/^           noted==F & objectId==%vo) &$/           noted!=T \& objectId==%vo) \&/'
+G_NOTED='(exists(type=="proposalPassed") | exists(type=="proposalFailed")) & exists(type=="player" & nickname=="alice" & score>=1) & !exists(type=="scamMessage" & replace(text, "Player alice receives", "") != text)'
+expect_status 0 "favor, noted==F undone: a vote never announced" "$NOMIC" scams noted.db --as alice@x --goal "$G_NOTED" --depth 2 --wait
+expect_in out "noted: T" "favor, noted==F undone: the answer writes noted: T"
+expect_in out "# wait until" "favor, noted==F undone: the answer waits for the vote to close"
+expect_status 3 "favor: every vote is announced" "$NOMIC" scams favor.db --as alice@x --goal "$G_NOTED" --depth 2 --wait
+
 # --- planted holes of other kinds, found; closed, none ---------------------
 D="$R/tests/data/scams"
 RICH='exists(type=="account" & owner=="alice@x" & balance>100)'
@@ -139,6 +156,23 @@ expect_in out "subtype: bonus" "--proposal: the answer uses the proposal's new m
 "$NOMIC" show prop.db --type rule | grep -c '^type: rule' > rules.txt
 expect_eq "$(cat rules.txt)" "$(cat rules-before.txt)" "--proposal: the game itself is unchanged"
 expect_status 1 "--proposal: an id that is no proposal" "$NOMIC" scams prop.db --proposal 999 --as alice@x --goal "$G_BONUS"
+expect_in err "no changeBeingVotedOn object has moveBatch 999" "--proposal: the error names what the rules declare"
+# suber declares its own: formalChange objects, by the proposal's number
+"$NOMIC" init suber.db --ruleset suber --time 2026-01-01Z --force > /dev/null || fail "init suber"
+for p in alice:Adams bob:Brown carol:Clark; do
+    printf 'subtype: join\nnickname: %s\nsurname: %s\n' "${p%:*}" "${p#*:}" |
+        "$NOMIC" move suber.db --from "${p%:*}@x" --time 2026-01-01T01:00:00Z > /dev/null
+done
+printf '%s\n' 'PROPOSE ENACT A bonus.' \
+    'FORMAL CREATE 10020 IF exists(type=="move" & subtype=="bonus" & moveSender==%s & objectId==%m) & exists(type=="player" & defaultEmail==%s & score==%x & objectId==%p) THEN set(objectId==%p)(score==%x+10) & delete(objectId==%m)' |
+    "$NOMIC" move suber.db --from alice@x --time 2026-01-01T02:00:00Z > /dev/null
+expect_eq "$("$NOMIC" show suber.db --type formalChange | awk '$1 == "proposal:" { print $2 }')" 301 "suber: proposal 301 carries a formal change"
+expect_status 3 "suber --proposal: without it, none" "$NOMIC" scams suber.db --as alice@x --goal "$G_BONUS" --depth 1
+expect_status 0 "suber --proposal 301: the bonus is found" "$NOMIC" scams suber.db --proposal 301 --as alice@x --goal "$G_BONUS" --depth 1
+expect_in out "subtype: bonus" "suber --proposal: the answer uses the formal change's new move"
+# a set that declares nothing: --proposal says so
+expect_status 1 "--proposal on a set without proposalChanges" "$NOMIC" scams pay.db --proposal 1 --as alice@x --goal T
+expect_in err "declare no proposalChanges" "--proposal: the error says the rules declare no proposal changes"
 
 # --- --wait: waiting for the next timer is a step --------------------------
 G_CLOSED='count(type=="voteInProgress") == 0'

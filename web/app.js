@@ -1103,6 +1103,102 @@
     }
   }
 
+  // ---- what does this open up? (POST api/scams) ------------------------------------
+
+  // The open proposals: favor's voteInProgress (by propId), suber's open
+  // proposal objects (by number).
+  async function loadScamChoices() {
+    const [votes, proposals, players] = await Promise.all(['voteInProgress', 'proposal', 'player']
+      .map((t) => getJSON('api/objects?type=' + t)));
+    const ids = votes.map((v) => String(v.propId))
+      .concat(proposals.filter((p) => p.status === 'open').map((p) => String(p.number)))
+      .filter((id) => id && id !== 'undefined');
+    const pick = $('scams-proposal');
+    const was = pick.value;
+    while (pick.options.length > 1) pick.remove(1);
+    for (const id of [...new Set(ids)]) pick.appendChild(h('option', {value: id}, 'proposal ' + id));
+    if ([...pick.options].some((o) => o.value === was)) pick.value = was;
+    const ready = $('scams-ready');
+    while (ready.options.length > 1) ready.remove(1);
+    for (const [label, goal] of scamGoals(players)) ready.appendChild(h('option', {value: goal}, label));
+  }
+
+  // Ready goals, from the players as they stand: favor's win names the
+  // player's objectId (who), suber's the nickname (player).
+  function scamGoals(players) {
+    const q = (t) => JSON.stringify(String(t));
+    const goals = [['someone wins', 'exists(type=="win")']];
+    for (const p of players.filter((x) => x.nickname !== undefined)) {
+      goals.push([p.nickname + ' wins', 'exists(type=="win" & (who==' + q(p.objectId) + ' | player==' + q(p.nickname) + '))']);
+      goals.push([p.nickname + ' scores more than now (' + (p.score || 0) + ')',
+        'exists(type=="player" & nickname==' + q(p.nickname) + ' & score>' + (num(p.score) || 0) + ')']);
+    }
+    return goals;
+  }
+
+  function scamStepView(st, i) {
+    if (st.wait !== undefined) return h('li', null, 'wait until ' + fmtTime(st.wait));
+    return h('li', null, 'message ' + (i + 1) + ' from ' + st.from + ' at ' + fmtTime(st.time),
+      h('pre', null, st.moves.map((m) => Object.keys(m).map((k) => k + ': ' + m[k]).join('\n')).join('\n---\n')));
+  }
+
+  async function searchScams(ev) {
+    ev.preventDefault();
+    const out = clear($('scams-result'));
+    out.className = 'result';
+    const goal = $('scams-goal').value.trim();
+    const as = $('scams-as').value.trim() || $('move-from').value.trim();
+    if (!as || !goal) {
+      out.classList.add('error');
+      out.appendChild(h('p', {class: 'message'}, 'Give an address and a goal.'));
+      return;
+    }
+    const form = new URLSearchParams({as, goal, depth: $('scams-depth').value, proposal: $('scams-proposal').value});
+    $('scams-go').disabled = true;
+    out.appendChild(h('p', {class: 'message'}, 'Searching\u2026'));
+    try {
+      const r = await api('api/scams', {method: 'POST', body: form, allowError: true,
+        headers: {'Content-Type': 'application/x-www-form-urlencoded'}});
+      clear(out);
+      const a = r.body || {};
+      if (!r.ok) {
+        out.classList.add('error');
+        out.appendChild(h('p', {class: 'message'}, a.error || 'HTTP ' + r.status));
+      } else if (a.found && a.steps.length === 0) {
+        out.classList.add('applied');
+        out.appendChild(h('p', {class: 'message'}, 'The goal holds already: no move is needed.'));
+      } else if (a.found) {
+        out.classList.add('refused');
+        out.appendChild(h('p', {class: 'message', 'data-testid': 'scams-found'},
+          'Found: ' + a.steps.length + ' step' + (a.steps.length === 1 ? '' : 's') + ' reach the goal (' +
+          a.explored + ' states explored).'));
+        out.appendChild(h('ol', {class: 'scam-steps'}, a.steps.map(scamStepView)));
+      } else {
+        out.classList.add('applied');
+        out.appendChild(h('p', {class: 'message', 'data-testid': 'scams-none'},
+          'None within depth ' + $('scams-depth').value + ' (' + a.explored + ' states explored)' +
+          (a.budgetSpent ? '; the budget ran out before every sequence was tried.' : '.')));
+      }
+    } catch (e) {
+      clear(out).appendChild(h('p', {class: 'message'}, 'Could not search: ' + e.message));
+      out.classList.add('error');
+    } finally {
+      $('scams-go').disabled = false;
+    }
+  }
+
+  function startScams() {
+    $('scams-form').addEventListener('submit', searchScams);
+    $('scams-ready').addEventListener('change', () => {
+      if ($('scams-ready').value) $('scams-goal').value = $('scams-ready').value;
+    });
+    const refresh = () => loadScamChoices().catch(() => {});
+    $('scams-proposal').addEventListener('focus', refresh);
+    $('scams-ready').addEventListener('focus', refresh);
+    if (!$('scams-as').value) $('scams-as').value = store.get('nomic.from');
+    refresh();
+  }
+
   // ---- start -------------------------------------------------------------------
 
   function start() {
@@ -1138,6 +1234,7 @@
       });
     });
     setInterval(drawClock, 1000);
+    startScams();
     poll();
   }
 

@@ -5,7 +5,9 @@
 // of 127.0.0.1, and plays through the page only (typing into the move form
 // and clicking Send): two players register, alice proposes a new rule, both
 // vote FOR, and the page must show the players, the proposal, the scores,
-// the new rule and the history with its traces.
+// the new rule and the history with its traces.  Before the votes, the
+// "What does this open up?" panel searches the open proposal for two ready
+// goals (alice scores: found, a vote; alice wins: none).
 //
 // Time: favor closes a vote only when its expiryTime (proposal time + 10
 // days) has passed (rules 15, 18), and the server's clock is the wall clock,
@@ -257,6 +259,32 @@ async function main() {
     'the history shows the code check with its event', JSON.stringify(evCheck));
   await eventually('the header shows the vote\'s closing time as the next timer', async () =>
     /UTC \(in (9 d 23 h|10 d 0 h)\)/.test(await text('#game-timer')) ? true : { ok: false, v: await text('#game-timer') });
+
+  // "what does this open up?": the panel searches the open proposal as if
+  // adopted, for a ready goal, as alice (POST api/scams)
+  await eventually(`the search panel offers proposal ${pid} and alice's goals`, async () => {
+    await page.focus('#scams-proposal');
+    const props = await page.$$eval('#scams-proposal option', (els) => els.map((e) => e.value));
+    const goals = await page.$$eval('#scams-ready option', (els) => els.map((e) => e.textContent));
+    return props.includes(pid) && goals.includes('alice wins') && goals.includes('alice scores more than now (0)')
+      ? true : { ok: false, props, goals };
+  });
+  await page.selectOption('#scams-proposal', pid);
+  await page.fill('#scams-as', 'alice@example.org');
+  await page.selectOption('#scams-ready', { label: 'alice scores more than now (0)' });
+  check((await page.inputValue('#scams-goal')).includes('nickname=="alice" & score>0'), 'a ready goal fills the goal',
+    await page.inputValue('#scams-goal'));
+  await page.selectOption('#scams-depth', '1');
+  await page.click('#scams-go');
+  await page.waitForSelector('#scams-result [data-testid="scams-found"]', { timeout: 30000 });
+  const found = await text('#scams-result');
+  check(/Found: 1 step/.test(found) && found.includes('message 1 from alice@example.org') && found.includes('subtype: vote'),
+    'the panel shows the move that scores: a vote, from alice', found);
+  await page.selectOption('#scams-ready', { label: 'alice wins' });
+  await page.click('#scams-go');
+  await page.waitForSelector('#scams-result [data-testid="scams-none"]', { timeout: 30000 });
+  check(/None within depth 1/.test(await text('#scams-result')), 'alice cannot win in one message: the panel says none',
+    await text('#scams-result'));
 
   // both vote FOR: alice types the line, bob clicks the card's FOR button
   await expectApplied('alice@example.org', `VOTE ${pid} FOR`);
