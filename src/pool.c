@@ -123,6 +123,7 @@ static void index_grow(Pool *p)
         size_t j = key_hash(old[i].name, old[i].value) & mask;
         while (p->index[j].name) j = (j + 1) & mask;
         p->index[j] = old[i];
+        idset_moved(&p->index[j].set);
     }
     free(old);
 }
@@ -421,6 +422,7 @@ void pool_compact(Pool *p)
         size_t j = key_hash(old[i].name, old[i].value) & (cap - 1);
         while (p->index[j].name) j = (j + 1) & (cap - 1);
         p->index[j] = old[i];
+        idset_moved(&p->index[j].set);
     }
     free(old);
     for (size_t i = 0; i < p->ranges_cap; i++) {
