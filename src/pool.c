@@ -8,8 +8,13 @@
 
 #include "util.h"
 
+/* The index is a table of small slots over a dense array of entries: an
+ * entry (a posting list and its key) is ten times a slot, so the slack an
+ * open-addressing table needs costs slots, not entries, and growing the
+ * entries extends an array (in place, mostly) rather than rehashing a
+ * second copy of the whole table beside the first. */
 struct IndexEntry {
-    Sym name;  /* 0 with value 0 marks an empty slot (names are never "") */
+    Sym name;  /* never "" */
     Sym value; /* canonical value */
     IdSet set;
 };
@@ -87,8 +92,9 @@ void pool_free(Pool *p)
     if (!p) return;
     for (size_t i = 0; i < p->objcap; i++) obj_free(p->objs[i]);
     free(p->objs);
-    for (size_t i = 0; i < p->index_cap; i++) idset_free(&p->index[i].set);
+    for (size_t i = 0; i < p->index_len; i++) idset_free(&p->index[i].set);
     free(p->index);
+    free(p->slots);
     for (size_t i = 0; i < p->ranges_cap; i++) free(p->ranges[i].nums);
     free(p->ranges);
     idset_free(&p->all);
@@ -102,30 +108,43 @@ void pool_free(Pool *p)
 
 static IndexEntry *index_find(const Pool *p, Sym name, Sym value)
 {
-    if (!p->index_cap) return NULL;
-    size_t mask = p->index_cap - 1;
-    for (size_t i = key_hash(name, value) & mask;; i = (i + 1) & mask) {
-        IndexEntry *e = &p->index[i];
-        if (e->name == 0) return NULL;
+    if (!p->slots_cap) return NULL;
+    size_t mask = p->slots_cap - 1;
+    for (size_t i = key_hash(name, value) & mask; p->slots[i]; i = (i + 1) & mask) {
+        IndexEntry *e = &p->index[p->slots[i] - 1];
         if (e->name == name && e->value == value) return e;
+    }
+    return NULL;
+}
+
+/* Fills the slots afresh, at most half full, for the entries there are. */
+static void slots_rebuild(Pool *p)
+{
+    size_t cap = 1024;
+    while ((p->index_len + 1) * 2 > cap) cap *= 2;
+    if (cap != p->slots_cap) {
+        free(p->slots);
+        p->slots = xmalloc(cap * sizeof *p->slots);
+        p->slots_cap = cap;
+    }
+    memset(p->slots, 0, cap * sizeof *p->slots);
+    for (size_t k = 0; k < p->index_len; k++) {
+        size_t j = key_hash(p->index[k].name, p->index[k].value) & (cap - 1);
+        while (p->slots[j]) j = (j + 1) & (cap - 1);
+        p->slots[j] = (uint32_t)k + 1;
     }
 }
 
-static void index_grow(Pool *p)
+/* Room for one more entry.  The array grows by half: an IdSet that keeps
+ * its one id inline is told where it now is. */
+static void index_make_room(Pool *p)
 {
+    if (p->index_len < p->index_cap) return;
     IndexEntry *old = p->index;
-    size_t oldcap = p->index_cap;
-    p->index_cap = oldcap ? oldcap * 2 : 1024;
-    p->index = xcalloc(p->index_cap, sizeof *p->index);
-    size_t mask = p->index_cap - 1;
-    for (size_t i = 0; i < oldcap; i++) {
-        if (!old[i].name) continue;
-        size_t j = key_hash(old[i].name, old[i].value) & mask;
-        while (p->index[j].name) j = (j + 1) & mask;
-        p->index[j] = old[i];
-        idset_moved(&p->index[j].set);
-    }
-    free(old);
+    p->index_cap = p->index_cap ? p->index_cap + p->index_cap / 2 : 1024;
+    p->index = xrealloc(p->index, p->index_cap * sizeof *p->index);
+    if (p->index != old)
+        for (size_t k = 0; k < p->index_len; k++) idset_moved(&p->index[k].set);
 }
 
 /* Entries are not removed one by one: an emptied list stays, ready for
@@ -134,14 +153,16 @@ static IndexEntry *index_get(Pool *p, Sym name, Sym value)
 {
     IndexEntry *e = index_find(p, name, value);
     if (e) return e;
-    if ((p->index_len + 1) * 4 > p->index_cap * 3) index_grow(p);
-    size_t mask = p->index_cap - 1;
-    size_t i = key_hash(name, value) & mask;
-    while (p->index[i].name) i = (i + 1) & mask;
-    e = &p->index[i];
-    e->name = name;
-    e->value = value;
-    p->index_len++;
+    index_make_room(p);
+    e = &p->index[p->index_len++];
+    *e = (IndexEntry){.name = name, .value = value};
+    if (p->index_len * 2 > p->slots_cap) {
+        slots_rebuild(p);
+    } else {
+        size_t mask = p->slots_cap - 1, i = key_hash(name, value) & mask;
+        while (p->slots[i]) i = (i + 1) & mask;
+        p->slots[i] = (uint32_t)p->index_len;
+    }
     return e;
 }
 
@@ -405,26 +426,29 @@ static bool range_num_live(const Pool *p, Sym name, Sym num)
 
 void pool_compact(Pool *p)
 {
-    IndexEntry *old = p->index;
-    size_t oldcap = p->index_cap, live = 0;
-    for (size_t i = 0; i < oldcap; i++) {
-        if (!old[i].name) continue;
-        if (old[i].set.live) live++;
-        else idset_free(&old[i].set);
+    size_t live = 0;
+    for (size_t k = 0; k < p->index_len; k++) {
+        IndexEntry *e = &p->index[k];
+        if (!e->set.live) {
+            idset_free(&e->set);
+            continue;
+        }
+        if (live != k) {
+            p->index[live] = *e;
+            idset_moved(&p->index[live].set);
+        }
+        live++;
     }
-    size_t cap = 1024;
-    while ((live + 1) * 4 > cap * 3) cap *= 2;
-    p->index = xcalloc(cap, sizeof *p->index);
-    p->index_cap = cap;
     p->index_len = live;
-    for (size_t i = 0; i < oldcap; i++) {
-        if (!old[i].name || !old[i].set.live) continue;
-        size_t j = key_hash(old[i].name, old[i].value) & (cap - 1);
-        while (p->index[j].name) j = (j + 1) & (cap - 1);
-        p->index[j] = old[i];
-        idset_moved(&p->index[j].set);
+    /* give back what a shrunken game no longer needs */
+    if (live + live / 2 < p->index_cap / 2) {
+        p->index_cap = live + live / 2 + 1024;
+        IndexEntry *old = p->index;
+        p->index = xrealloc(p->index, p->index_cap * sizeof *p->index);
+        if (p->index != old)
+            for (size_t k = 0; k < live; k++) idset_moved(&p->index[k].set);
     }
-    free(old);
+    slots_rebuild(p);
     for (size_t i = 0; i < p->ranges_cap; i++) {
         RangeIndex *r = &p->ranges[i];
         uint32_t n = 0;
@@ -447,11 +471,10 @@ static void mark_obj(const Obj *o)
 void pool_mark_syms(const Pool *p)
 {
     for (size_t i = 0; i < p->objcap; i++) mark_obj(p->objs[i]);
-    for (size_t i = 0; i < p->index_cap; i++)
-        if (p->index[i].name) {
-            sym_mark(p->index[i].name);
-            sym_mark(p->index[i].value);
-        }
+    for (size_t i = 0; i < p->index_len; i++) {
+        sym_mark(p->index[i].name);
+        sym_mark(p->index[i].value);
+    }
     for (size_t i = 0; i < p->ranges_cap; i++) {
         const RangeIndex *r = &p->ranges[i];
         if (!r->name) continue;

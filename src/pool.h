@@ -95,8 +95,10 @@ typedef struct Pool {
     ObjId next_id;     /* the id the next created object gets */
     size_t objcap;
     IdSet all;         /* every live id */
-    IndexEntry *index; /* open-addressing table of (name, canon value) */
-    size_t index_cap, index_len;
+    IndexEntry *index; /* the (name, canon value) lists, densely, in no order */
+    size_t index_len, index_cap;
+    uint32_t *slots;   /* open addressing: 1 + the entry's place, 0 empty */
+    size_t slots_cap;
     RangeIndex *ranges; /* open addressing by name */
     size_t ranges_cap, ranges_len;
     uint64_t state_hash;
