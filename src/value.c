@@ -2,8 +2,11 @@
  * value.c - interned texts and their exact numeric reading.
  *
  * The intern table is open addressing over a power-of-two array of Syms;
- * each atom keeps its text, a stable FNV hash, and, for numeric texts, the
- * rational value and the canonical Sym used for equality and indexing.
+ * each atom keeps its text and, for numeric texts, the canonical Sym used
+ * for equality and indexing, and the rational value once arithmetic asks
+ * for it.  A game holds about two texts per live object (its id, a time):
+ * an atom is 32 bytes, so what is needed rarely is computed again (the
+ * FNV hash, when the table is rebuilt) or kept beside (the rationals).
  */
 #include "value.h"
 
@@ -16,8 +19,9 @@
 typedef enum { NOT_NUMBER, NUM_SMALL, NUM_BIG } NumKind;
 
 /* Most texts are short words, times and ids: they are kept in the atom
- * itself, and a whole number that fits 64 bits gets its GMP rational only
- * when arithmetic asks for it.  A game holds hundreds of thousands. */
+ * itself, and a whole number that fits 64 bits (NUM_SMALL) is read from
+ * its digits and gets its GMP rational only when arithmetic asks for it.
+ * A game holds hundreds of thousands. */
 #define INLINE_TEXT 16
 
 typedef struct Atom {
@@ -26,21 +30,25 @@ typedef struct Atom {
         char inl[INLINE_TEXT];   /* len < INLINE_TEXT, NUL-terminated */
     } t;
     uint32_t len;
-    Sym canon;  /* canonical numeric text, or the atom itself */
-    uint64_t hash;
-    int64_t small; /* the value of a NUM_SMALL */
-    mpq_t *num; /* the value as a rational; NULL for text, and for a
-                   NUM_SMALL until sym_num asks */
+    Sym canon;    /* canonical numeric text, or the atom itself */
+    uint32_t num; /* 1 + its place in nums[], 0 while it has no rational
+                     (texts, and a NUM_SMALL until sym_num asks) */
     uint8_t kind; /* NumKind */
     bool freed;   /* a slot the collector emptied, waiting for reuse */
-    bool marked;/* during a collection: still in use */
+    bool marked;  /* during a collection: still in use */
 } Atom;
+
+_Static_assert(sizeof(Atom) == 32, "an atom is 32 bytes: a game holds hundreds of thousands");
 
 static Atom *atoms;     /* by Sym */
 static size_t natoms, atomcap;
 static Sym *free_syms;  /* freed slots, reused by atom_new */
 static size_t nfree, freecap;
 static size_t live_after_gc; /* texts that survived the last collection */
+static mpq_t **nums;    /* the atoms' rationals (Atom.num) */
+static size_t nnums, numcap;
+static uint32_t *free_nums; /* emptied places in nums[] */
+static size_t nfree_nums, free_numcap;
 static Sym *table; /* 0 = empty slot (Sym 0 is interned first, never looked up here) */
 static size_t tablecap;
 static bool ready;
@@ -133,10 +141,12 @@ char *mpq_print(mpq_srcptr q)
     return out;
 }
 
-static void table_insert(Sym s)
+static const char *atom_text(const Atom *a) { return a->len < INLINE_TEXT ? a->t.inl : a->t.ptr; }
+
+static void table_insert(Sym s, uint64_t h)
 {
     size_t mask = tablecap - 1;
-    size_t i = atoms[s].hash & mask;
+    size_t i = h & mask;
     while (table[i]) i = (i + 1) & mask;
     table[i] = s;
 }
@@ -147,12 +157,10 @@ static void table_rebuild(size_t cap)
     tablecap = cap;
     table = xcalloc(tablecap, sizeof *table);
     for (Sym s = 1; s < natoms; s++)
-        if (!atoms[s].freed) table_insert(s);
+        if (!atoms[s].freed) table_insert(s, hash_bytes(atom_text(&atoms[s]), atoms[s].len));
 }
 
 static void table_grow(void) { table_rebuild(tablecap ? tablecap * 2 : 1024); }
-
-static const char *atom_text(const Atom *a) { return a->len < INLINE_TEXT ? a->t.inl : a->t.ptr; }
 
 /* A whole number written with digits only (and a minus) that fits 64 bits. */
 static bool small_integer(const char *s, size_t n, int64_t *out)
@@ -166,6 +174,32 @@ static bool small_integer(const char *s, size_t n, int64_t *out)
     }
     *out = s[0] == '-' ? -v : v;
     return true;
+}
+
+/* A new rational, owned by atom a. */
+static mpq_t *num_new(Atom *a)
+{
+    uint32_t at;
+    if (nfree_nums) {
+        at = free_nums[--nfree_nums];
+    } else {
+        GROW(nums, nnums, numcap);
+        at = (uint32_t)nnums++;
+    }
+    nums[at] = xmalloc(sizeof *nums[at]);
+    mpq_init(*nums[at]);
+    a->num = at + 1;
+    return nums[at];
+}
+
+/* The value of a NUM_SMALL, read from its digits (which small_integer
+ * accepted when the atom was made). */
+static int64_t small_value(const Atom *a)
+{
+    const char *t = atom_text(a);
+    int64_t v = 0;
+    for (uint32_t i = t[0] == '-'; i < a->len; i++) v = v * 10 + (t[i] - '0');
+    return t[0] == '-' ? -v : v;
 }
 
 static Sym atom_new(const char *s, size_t n, uint64_t h)
@@ -186,21 +220,19 @@ static Sym atom_new(const char *s, size_t n, uint64_t h)
         a->t.ptr = xstrndup(s, n);
     }
     a->len = (uint32_t)n;
-    a->hash = h;
     a->canon = id;
+    int64_t small;
     if (text_is_number(s, n)) {
-        if (small_integer(s, n, &a->small)) {
+        if (small_integer(s, n, &small)) {
             a->kind = NUM_SMALL;
         } else {
             a->kind = NUM_BIG;
-            a->num = xmalloc(sizeof *a->num);
-            mpq_init(*a->num);
-            parse_number(*a->num, s, n);
+            parse_number(*num_new(a), s, n);
         }
     }
     if (id != 0) {
         if ((natoms + 1) * 2 > tablecap) table_grow();
-        else table_insert(id);
+        else table_insert(id, h);
     }
     return id;
 }
@@ -209,8 +241,12 @@ static void atom_free(Atom *a)
 {
     if (a->len >= INLINE_TEXT) free(a->t.ptr);
     if (a->num) {
-        mpq_clear(*a->num);
-        free(a->num);
+        mpq_t **q = &nums[a->num - 1];
+        mpq_clear(**q);
+        free(*q);
+        *q = NULL;
+        GROW(free_nums, nfree_nums, free_numcap);
+        free_nums[nfree_nums++] = a->num - 1;
     }
     memset(a, 0, sizeof *a);
     a->freed = true;
@@ -261,10 +297,15 @@ void value_shutdown(void)
     free(atoms);
     free(table);
     free(free_syms);
+    free(nums);
+    free(free_nums);
     atoms = NULL;
     table = NULL;
     free_syms = NULL;
+    nums = NULL;
+    free_nums = NULL;
     natoms = atomcap = tablecap = nfree = freecap = live_after_gc = 0;
+    nnums = numcap = nfree_nums = free_numcap = 0;
     ready = false;
 }
 
@@ -277,7 +318,7 @@ Sym sym_intern(const char *s, size_t n)
         size_t mask = tablecap - 1;
         for (size_t i = h & mask; table[i]; i = (i + 1) & mask) {
             Atom *a = &atoms[table[i]];
-            if (a->hash == h && a->len == n && memcmp(atom_text(a), s, n) == 0) return table[i];
+            if (a->len == n && memcmp(atom_text(a), s, n) == 0) return table[i];
         }
     }
     Sym id = atom_new(s, n, h);
@@ -285,8 +326,8 @@ Sym sym_intern(const char *s, size_t n)
     if (a->kind != NOT_NUMBER) {
         /* the canonical text of a number is its printed form */
         char tmp[24], *c = tmp;
-        if (a->kind == NUM_SMALL) snprintf(tmp, sizeof tmp, "%lld", (long long)a->small);
-        else c = mpq_print(*a->num);
+        if (a->kind == NUM_SMALL) snprintf(tmp, sizeof tmp, "%lld", (long long)small_value(a));
+        else c = mpq_print(*nums[a->num - 1]);
         size_t cl = strlen(c);
         Sym canon = (cl == n && memcmp(c, s, n) == 0) ? id : sym_intern(c, cl);
         if (c != tmp) free(c);
@@ -298,24 +339,22 @@ Sym sym_intern(const char *s, size_t n)
 Sym sym_cstr(const char *s) { return sym_intern(s, strlen(s)); }
 const char *sym_text(Sym s) { return atom_text(&atoms[s]); }
 size_t sym_len(Sym s) { return atoms[s].len; }
-uint64_t sym_hash(Sym s) { return atoms[s].hash; }
+uint64_t sym_hash(Sym s) { return hash_bytes(atom_text(&atoms[s]), atoms[s].len); }
 bool sym_is_number(Sym s) { return atoms[s].kind != NOT_NUMBER; }
 
 mpq_srcptr sym_num(Sym s)
 {
     Atom *a = &atoms[s];
-    if (!a->num) {
-        a->num = xmalloc(sizeof *a->num);
-        mpq_init(*a->num);
-        mpz_set_si(mpq_numref(*a->num), (long)a->small);
-    }
-    return *a->num;
+    if (!a->num) mpz_set_si(mpq_numref(*num_new(a)), (long)small_value(a));
+    return *nums[a->num - 1];
 }
 
 int num_cmp(Sym a, Sym b)
 {
-    if (atoms[a].kind == NUM_SMALL && atoms[b].kind == NUM_SMALL)
-        return atoms[a].small < atoms[b].small ? -1 : atoms[a].small > atoms[b].small;
+    if (atoms[a].kind == NUM_SMALL && atoms[b].kind == NUM_SMALL) {
+        int64_t x = small_value(&atoms[a]), y = small_value(&atoms[b]);
+        return x < y ? -1 : x > y;
+    }
     return mpq_cmp(sym_num(a), sym_num(b));
 }
 Sym sym_canon(Sym s) { return atoms[s].canon; }
@@ -338,7 +377,7 @@ Sym sym_from_long(long v)
 bool sym_to_long(Sym s, long *out)
 {
     if (atoms[s].kind == NUM_SMALL) {
-        *out = (long)atoms[s].small;
+        *out = (long)small_value(&atoms[s]);
         return true;
     }
     if (!sym_is_number(s)) return false;
