@@ -90,7 +90,7 @@ Obj *obj_clone(const Obj *o)
 void pool_free(Pool *p)
 {
     if (!p) return;
-    for (size_t i = 0; i < p->objcap; i++) obj_free(p->objs[i]);
+    for (size_t i = 0; i < p->objlen; i++) obj_free(p->objs[i]);
     free(p->objs);
     for (size_t i = 0; i < p->index_len; i++) idset_free(&p->index[i].set);
     free(p->index);
@@ -255,7 +255,7 @@ static void index_remove(Pool *p, ObjId id, Sym name, Sym value)
 
 Obj *pool_get(const Pool *p, ObjId id)
 {
-    return id < p->objcap ? p->objs[id] : NULL;
+    return id < p->objlen ? p->objs[id] : NULL;
 }
 
 size_t pool_size(const Pool *p) { return p->all.live; }
@@ -288,8 +288,12 @@ static void install(Pool *p, Obj *o)
         size_t cap = p->objcap ? p->objcap : 1024;
         while (cap <= o->id) cap *= 2;
         p->objs = xrealloc(p->objs, cap * sizeof *p->objs);
-        memset(p->objs + p->objcap, 0, (cap - p->objcap) * sizeof *p->objs);
         p->objcap = cap;
+    }
+    if (o->id >= p->objlen) {
+        /* only what is used is written: the room beyond costs no memory */
+        memset(p->objs + p->objlen, 0, (o->id + 1 - p->objlen) * sizeof *p->objs);
+        p->objlen = o->id + 1;
     }
     p->objs[o->id] = o;
     idset_add(&p->all, o->id);
@@ -386,8 +390,11 @@ static void obj_put(Obj *o, Sym name, Sym value)
     }
     if (value == SYM_EMPTY) return;
     if (o->n == o->cap) {
-        /* objects have about a dozen attributes: grow by four, not double */
-        o->cap += 4;
+        /* objects have about a dozen attributes: grow by two, not double,
+         * to an odd count: malloc's blocks come in steps of 16 bytes with
+         * 8 of them its own, so an odd number of 8-byte attributes fills
+         * one exactly (a vote's 11 take 96 bytes, 12 would take 112) */
+        o->cap = o->cap ? o->cap + 2 : 3;
         o->attrs = xrealloc(o->attrs, o->cap * sizeof *o->attrs);
     }
     memmove(o->attrs + i + 1, o->attrs + i, (o->n - i) * sizeof *o->attrs);
@@ -470,7 +477,7 @@ static void mark_obj(const Obj *o)
 
 void pool_mark_syms(const Pool *p)
 {
-    for (size_t i = 0; i < p->objcap; i++) mark_obj(p->objs[i]);
+    for (size_t i = 0; i < p->objlen; i++) mark_obj(p->objs[i]);
     for (size_t i = 0; i < p->index_len; i++) {
         sym_mark(p->index[i].name);
         sym_mark(p->index[i].value);

@@ -93,6 +93,7 @@ typedef struct RangeIndex {
 typedef struct Pool {
     Obj **objs;        /* by id; NULL when deleted or never made */
     ObjId next_id;     /* the id the next created object gets */
+    size_t objlen;     /* objs[0..objlen) are set; the rest is unwritten room */
     size_t objcap;
     IdSet all;         /* every live id */
     IndexEntry *index; /* the (name, canon value) lists, densely, in no order */
