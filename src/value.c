@@ -5,7 +5,7 @@
  * each atom keeps its text and, for numeric texts, the canonical Sym used
  * for equality and indexing, and the rational value once arithmetic asks
  * for it.  A game holds about two texts per live object (its id, a time):
- * an atom is 32 bytes, so what is needed rarely is computed again (the
+ * an atom is 24 bytes, so what is needed rarely is computed again (the
  * FNV hash, when the table is rebuilt) or kept beside (the rationals).
  */
 #include "value.h"
@@ -22,23 +22,22 @@ typedef enum { NOT_NUMBER, NUM_SMALL, NUM_BIG } NumKind;
  * itself, and a whole number that fits 64 bits (NUM_SMALL) is read from
  * its digits and gets its GMP rational only when arithmetic asks for it.
  * A game holds hundreds of thousands. */
-#define INLINE_TEXT 16
+#define INLINE_TEXT 11
 
 typedef struct Atom {
-    union {
-        char *ptr;               /* len >= INLINE_TEXT */
-        char inl[INLINE_TEXT];   /* len < INLINE_TEXT, NUL-terminated */
-    } t;
     uint32_t len;
     Sym canon;    /* canonical numeric text, or the atom itself */
     uint32_t num; /* 1 + its place in nums[], 0 while it has no rational
                      (texts, and a NUM_SMALL until sym_num asks) */
-    uint8_t kind; /* NumKind */
-    bool freed;   /* a slot the collector emptied, waiting for reuse */
-    bool marked;  /* during a collection: still in use */
+    uint8_t kind : 2;  /* NumKind */
+    bool freed : 1;    /* a slot the collector emptied, waiting for reuse */
+    bool marked : 1;   /* during a collection: still in use */
+    /* len < INLINE_TEXT: the text, NUL-terminated (ids, times, words);
+     * longer: a malloc'd copy, its pointer's bytes stored here */
+    char t[INLINE_TEXT];
 } Atom;
 
-_Static_assert(sizeof(Atom) == 32, "an atom is 32 bytes: a game holds hundreds of thousands");
+_Static_assert(sizeof(Atom) == 24, "an atom is 24 bytes: a game holds hundreds of thousands");
 
 static Atom *atoms;     /* by Sym */
 static size_t natoms, atomcap;
@@ -141,7 +140,14 @@ char *mpq_print(mpq_srcptr q)
     return out;
 }
 
-static const char *atom_text(const Atom *a) { return a->len < INLINE_TEXT ? a->t.inl : a->t.ptr; }
+static char *long_text(const Atom *a)
+{
+    char *p;
+    memcpy(&p, a->t, sizeof p);
+    return p;
+}
+
+static const char *atom_text(const Atom *a) { return a->len < INLINE_TEXT ? a->t : long_text(a); }
 
 static void table_insert(Sym s, uint64_t h)
 {
@@ -214,10 +220,11 @@ static Sym atom_new(const char *s, size_t n, uint64_t h)
     Atom *a = &atoms[id];
     memset(a, 0, sizeof *a);
     if (n < INLINE_TEXT) {
-        memcpy(a->t.inl, s, n);
-        a->t.inl[n] = 0;
+        memcpy(a->t, s, n);
+        a->t[n] = 0;
     } else {
-        a->t.ptr = xstrndup(s, n);
+        char *copy = xstrndup(s, n);
+        memcpy(a->t, &copy, sizeof copy);
     }
     a->len = (uint32_t)n;
     a->canon = id;
@@ -239,7 +246,7 @@ static Sym atom_new(const char *s, size_t n, uint64_t h)
 
 static void atom_free(Atom *a)
 {
-    if (a->len >= INLINE_TEXT) free(a->t.ptr);
+    if (a->len >= INLINE_TEXT) free(long_text(a));
     if (a->num) {
         mpq_t **q = &nums[a->num - 1];
         mpq_clear(**q);
