@@ -8,16 +8,29 @@
 
 #include "util.h"
 
-/* The index is a table of small slots over a dense array of entries: an
- * entry (a posting list and its key) is ten times a slot, so the slack an
- * open-addressing table needs costs slots, not entries, and growing the
- * entries extends an array (in place, mostly) rather than rehashing a
- * second copy of the whole table beside the first. */
+/* The index is a table of small slots over two arrays: the lists (a key
+ * and its IdSet, 40 bytes) and the single keys (a key and the one object
+ * holding it, 12 bytes).  Most keys are single (a move's time, its batch:
+ * two per vote), so they cost 12 bytes until some rule looks them up.
+ * The slack an open-addressing table needs costs 4-byte slots, not
+ * entries.  Lists live in chunks that never move, so a lookup that turns
+ * a single key into a list leaves the lists looked up before in place. */
 struct IndexEntry {
     Sym name;  /* never "" */
     Sym value; /* canonical value */
     IdSet set;
 };
+
+struct IndexSingle {
+    Sym name;  /* 0: made a list since (the slot now names the list) */
+    Sym value; /* canonical value */
+    ObjId id;  /* 0: nobody holds it now */
+};
+
+/* A slot's ref: 0 empty, 1 + a list's place, or REF_SINGLE | 1 + a
+ * single key's place. */
+#define REF_SINGLE 0x80000000u
+#define LIST_CHUNK 1024
 
 static uint64_t key_hash(Sym name, Sym value)
 {
@@ -92,8 +105,10 @@ void pool_free(Pool *p)
     if (!p) return;
     for (size_t i = 0; i < p->objlen; i++) obj_free(p->objs[i]);
     free(p->objs);
-    for (size_t i = 0; i < p->index_len; i++) idset_free(&p->index[i].set);
-    free(p->index);
+    for (size_t k = 0; k < p->nlists; k++) idset_free(&p->lists[k / LIST_CHUNK][k % LIST_CHUNK].set);
+    for (size_t c = 0; c < p->lists_chunks; c++) free(p->lists[c]);
+    free(p->lists);
+    free(p->singles);
     free(p->slots);
     for (size_t i = 0; i < p->ranges_cap; i++) free(p->ranges[i].nums);
     free(p->ranges);
@@ -106,70 +121,145 @@ void pool_free(Pool *p)
 
 /* ---- index ---- */
 
-static IndexEntry *index_find(const Pool *p, Sym name, Sym value)
+static IndexEntry *list_at(const Pool *p, uint32_t k) { return &p->lists[k / LIST_CHUNK][k % LIST_CHUNK]; }
+
+static void ref_key(const Pool *p, uint32_t ref, Sym *name, Sym *value)
+{
+    if (ref & REF_SINGLE) {
+        const IndexSingle *e = &p->singles[(ref & ~REF_SINGLE) - 1];
+        *name = e->name;
+        *value = e->value;
+    } else {
+        const IndexEntry *e = list_at(p, ref - 1);
+        *name = e->name;
+        *value = e->value;
+    }
+}
+
+/* The slot holding the key, or NULL. */
+static uint32_t *slot_find(const Pool *p, Sym name, Sym value)
 {
     if (!p->slots_cap) return NULL;
     size_t mask = p->slots_cap - 1;
     for (size_t i = key_hash(name, value) & mask; p->slots[i]; i = (i + 1) & mask) {
-        IndexEntry *e = &p->index[p->slots[i] - 1];
-        if (e->name == name && e->value == value) return e;
+        Sym n, v;
+        ref_key(p, p->slots[i], &n, &v);
+        if (n == name && v == value) return &p->slots[i];
     }
     return NULL;
 }
 
-/* Fills the slots afresh, at most half full, for the entries there are. */
+static void slot_insert(Pool *p, Sym name, Sym value, uint32_t ref)
+{
+    size_t mask = p->slots_cap - 1, i = key_hash(name, value) & mask;
+    while (p->slots[i]) i = (i + 1) & mask;
+    p->slots[i] = ref;
+}
+
+/* Fills the slots afresh, at most half full, for the keys there are. */
 static void slots_rebuild(Pool *p)
 {
     size_t cap = 1024;
-    while ((p->index_len + 1) * 2 > cap) cap *= 2;
+    while ((p->nlists + p->nsingles + 1) * 2 > cap) cap *= 2;
     if (cap != p->slots_cap) {
         free(p->slots);
         p->slots = xmalloc(cap * sizeof *p->slots);
         p->slots_cap = cap;
     }
     memset(p->slots, 0, cap * sizeof *p->slots);
-    for (size_t k = 0; k < p->index_len; k++) {
-        size_t j = key_hash(p->index[k].name, p->index[k].value) & (cap - 1);
-        while (p->slots[j]) j = (j + 1) & (cap - 1);
-        p->slots[j] = (uint32_t)k + 1;
+    for (uint32_t k = 0; k < p->nlists; k++) slot_insert(p, list_at(p, k)->name, list_at(p, k)->value, k + 1);
+    for (uint32_t k = 0; k < p->nsingles; k++)
+        if (p->singles[k].name) slot_insert(p, p->singles[k].name, p->singles[k].value, REF_SINGLE | (k + 1));
+}
+
+/* Makes the slot for a key just added (the table is rebuilt past half). */
+static void slot_add(Pool *p, Sym name, Sym value, uint32_t ref)
+{
+    if ((p->nlists + p->nsingles) * 2 > p->slots_cap) slots_rebuild(p);
+    else slot_insert(p, name, value, ref);
+}
+
+/* A new empty list at the end (its slot is the caller's). */
+static IndexEntry *list_new(Pool *p, Sym name, Sym value)
+{
+    if (p->nlists == p->lists_chunks * LIST_CHUNK) {
+        p->lists = xrealloc(p->lists, (p->lists_chunks + 1) * sizeof *p->lists);
+        p->lists[p->lists_chunks++] = xmalloc(LIST_CHUNK * sizeof **p->lists);
     }
-}
-
-/* Room for one more entry.  The array grows by half: an IdSet that keeps
- * its one id inline is told where it now is. */
-static void index_make_room(Pool *p)
-{
-    if (p->index_len < p->index_cap) return;
-    IndexEntry *old = p->index;
-    p->index_cap = p->index_cap ? p->index_cap + p->index_cap / 2 : 1024;
-    p->index = xrealloc(p->index, p->index_cap * sizeof *p->index);
-    if (p->index != old)
-        for (size_t k = 0; k < p->index_len; k++) idset_moved(&p->index[k].set);
-}
-
-/* Entries are not removed one by one: an emptied list stays, ready for
- * reuse, which keeps probing simple; pool_compact drops them all at once. */
-static IndexEntry *index_get(Pool *p, Sym name, Sym value)
-{
-    IndexEntry *e = index_find(p, name, value);
-    if (e) return e;
-    index_make_room(p);
-    e = &p->index[p->index_len++];
+    IndexEntry *e = list_at(p, (uint32_t)p->nlists++);
     *e = (IndexEntry){.name = name, .value = value};
-    if (p->index_len * 2 > p->slots_cap) {
-        slots_rebuild(p);
-    } else {
-        size_t mask = p->slots_cap - 1, i = key_hash(name, value) & mask;
-        while (p->slots[i]) i = (i + 1) & mask;
-        p->slots[i] = (uint32_t)p->index_len;
-    }
     return e;
 }
 
+/* Turns the single key in *slot into a list holding its object. */
+static IndexEntry *promote(Pool *p, uint32_t *slot)
+{
+    IndexSingle *one = &p->singles[(*slot & ~REF_SINGLE) - 1];
+    IndexEntry *e = list_new(p, one->name, one->value);
+    if (one->id) idset_add(&e->set, one->id);
+    one->name = 0;
+    one->id = 0;
+    *slot = (uint32_t)p->nlists;
+    return e;
+}
+
+/* Adds id under the key; says whether the key is new. */
+static bool index_put(Pool *p, Sym name, Sym value, ObjId id)
+{
+    uint32_t *slot = slot_find(p, name, value);
+    if (!slot) {
+        GROW(p->singles, p->nsingles, p->singles_cap);
+        p->singles[p->nsingles++] = (IndexSingle){name, value, id};
+        slot_add(p, name, value, REF_SINGLE | (uint32_t)p->nsingles);
+        return true;
+    }
+    if (*slot & REF_SINGLE) {
+        IndexSingle *one = &p->singles[(*slot & ~REF_SINGLE) - 1];
+        if (one->id == 0 || one->id == id) {
+            one->id = id;
+            return false;
+        }
+        idset_add(&promote(p, slot)->set, id);
+        return false;
+    }
+    idset_add(&list_at(p, *slot - 1)->set, id);
+    return false;
+}
+
+/* Keys are not removed one by one: an emptied one stays, ready for reuse,
+ * which keeps probing simple; pool_compact drops them all at once. */
+static void index_take(Pool *p, Sym name, Sym value, ObjId id)
+{
+    uint32_t *slot = slot_find(p, name, value);
+    if (!slot) return;
+    if (*slot & REF_SINGLE) {
+        IndexSingle *one = &p->singles[(*slot & ~REF_SINGLE) - 1];
+        if (one->id == id) one->id = 0;
+    } else {
+        idset_remove(&list_at(p, *slot - 1)->set, id);
+    }
+}
+
+/* How many objects hold the key now, without making a list. */
+static uint32_t index_live(const Pool *p, Sym name, Sym value)
+{
+    const uint32_t *slot = slot_find(p, name, value);
+    if (!slot) return 0;
+    if (*slot & REF_SINGLE) return p->singles[(*slot & ~REF_SINGLE) - 1].id != 0;
+    return list_at(p, *slot - 1)->set.live;
+}
+
+/* A single key asked for gets its list: the pool is logically unchanged
+ * (the game is one thread's at a time, pool.h's callers included). */
 const IdSet *pool_lookup(const Pool *p, Sym name, Sym value)
 {
-    IndexEntry *e = index_find(p, name, sym_canon(value));
-    return e ? &e->set : NULL;
+    uint32_t *slot = slot_find(p, name, sym_canon(value));
+    if (!slot) return NULL;
+    if (*slot & REF_SINGLE) {
+        if (p->singles[(*slot & ~REF_SINGLE) - 1].id == 0) return NULL;
+        return &promote((Pool *)p, slot)->set;
+    }
+    return &list_at(p, *slot - 1)->set;
 }
 
 /* ---- range index ---- */
@@ -232,10 +322,9 @@ static void range_insert(RangeIndex *r, Sym num)
 static void index_add(Pool *p, ObjId id, Sym name, Sym value)
 {
     Sym canon = sym_canon(value);
-    size_t before = p->index_len;
-    idset_add(&index_get(p, name, canon)->set, id);
+    bool fresh = index_put(p, name, canon, id);
     if (sym_is_number(canon)) {
-        if (p->index_len != before) range_insert(range_get(p, name), canon);
+        if (fresh) range_insert(range_get(p, name), canon);
     } else {
         range_get(p, name)->text_live++;
     }
@@ -245,8 +334,7 @@ static void index_add(Pool *p, ObjId id, Sym name, Sym value)
 static void index_remove(Pool *p, ObjId id, Sym name, Sym value)
 {
     Sym canon = sym_canon(value);
-    IndexEntry *e = index_find(p, name, canon);
-    if (e) idset_remove(&e->set, id);
+    index_take(p, name, canon, id);
     if (!sym_is_number(canon)) range_find(p, name)->text_live--;
     p->state_hash -= triple_hash(p, id, name, value);
 }
@@ -425,37 +513,48 @@ bool pool_set(Pool *p, ObjId id, Sym name, Sym value)
 
 /* ---- between events ---- */
 
-static bool range_num_live(const Pool *p, Sym name, Sym num)
+static bool range_num_live(const Pool *p, Sym name, Sym num) { return index_live(p, name, num) > 0; }
+
+/* Lists of one (or none) go back to single keys, emptied keys go, and
+ * the lists left close up. */
+static void compact_index(Pool *p)
 {
-    const IdSet *s = pool_lookup(p, name, num);
-    return s && s->live;
+    size_t singles = 0;
+    for (size_t k = 0; k < p->nsingles; k++)
+        if (p->singles[k].name && p->singles[k].id) p->singles[singles++] = p->singles[k];
+    p->nsingles = singles;
+    size_t lists = 0;
+    for (uint32_t k = 0; k < p->nlists; k++) {
+        IndexEntry *e = list_at(p, k);
+        if (e->set.live <= 1) {
+            if (e->set.live) {
+                GROW(p->singles, p->nsingles, p->singles_cap);
+                p->singles[p->nsingles++] = (IndexSingle){e->name, e->value, e->set.ids[idset_seek(&e->set, 0, 1)]};
+            }
+            idset_free(&e->set);
+            continue;
+        }
+        IndexEntry *to = list_at(p, (uint32_t)lists++);
+        if (to != e) {
+            *to = *e;
+            idset_moved(&to->set);
+        }
+    }
+    p->nlists = lists;
+    size_t chunks = (lists + LIST_CHUNK - 1) / LIST_CHUNK;
+    for (size_t c = chunks; c < p->lists_chunks; c++) free(p->lists[c]);
+    p->lists_chunks = chunks;
+    /* give back what a shrunken game no longer needs */
+    if (p->singles_cap > 1024 && p->nsingles < p->singles_cap / 4) {
+        p->singles_cap = p->nsingles * 2 + 1024;
+        p->singles = xrealloc(p->singles, p->singles_cap * sizeof *p->singles);
+    }
+    slots_rebuild(p);
 }
 
 void pool_compact(Pool *p)
 {
-    size_t live = 0;
-    for (size_t k = 0; k < p->index_len; k++) {
-        IndexEntry *e = &p->index[k];
-        if (!e->set.live) {
-            idset_free(&e->set);
-            continue;
-        }
-        if (live != k) {
-            p->index[live] = *e;
-            idset_moved(&p->index[live].set);
-        }
-        live++;
-    }
-    p->index_len = live;
-    /* give back what a shrunken game no longer needs */
-    if (live + live / 2 < p->index_cap / 2) {
-        p->index_cap = live + live / 2 + 1024;
-        IndexEntry *old = p->index;
-        p->index = xrealloc(p->index, p->index_cap * sizeof *p->index);
-        if (p->index != old)
-            for (size_t k = 0; k < live; k++) idset_moved(&p->index[k].set);
-    }
-    slots_rebuild(p);
+    compact_index(p);
     for (size_t i = 0; i < p->ranges_cap; i++) {
         RangeIndex *r = &p->ranges[i];
         uint32_t n = 0;
@@ -478,9 +577,13 @@ static void mark_obj(const Obj *o)
 void pool_mark_syms(const Pool *p)
 {
     for (size_t i = 0; i < p->objlen; i++) mark_obj(p->objs[i]);
-    for (size_t i = 0; i < p->index_len; i++) {
-        sym_mark(p->index[i].name);
-        sym_mark(p->index[i].value);
+    for (uint32_t k = 0; k < p->nlists; k++) {
+        sym_mark(list_at(p, k)->name);
+        sym_mark(list_at(p, k)->value);
+    }
+    for (size_t k = 0; k < p->nsingles; k++) {
+        sym_mark(p->singles[k].name);
+        sym_mark(p->singles[k].value);
     }
     for (size_t i = 0; i < p->ranges_cap; i++) {
         const RangeIndex *r = &p->ranges[i];
