@@ -16,7 +16,11 @@
 
 #include "util.h"
 
-typedef enum { NOT_NUMBER, NUM_SMALL, NUM_BIG } NumKind;
+/* NUM_WORD: a whole number that fits 32 bits, its value in Atom.num
+ * (most numbers: ids, times, scores) until sym_num asks for a rational,
+ * which makes it a NUM_SMALL; NUM_SMALL: fits 64 bits, read from its
+ * digits; NUM_BIG: anything else, its rational made at once. */
+typedef enum { NOT_NUMBER, NUM_WORD, NUM_SMALL, NUM_BIG } NumKind;
 
 /* Most texts are short words, times and ids: they are kept in the atom
  * itself, and a whole number that fits 64 bits (NUM_SMALL) is read from
@@ -27,8 +31,9 @@ typedef enum { NOT_NUMBER, NUM_SMALL, NUM_BIG } NumKind;
 typedef struct Atom {
     uint32_t len;
     Sym canon;    /* canonical numeric text, or the atom itself */
-    uint32_t num; /* 1 + its place in nums[], 0 while it has no rational
-                     (texts, and a NUM_SMALL until sym_num asks) */
+    uint32_t num; /* NUM_WORD: the value (as int32_t); else 1 + the place
+                     of its rational in nums[], 0 while it has none (texts,
+                     and a NUM_SMALL until sym_num asks) */
     uint8_t kind : 2;  /* NumKind */
     bool freed : 1;    /* a slot the collector emptied, waiting for reuse */
     bool marked : 1;   /* during a collection: still in use */
@@ -198,10 +203,13 @@ static mpq_t *num_new(Atom *a)
     return nums[at];
 }
 
-/* The value of a NUM_SMALL, read from its digits (which small_integer
- * accepted when the atom was made). */
+static bool is_small(const Atom *a) { return a->kind == NUM_WORD || a->kind == NUM_SMALL; }
+
+/* The value of a NUM_WORD, or of a NUM_SMALL read from its digits (which
+ * small_integer accepted when the atom was made). */
 static int64_t small_value(const Atom *a)
 {
+    if (a->kind == NUM_WORD) return (int32_t)a->num;
     const char *t = atom_text(a);
     int64_t v = 0;
     for (uint32_t i = t[0] == '-'; i < a->len; i++) v = v * 10 + (t[i] - '0');
@@ -231,7 +239,8 @@ static Sym atom_new(const char *s, size_t n, uint64_t h)
     int64_t small;
     if (text_is_number(s, n)) {
         if (small_integer(s, n, &small)) {
-            a->kind = NUM_SMALL;
+            a->kind = small >= INT32_MIN && small <= INT32_MAX ? NUM_WORD : NUM_SMALL;
+            if (a->kind == NUM_WORD) a->num = (uint32_t)(int32_t)small;
         } else {
             a->kind = NUM_BIG;
             parse_number(*num_new(a), s, n);
@@ -247,7 +256,7 @@ static Sym atom_new(const char *s, size_t n, uint64_t h)
 static void atom_free(Atom *a)
 {
     if (a->len >= INLINE_TEXT) free(long_text(a));
-    if (a->num) {
+    if (a->num && a->kind != NUM_WORD) {
         mpq_t **q = &nums[a->num - 1];
         mpq_clear(**q);
         free(*q);
@@ -333,7 +342,7 @@ Sym sym_intern(const char *s, size_t n)
     if (a->kind != NOT_NUMBER) {
         /* the canonical text of a number is its printed form */
         char tmp[24], *c = tmp;
-        if (a->kind == NUM_SMALL) snprintf(tmp, sizeof tmp, "%lld", (long long)small_value(a));
+        if (is_small(a)) snprintf(tmp, sizeof tmp, "%lld", (long long)small_value(a));
         else c = mpq_print(*nums[a->num - 1]);
         size_t cl = strlen(c);
         Sym canon = (cl == n && memcmp(c, s, n) == 0) ? id : sym_intern(c, cl);
@@ -352,13 +361,19 @@ bool sym_is_number(Sym s) { return atoms[s].kind != NOT_NUMBER; }
 mpq_srcptr sym_num(Sym s)
 {
     Atom *a = &atoms[s];
-    if (!a->num) mpz_set_si(mpq_numref(*num_new(a)), (long)small_value(a));
+    if (a->kind == NUM_WORD) {
+        int32_t v = (int32_t)a->num;
+        a->kind = NUM_SMALL;
+        mpz_set_si(mpq_numref(*num_new(a)), v);
+    } else if (!a->num) {
+        mpz_set_si(mpq_numref(*num_new(a)), (long)small_value(a));
+    }
     return *nums[a->num - 1];
 }
 
 int num_cmp(Sym a, Sym b)
 {
-    if (atoms[a].kind == NUM_SMALL && atoms[b].kind == NUM_SMALL) {
+    if (is_small(&atoms[a]) && is_small(&atoms[b])) {
         int64_t x = small_value(&atoms[a]), y = small_value(&atoms[b]);
         return x < y ? -1 : x > y;
     }
@@ -383,7 +398,7 @@ Sym sym_from_long(long v)
 
 bool sym_to_long(Sym s, long *out)
 {
-    if (atoms[s].kind == NUM_SMALL) {
+    if (is_small(&atoms[s])) {
         *out = (long)small_value(&atoms[s]);
         return true;
     }

@@ -130,6 +130,13 @@ static void collected_rationals_are_reused_safely(void **state)
     assert_true(val_cmp(third, five7) < 0);
     assert_int_equal(mpz_get_si(mpq_numref(sym_num(small))), 41);
     assert_int_equal(mpz_get_si(mpq_denref(sym_num(third))), 3);
+    /* a word-sized number that was asked for its rational compares and
+     * reads as before */
+    long v;
+    assert_true(num_cmp(small, S("40")) > 0 && num_cmp(small, S("-2147483649")) > 0);
+    assert_true(sym_to_long(small, &v) && v == 41);
+    assert_true(sym_to_long(S("-2147483648"), &v) && v == -2147483648L);
+    assert_true(sym_to_long(S("2147483648"), &v) && v == 2147483648L);
     assert_string_equal(sum("1/3", "41"), "124/3");
 }
 
