@@ -13,11 +13,11 @@
  * time, its own id): a single id is kept in the set itself, in `one`,
  * with ids pointing there and cap 1 (an allocation always has room for
  * two or more), so it costs no allocation.  Whoever copies an IdSet to
- * another place calls idset_moved on the copy.  An undo puts removed ids back newest
- * first, each below the others: the list keeps free room in front of
- * ids[0] as well as after it, and an insertion moves the shorter side, so
- * that rolling back a large event is linear, not quadratic.  Positions are
- * only valid until the next change.
+ * another place calls idset_moved on the copy.  An undo puts removed ids
+ * back newest first, each below the others: the list keeps free room in
+ * front of ids[0] as well as after it, and an insertion moves the shorter
+ * side, so that rolling back a large event is linear, not quadratic.
+ * Positions are only valid until the next change.
  */
 #ifndef NOMIC_IDSET_H
 #define NOMIC_IDSET_H

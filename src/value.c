@@ -10,6 +10,7 @@
  */
 #include "value.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,18 +32,19 @@ typedef enum { NOT_NUMBER, NUM_WORD, NUM_SMALL, NUM_BIG } NumKind;
 typedef struct Atom {
     uint32_t len;
     Sym canon;    /* canonical numeric text, or the atom itself */
-    uint32_t num; /* NUM_WORD: the value (as int32_t); else 1 + the place
-                     of its rational in nums[], 0 while it has none (texts,
-                     and a NUM_SMALL until sym_num asks) */
+    /* len < INLINE_TEXT: the text, NUL-terminated (ids, times, words);
+     * longer: a malloc'd copy, its pointer's bytes stored here (at an
+     * offset of 8, so that leak checkers scanning for pointers see it) */
+    char t[INLINE_TEXT];
     uint8_t kind : 2;  /* NumKind */
     bool freed : 1;    /* a slot the collector emptied, waiting for reuse */
     bool marked : 1;   /* during a collection: still in use */
-    /* len < INLINE_TEXT: the text, NUL-terminated (ids, times, words);
-     * longer: a malloc'd copy, its pointer's bytes stored here */
-    char t[INLINE_TEXT];
+    uint32_t num; /* NUM_WORD: the value (as int32_t); else 1 + the place
+                     of its rational in nums[], 0 while it has none (texts,
+                     and a NUM_SMALL until sym_num asks) */
 } Atom;
 
-_Static_assert(sizeof(Atom) == 24, "an atom is 24 bytes: a game holds hundreds of thousands");
+_Static_assert(sizeof(Atom) == 24 && offsetof(Atom, t) == 8, "an atom is 24 bytes, a long text's pointer aligned");
 
 static Atom *atoms;     /* by Sym */
 static size_t natoms, atomcap;
