@@ -24,9 +24,9 @@
 typedef enum { NOT_NUMBER, NUM_WORD, NUM_SMALL, NUM_BIG } NumKind;
 
 /* Most texts are short words, times and ids: they are kept in the atom
- * itself, and a whole number that fits 64 bits (NUM_SMALL) is read from
- * its digits and gets its GMP rational only when arithmetic asks for it.
- * A game holds hundreds of thousands. */
+ * itself, and a whole number that fits 64 bits (NUM_WORD, NUM_SMALL) gets
+ * its GMP rational only when arithmetic asks for it.  A game holds
+ * hundreds of thousands. */
 #define INLINE_TEXT 11
 
 typedef struct Atom {
