@@ -38,12 +38,32 @@ static void compact(IdSet *s)
     s->head = 0;
 }
 
-/* Most lists hold one id (a time, an object's own id): start small. */
+/* Moves the single inline id (if any) into an allocation of `front` free
+ * slots and then `cap` (>= 2) slots. */
+static void leave_inline(IdSet *s, uint32_t front, uint32_t cap)
+{
+    ObjId *base = xmalloc(((size_t)front + cap) * sizeof *base);
+    if (s->len) base[front] = s->one;
+    s->ids = base + front;
+    s->front = front;
+    s->cap = cap;
+}
+
+/* Room for one more id after the last: the first id stays inline. */
 static void make_room(IdSet *s)
 {
     if (s->len < s->cap) return;
-    s->cap = s->cap ? 2 * s->cap : 2;
-    ObjId *base = xrealloc(s->ids ? s->ids - s->front : NULL, ((size_t)s->front + s->cap) * sizeof *s->ids);
+    if (s->cap == 0) {
+        s->ids = &s->one;
+        s->cap = 1;
+        return;
+    }
+    if (s->cap == 1) {
+        leave_inline(s, 0, 4);
+        return;
+    }
+    s->cap *= 2;
+    ObjId *base = xrealloc(s->ids - s->front, ((size_t)s->front + s->cap) * sizeof *s->ids);
     s->ids = base + s->front;
 }
 
@@ -52,6 +72,10 @@ static void make_front_room(IdSet *s)
 {
     if (s->front) return;
     uint32_t front = s->len > 4 ? s->len : 4;
+    if (s->cap <= 1) {
+        leave_inline(s, front, 2);
+        return;
+    }
     ObjId *base = xmalloc(((size_t)front + s->cap) * sizeof *s->ids);
     memcpy(base + front, s->ids, (size_t)s->len * sizeof *s->ids);
     free(s->ids);
@@ -131,7 +155,7 @@ uint32_t idset_seek(const IdSet *s, uint32_t from, ObjId id)
 
 void idset_free(IdSet *s)
 {
-    free(s->ids ? s->ids - s->front : NULL);
+    if (s->cap > 1) free(s->ids - s->front);
     s->ids = NULL;
-    s->len = s->cap = s->front = s->live = s->head = 0;
+    s->len = s->cap = s->front = s->live = s->head = s->one = 0;
 }

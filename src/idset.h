@@ -9,11 +9,15 @@
  * mostly added in ascending order (new objects get the highest id), which
  * appends, and mostly removed oldest first (a proposal's votes, processed
  * moves), so `head` marks where the dead prefix ends: readers start there
- * instead of stepping over it.  An undo puts removed ids back newest
- * first, each below the others: the list keeps free room in front of
- * ids[0] as well as after it, and an insertion moves the shorter side, so
- * that rolling back a large event is linear, not quadratic.  Positions are
- * only valid until the next change.
+ * instead of stepping over it.  Most lists hold one id (an object's own
+ * time, its own id): a single id is kept in the set itself, in `one`,
+ * with ids pointing there and cap 1 (an allocation always has room for
+ * two or more), so it costs no allocation.  Whoever copies an IdSet to
+ * another place calls idset_moved on the copy.  An undo puts removed ids
+ * back newest first, each below the others: the list keeps free room in
+ * front of ids[0] as well as after it, and an insertion moves the shorter
+ * side, so that rolling back a large event is linear, not quadratic.
+ * Positions are only valid until the next change.
  */
 #ifndef NOMIC_IDSET_H
 #define NOMIC_IDSET_H
@@ -31,6 +35,7 @@ typedef struct IdSet {
     uint32_t front;/* free slots before ids[0] (the allocation starts there) */
     uint32_t live; /* entries that are not tombstones */
     uint32_t head; /* every entry before it is a tombstone */
+    ObjId one;     /* the id when cap == 1 (fills what would be padding) */
 } IdSet;
 
 void idset_add(IdSet *s, ObjId id);
@@ -39,6 +44,11 @@ bool idset_has(const IdSet *s, ObjId id);
 /* Index of the first live entry whose id is >= id, or s->len. */
 uint32_t idset_seek(const IdSet *s, uint32_t from, ObjId id);
 void idset_free(IdSet *s);
+/* After s was copied from another place: ids points at its own `one`. */
+static inline void idset_moved(IdSet *s)
+{
+    if (s->cap == 1) s->ids = &s->one;
+}
 
 /* Visits each live id of s (a set or NULL) in ascending order:
  *     IDSET_FOREACH (s, id) use(id);

@@ -8,11 +8,29 @@
 
 #include "util.h"
 
+/* The index is a table of small slots over two arrays: the lists (a key
+ * and its IdSet, 40 bytes) and the single keys (a key and the one object
+ * holding it, 12 bytes).  Most keys are single (a move's time, its batch:
+ * two per vote), so they cost 12 bytes until some rule looks them up.
+ * The slack an open-addressing table needs costs 4-byte slots, not
+ * entries.  Lists live in chunks that never move, so a lookup that turns
+ * a single key into a list leaves the lists looked up before in place. */
 struct IndexEntry {
-    Sym name;  /* 0 with value 0 marks an empty slot (names are never "") */
+    Sym name;  /* never "" */
     Sym value; /* canonical value */
     IdSet set;
 };
+
+struct IndexSingle {
+    Sym name;  /* 0: made a list since (the slot now names the list) */
+    Sym value; /* canonical value */
+    ObjId id;  /* 0: nobody holds it now */
+};
+
+/* A slot's ref: 0 empty, 1 + a list's place, or REF_SINGLE | 1 + a
+ * single key's place. */
+#define REF_SINGLE 0x80000000u
+#define LIST_CHUNK 1024
 
 static uint64_t key_hash(Sym name, Sym value)
 {
@@ -121,10 +139,13 @@ Obj *obj_clone(const Obj *o)
 void pool_free(Pool *p)
 {
     if (!p) return;
-    for (size_t i = 0; i < p->objcap; i++) obj_free(p->objs[i]);
+    for (size_t i = 0; i < p->objlen; i++) obj_free(p->objs[i]);
     free(p->objs);
-    for (size_t i = 0; i < p->index_cap; i++) idset_free(&p->index[i].set);
-    free(p->index);
+    for (size_t k = 0; k < p->nlists; k++) idset_free(&p->lists[k / LIST_CHUNK][k % LIST_CHUNK].set);
+    for (size_t c = 0; c < p->lists_chunks; c++) free(p->lists[c]);
+    free(p->lists);
+    free(p->singles);
+    free(p->slots);
     for (size_t i = 0; i < p->ranges_cap; i++) free(p->ranges[i].nums);
     free(p->ranges);
     idset_free(&p->all);
@@ -137,54 +158,145 @@ void pool_free(Pool *p)
 
 /* ---- index ---- */
 
-static IndexEntry *index_find(const Pool *p, Sym name, Sym value)
+static IndexEntry *list_at(const Pool *p, uint32_t k) { return &p->lists[k / LIST_CHUNK][k % LIST_CHUNK]; }
+
+static void ref_key(const Pool *p, uint32_t ref, Sym *name, Sym *value)
 {
-    if (!p->index_cap) return NULL;
-    size_t mask = p->index_cap - 1;
-    for (size_t i = key_hash(name, value) & mask;; i = (i + 1) & mask) {
-        IndexEntry *e = &p->index[i];
-        if (e->name == 0) return NULL;
-        if (e->name == name && e->value == value) return e;
+    if (ref & REF_SINGLE) {
+        const IndexSingle *e = &p->singles[(ref & ~REF_SINGLE) - 1];
+        *name = e->name;
+        *value = e->value;
+    } else {
+        const IndexEntry *e = list_at(p, ref - 1);
+        *name = e->name;
+        *value = e->value;
     }
 }
 
-static void index_grow(Pool *p)
+/* The slot holding the key, or NULL. */
+static uint32_t *slot_find(const Pool *p, Sym name, Sym value)
 {
-    IndexEntry *old = p->index;
-    size_t oldcap = p->index_cap;
-    p->index_cap = oldcap ? oldcap * 2 : 1024;
-    p->index = xcalloc(p->index_cap, sizeof *p->index);
-    size_t mask = p->index_cap - 1;
-    for (size_t i = 0; i < oldcap; i++) {
-        if (!old[i].name) continue;
-        size_t j = key_hash(old[i].name, old[i].value) & mask;
-        while (p->index[j].name) j = (j + 1) & mask;
-        p->index[j] = old[i];
+    if (!p->slots_cap) return NULL;
+    size_t mask = p->slots_cap - 1;
+    for (size_t i = key_hash(name, value) & mask; p->slots[i]; i = (i + 1) & mask) {
+        Sym n, v;
+        ref_key(p, p->slots[i], &n, &v);
+        if (n == name && v == value) return &p->slots[i];
     }
-    free(old);
+    return NULL;
 }
 
-/* Entries are not removed one by one: an emptied list stays, ready for
- * reuse, which keeps probing simple; pool_compact drops them all at once. */
-static IndexEntry *index_get(Pool *p, Sym name, Sym value)
+static void slot_insert(Pool *p, Sym name, Sym value, uint32_t ref)
 {
-    IndexEntry *e = index_find(p, name, value);
-    if (e) return e;
-    if ((p->index_len + 1) * 4 > p->index_cap * 3) index_grow(p);
-    size_t mask = p->index_cap - 1;
-    size_t i = key_hash(name, value) & mask;
-    while (p->index[i].name) i = (i + 1) & mask;
-    e = &p->index[i];
-    e->name = name;
-    e->value = value;
-    p->index_len++;
+    size_t mask = p->slots_cap - 1, i = key_hash(name, value) & mask;
+    while (p->slots[i]) i = (i + 1) & mask;
+    p->slots[i] = ref;
+}
+
+/* Fills the slots afresh, at most half full, for the keys there are. */
+static void slots_rebuild(Pool *p)
+{
+    size_t cap = 1024;
+    while ((p->nlists + p->nsingles + 1) * 2 > cap) cap *= 2;
+    if (cap != p->slots_cap) {
+        free(p->slots);
+        p->slots = xmalloc(cap * sizeof *p->slots);
+        p->slots_cap = cap;
+    }
+    memset(p->slots, 0, cap * sizeof *p->slots);
+    for (uint32_t k = 0; k < p->nlists; k++) slot_insert(p, list_at(p, k)->name, list_at(p, k)->value, k + 1);
+    for (uint32_t k = 0; k < p->nsingles; k++)
+        if (p->singles[k].name) slot_insert(p, p->singles[k].name, p->singles[k].value, REF_SINGLE | (k + 1));
+}
+
+/* Makes the slot for a key just added (the table is rebuilt past half). */
+static void slot_add(Pool *p, Sym name, Sym value, uint32_t ref)
+{
+    if ((p->nlists + p->nsingles) * 2 > p->slots_cap) slots_rebuild(p);
+    else slot_insert(p, name, value, ref);
+}
+
+/* A new empty list at the end (its slot is the caller's). */
+static IndexEntry *list_new(Pool *p, Sym name, Sym value)
+{
+    if (p->nlists == p->lists_chunks * LIST_CHUNK) {
+        p->lists = xrealloc(p->lists, (p->lists_chunks + 1) * sizeof *p->lists);
+        p->lists[p->lists_chunks++] = xmalloc(LIST_CHUNK * sizeof **p->lists);
+    }
+    IndexEntry *e = list_at(p, (uint32_t)p->nlists++);
+    *e = (IndexEntry){.name = name, .value = value};
     return e;
 }
 
+/* Turns the single key in *slot into a list holding its object. */
+static IndexEntry *promote(Pool *p, uint32_t *slot)
+{
+    IndexSingle *one = &p->singles[(*slot & ~REF_SINGLE) - 1];
+    IndexEntry *e = list_new(p, one->name, one->value);
+    if (one->id) idset_add(&e->set, one->id);
+    one->name = 0;
+    one->id = 0;
+    *slot = (uint32_t)p->nlists;
+    return e;
+}
+
+/* Adds id under the key; says whether the key is new. */
+static bool index_put(Pool *p, Sym name, Sym value, ObjId id)
+{
+    uint32_t *slot = slot_find(p, name, value);
+    if (!slot) {
+        GROW(p->singles, p->nsingles, p->singles_cap);
+        p->singles[p->nsingles++] = (IndexSingle){name, value, id};
+        slot_add(p, name, value, REF_SINGLE | (uint32_t)p->nsingles);
+        return true;
+    }
+    if (*slot & REF_SINGLE) {
+        IndexSingle *one = &p->singles[(*slot & ~REF_SINGLE) - 1];
+        if (one->id == 0 || one->id == id) {
+            one->id = id;
+            return false;
+        }
+        idset_add(&promote(p, slot)->set, id);
+        return false;
+    }
+    idset_add(&list_at(p, *slot - 1)->set, id);
+    return false;
+}
+
+/* Keys are not removed one by one: an emptied one stays, ready for reuse,
+ * which keeps probing simple; pool_compact drops them all at once. */
+static void index_take(Pool *p, Sym name, Sym value, ObjId id)
+{
+    uint32_t *slot = slot_find(p, name, value);
+    if (!slot) return;
+    if (*slot & REF_SINGLE) {
+        IndexSingle *one = &p->singles[(*slot & ~REF_SINGLE) - 1];
+        if (one->id == id) one->id = 0;
+    } else {
+        idset_remove(&list_at(p, *slot - 1)->set, id);
+    }
+}
+
+/* How many objects hold the key now, without making a list. */
+static uint32_t index_live(const Pool *p, Sym name, Sym value)
+{
+    const uint32_t *slot = slot_find(p, name, value);
+    if (!slot) return 0;
+    if (*slot & REF_SINGLE) return p->singles[(*slot & ~REF_SINGLE) - 1].id != 0;
+    return list_at(p, *slot - 1)->set.live;
+}
+
+/* A single key asked for gets its list: the pool is logically unchanged
+ * (the game is one thread's at a time, pool.h's callers included). */
 const IdSet *pool_lookup(const Pool *p, Sym name, Sym value)
 {
-    IndexEntry *e = index_find(p, name, sym_canon(value));
-    return e ? &e->set : NULL;
+    uint32_t *slot = slot_find(p, name, sym_canon(value));
+    if (!slot) return NULL;
+    if (*slot & REF_SINGLE) {
+        if (p->singles[(*slot & ~REF_SINGLE) - 1].id == 0) return NULL;
+        return &promote((Pool *)p, slot)->set;
+    }
+    return &list_at(p, *slot - 1)->set;
 }
 
 /* ---- range index ---- */
@@ -247,10 +359,9 @@ static void range_insert(RangeIndex *r, Sym num)
 static void index_add(Pool *p, ObjId id, Sym name, Sym value)
 {
     Sym canon = sym_canon(value);
-    size_t before = p->index_len;
-    idset_add(&index_get(p, name, canon)->set, id);
+    bool fresh = index_put(p, name, canon, id);
     if (sym_is_number(canon)) {
-        if (p->index_len != before) range_insert(range_get(p, name), canon);
+        if (fresh) range_insert(range_get(p, name), canon);
     } else {
         range_get(p, name)->text_live++;
     }
@@ -260,8 +371,7 @@ static void index_add(Pool *p, ObjId id, Sym name, Sym value)
 static void index_remove(Pool *p, ObjId id, Sym name, Sym value)
 {
     Sym canon = sym_canon(value);
-    IndexEntry *e = index_find(p, name, canon);
-    if (e) idset_remove(&e->set, id);
+    index_take(p, name, canon, id);
     if (!sym_is_number(canon)) range_find(p, name)->text_live--;
     p->state_hash -= triple_hash(p, id, name, value);
 }
@@ -270,7 +380,7 @@ static void index_remove(Pool *p, ObjId id, Sym name, Sym value)
 
 Obj *pool_get(const Pool *p, ObjId id)
 {
-    return id < p->objcap ? p->objs[id] : NULL;
+    return id < p->objlen ? p->objs[id] : NULL;
 }
 
 size_t pool_size(const Pool *p) { return p->all.live; }
@@ -303,8 +413,12 @@ static void install(Pool *p, Obj *o)
         size_t cap = p->objcap ? p->objcap : 1024;
         while (cap <= o->id) cap *= 2;
         p->objs = xrealloc(p->objs, cap * sizeof *p->objs);
-        memset(p->objs + p->objcap, 0, (cap - p->objcap) * sizeof *p->objs);
         p->objcap = cap;
+    }
+    if (o->id >= p->objlen) {
+        /* only what is used is written: the room beyond costs no memory */
+        memset(p->objs + p->objlen, 0, (o->id + 1 - p->objlen) * sizeof *p->objs);
+        p->objlen = o->id + 1;
     }
     p->objs[o->id] = o;
     idset_add(&p->all, o->id);
@@ -401,8 +515,11 @@ static void obj_put(Obj *o, Sym name, Sym value)
     }
     if (value == SYM_EMPTY) return;
     if (o->n == o->cap) {
-        /* objects have about a dozen attributes: grow by four, not double */
-        o->cap += 4;
+        /* objects have about a dozen attributes: grow by two, not double,
+         * to an odd count: malloc's blocks come in steps of 16 bytes with
+         * 8 of them its own, so an odd number of 8-byte attributes fills
+         * one exactly (a vote's 11 take 96 bytes, 12 would take 112) */
+        o->cap = o->cap ? o->cap + 2 : 3;
         o->attrs = xrealloc(o->attrs, o->cap * sizeof *o->attrs);
     }
     memmove(o->attrs + i + 1, o->attrs + i, (o->n - i) * sizeof *o->attrs);
@@ -433,33 +550,48 @@ bool pool_set(Pool *p, ObjId id, Sym name, Sym value)
 
 /* ---- between events ---- */
 
-static bool range_num_live(const Pool *p, Sym name, Sym num)
+static bool range_num_live(const Pool *p, Sym name, Sym num) { return index_live(p, name, num) > 0; }
+
+/* Lists of one (or none) go back to single keys, emptied keys go, and
+ * the lists left close up. */
+static void compact_index(Pool *p)
 {
-    const IdSet *s = pool_lookup(p, name, num);
-    return s && s->live;
+    size_t singles = 0;
+    for (size_t k = 0; k < p->nsingles; k++)
+        if (p->singles[k].name && p->singles[k].id) p->singles[singles++] = p->singles[k];
+    p->nsingles = singles;
+    size_t lists = 0;
+    for (uint32_t k = 0; k < p->nlists; k++) {
+        IndexEntry *e = list_at(p, k);
+        if (e->set.live <= 1) {
+            if (e->set.live) {
+                GROW(p->singles, p->nsingles, p->singles_cap);
+                p->singles[p->nsingles++] = (IndexSingle){e->name, e->value, e->set.ids[idset_seek(&e->set, 0, 1)]};
+            }
+            idset_free(&e->set);
+            continue;
+        }
+        IndexEntry *to = list_at(p, (uint32_t)lists++);
+        if (to != e) {
+            *to = *e;
+            idset_moved(&to->set);
+        }
+    }
+    p->nlists = lists;
+    size_t chunks = (lists + LIST_CHUNK - 1) / LIST_CHUNK;
+    for (size_t c = chunks; c < p->lists_chunks; c++) free(p->lists[c]);
+    p->lists_chunks = chunks;
+    /* give back what a shrunken game no longer needs */
+    if (p->singles_cap > 1024 && p->nsingles < p->singles_cap / 4) {
+        p->singles_cap = p->nsingles * 2 + 1024;
+        p->singles = xrealloc(p->singles, p->singles_cap * sizeof *p->singles);
+    }
+    slots_rebuild(p);
 }
 
 void pool_compact(Pool *p)
 {
-    IndexEntry *old = p->index;
-    size_t oldcap = p->index_cap, live = 0;
-    for (size_t i = 0; i < oldcap; i++) {
-        if (!old[i].name) continue;
-        if (old[i].set.live) live++;
-        else idset_free(&old[i].set);
-    }
-    size_t cap = 1024;
-    while ((live + 1) * 4 > cap * 3) cap *= 2;
-    p->index = xcalloc(cap, sizeof *p->index);
-    p->index_cap = cap;
-    p->index_len = live;
-    for (size_t i = 0; i < oldcap; i++) {
-        if (!old[i].name || !old[i].set.live) continue;
-        size_t j = key_hash(old[i].name, old[i].value) & (cap - 1);
-        while (p->index[j].name) j = (j + 1) & (cap - 1);
-        p->index[j] = old[i];
-    }
-    free(old);
+    compact_index(p);
     for (size_t i = 0; i < p->ranges_cap; i++) {
         RangeIndex *r = &p->ranges[i];
         uint32_t n = 0;
@@ -482,12 +614,15 @@ static void mark_obj(const Obj *o)
 void pool_mark_syms(const Pool *p)
 {
     hash_memo_clear(p);
-    for (size_t i = 0; i < p->objcap; i++) mark_obj(p->objs[i]);
-    for (size_t i = 0; i < p->index_cap; i++)
-        if (p->index[i].name) {
-            sym_mark(p->index[i].name);
-            sym_mark(p->index[i].value);
-        }
+    for (size_t i = 0; i < p->objlen; i++) mark_obj(p->objs[i]);
+    for (uint32_t k = 0; k < p->nlists; k++) {
+        sym_mark(list_at(p, k)->name);
+        sym_mark(list_at(p, k)->value);
+    }
+    for (size_t k = 0; k < p->nsingles; k++) {
+        sym_mark(p->singles[k].name);
+        sym_mark(p->singles[k].value);
+    }
     for (size_t i = 0; i < p->ranges_cap; i++) {
         const RangeIndex *r = &p->ranges[i];
         if (!r->name) continue;

@@ -8,7 +8,10 @@
  *  - For every live object and attribute (name, value) the object's id is in
  *    the posting list of (name, sym_canon(value)), and in `all`; nothing else
  *    is in any posting list.  So "type == vote" or "propId == 5.0" is one
- *    lookup, and "5" and "5.0" share a list.
+ *    lookup, and "5" and "5.0" share a list.  (A key only one object has,
+ *    such as a move's time, is kept as a bare (name, value, id) until a
+ *    lookup asks for its list; pool_lookup then makes one.  Between
+ *    events pool_compact turns lists of one back into bare keys.)
  *  - For every attribute name, `ranges` keeps the distinct numeric values
  *    it has ever had, ascending, and how many live objects hold a value of
  *    it that is not a number; so "score > 100" can visit only the posting
@@ -81,6 +84,7 @@ typedef struct ChangeList {
 } ChangeList;
 
 typedef struct IndexEntry IndexEntry;
+typedef struct IndexSingle IndexSingle;
 
 /* Per attribute name: its numeric values, for range matching. */
 typedef struct RangeIndex {
@@ -93,10 +97,15 @@ typedef struct RangeIndex {
 typedef struct Pool {
     Obj **objs;        /* by id; NULL when deleted or never made */
     ObjId next_id;     /* the id the next created object gets */
+    size_t objlen;     /* objs[0..objlen) are set; the rest is unwritten room */
     size_t objcap;
     IdSet all;         /* every live id */
-    IndexEntry *index; /* open-addressing table of (name, canon value) */
-    size_t index_cap, index_len;
+    IndexEntry **lists; /* the (name, canon value) lists, in chunks: none moves */
+    size_t nlists, lists_chunks;
+    IndexSingle *singles; /* the keys that one object holds, without a list */
+    size_t nsingles, singles_cap;
+    uint32_t *slots;    /* open addressing over both: 0 empty, else a ref (pool.c) */
+    size_t slots_cap;
     RangeIndex *ranges; /* open addressing by name */
     size_t ranges_cap, ranges_len;
     uint64_t state_hash;

@@ -2,45 +2,59 @@
  * value.c - interned texts and their exact numeric reading.
  *
  * The intern table is open addressing over a power-of-two array of Syms;
- * each atom keeps its text, a stable FNV hash, and, for numeric texts, the
- * rational value and the canonical Sym used for equality and indexing.
+ * each atom keeps its text and, for numeric texts, the canonical Sym used
+ * for equality and indexing, and the rational value once arithmetic asks
+ * for it.  A game holds about two texts per live object (its id, a time):
+ * an atom is 24 bytes, so what is needed rarely is computed again (the
+ * FNV hash, when the table is rebuilt) or kept beside (the rationals).
  */
 #include "value.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
 
-typedef enum { NOT_NUMBER, NUM_SMALL, NUM_BIG } NumKind;
+/* NUM_WORD: a whole number that fits 32 bits, its value in Atom.num
+ * (most numbers: ids, times, scores) until sym_num asks for a rational,
+ * which makes it a NUM_SMALL; NUM_SMALL: fits 64 bits, read from its
+ * digits; NUM_BIG: anything else, its rational made at once. */
+typedef enum { NOT_NUMBER, NUM_WORD, NUM_SMALL, NUM_BIG } NumKind;
 
 /* Most texts are short words, times and ids: they are kept in the atom
- * itself, and a whole number that fits 64 bits gets its GMP rational only
- * when arithmetic asks for it.  A game holds hundreds of thousands. */
-#define INLINE_TEXT 16
+ * itself, and a whole number that fits 64 bits (NUM_WORD, NUM_SMALL) gets
+ * its GMP rational only when arithmetic asks for it.  A game holds
+ * hundreds of thousands. */
+#define INLINE_TEXT 11
 
 typedef struct Atom {
-    union {
-        char *ptr;               /* len >= INLINE_TEXT */
-        char inl[INLINE_TEXT];   /* len < INLINE_TEXT, NUL-terminated */
-    } t;
     uint32_t len;
-    Sym canon;  /* canonical numeric text, or the atom itself */
-    uint64_t hash;
-    int64_t small; /* the value of a NUM_SMALL */
-    mpq_t *num; /* the value as a rational; NULL for text, and for a
-                   NUM_SMALL until sym_num asks */
-    uint8_t kind; /* NumKind */
-    bool freed;   /* a slot the collector emptied, waiting for reuse */
-    bool marked;/* during a collection: still in use */
+    Sym canon;    /* canonical numeric text, or the atom itself */
+    /* len < INLINE_TEXT: the text, NUL-terminated (ids, times, words);
+     * longer: a malloc'd copy, its pointer's bytes stored here (at an
+     * offset of 8, so that leak checkers scanning for pointers see it) */
+    char t[INLINE_TEXT];
+    uint8_t kind : 2;  /* NumKind */
+    bool freed : 1;    /* a slot the collector emptied, waiting for reuse */
+    bool marked : 1;   /* during a collection: still in use */
+    uint32_t num; /* NUM_WORD: the value (as int32_t); else 1 + the place
+                     of its rational in nums[], 0 while it has none (texts,
+                     and a NUM_SMALL until sym_num asks) */
 } Atom;
+
+_Static_assert(sizeof(Atom) == 24 && offsetof(Atom, t) == 8, "an atom is 24 bytes, a long text's pointer aligned");
 
 static Atom *atoms;     /* by Sym */
 static size_t natoms, atomcap;
 static Sym *free_syms;  /* freed slots, reused by atom_new */
 static size_t nfree, freecap;
 static size_t live_after_gc; /* texts that survived the last collection */
+static mpq_t **nums;    /* the atoms' rationals (Atom.num) */
+static size_t nnums, numcap;
+static uint32_t *free_nums; /* emptied places in nums[] */
+static size_t nfree_nums, free_numcap;
 static Sym *table; /* 0 = empty slot (Sym 0 is interned first, never looked up here) */
 static size_t tablecap;
 static bool ready;
@@ -133,10 +147,19 @@ char *mpq_print(mpq_srcptr q)
     return out;
 }
 
-static void table_insert(Sym s)
+static char *long_text(const Atom *a)
+{
+    char *p;
+    memcpy(&p, a->t, sizeof p);
+    return p;
+}
+
+static const char *atom_text(const Atom *a) { return a->len < INLINE_TEXT ? a->t : long_text(a); }
+
+static void table_insert(Sym s, uint64_t h)
 {
     size_t mask = tablecap - 1;
-    size_t i = atoms[s].hash & mask;
+    size_t i = h & mask;
     while (table[i]) i = (i + 1) & mask;
     table[i] = s;
 }
@@ -147,12 +170,10 @@ static void table_rebuild(size_t cap)
     tablecap = cap;
     table = xcalloc(tablecap, sizeof *table);
     for (Sym s = 1; s < natoms; s++)
-        if (!atoms[s].freed) table_insert(s);
+        if (!atoms[s].freed) table_insert(s, hash_bytes(atom_text(&atoms[s]), atoms[s].len));
 }
 
 static void table_grow(void) { table_rebuild(tablecap ? tablecap * 2 : 1024); }
-
-static const char *atom_text(const Atom *a) { return a->len < INLINE_TEXT ? a->t.inl : a->t.ptr; }
 
 /* A whole number written with digits only (and a minus) that fits 64 bits. */
 static bool small_integer(const char *s, size_t n, int64_t *out)
@@ -168,6 +189,35 @@ static bool small_integer(const char *s, size_t n, int64_t *out)
     return true;
 }
 
+/* A new rational, owned by atom a. */
+static mpq_t *num_new(Atom *a)
+{
+    uint32_t at;
+    if (nfree_nums) {
+        at = free_nums[--nfree_nums];
+    } else {
+        GROW(nums, nnums, numcap);
+        at = (uint32_t)nnums++;
+    }
+    nums[at] = xmalloc(sizeof *nums[at]);
+    mpq_init(*nums[at]);
+    a->num = at + 1;
+    return nums[at];
+}
+
+static bool is_small(const Atom *a) { return a->kind == NUM_WORD || a->kind == NUM_SMALL; }
+
+/* The value of a NUM_WORD, or of a NUM_SMALL read from its digits (which
+ * small_integer accepted when the atom was made). */
+static int64_t small_value(const Atom *a)
+{
+    if (a->kind == NUM_WORD) return (int32_t)a->num;
+    const char *t = atom_text(a);
+    int64_t v = 0;
+    for (uint32_t i = t[0] == '-'; i < a->len; i++) v = v * 10 + (t[i] - '0');
+    return t[0] == '-' ? -v : v;
+}
+
 static Sym atom_new(const char *s, size_t n, uint64_t h)
 {
     Sym id;
@@ -180,37 +230,41 @@ static Sym atom_new(const char *s, size_t n, uint64_t h)
     Atom *a = &atoms[id];
     memset(a, 0, sizeof *a);
     if (n < INLINE_TEXT) {
-        memcpy(a->t.inl, s, n);
-        a->t.inl[n] = 0;
+        memcpy(a->t, s, n);
+        a->t[n] = 0;
     } else {
-        a->t.ptr = xstrndup(s, n);
+        char *copy = xstrndup(s, n);
+        memcpy(a->t, &copy, sizeof copy);
     }
     a->len = (uint32_t)n;
-    a->hash = h;
     a->canon = id;
+    int64_t small;
     if (text_is_number(s, n)) {
-        if (small_integer(s, n, &a->small)) {
-            a->kind = NUM_SMALL;
+        if (small_integer(s, n, &small)) {
+            a->kind = small >= INT32_MIN && small <= INT32_MAX ? NUM_WORD : NUM_SMALL;
+            if (a->kind == NUM_WORD) a->num = (uint32_t)(int32_t)small;
         } else {
             a->kind = NUM_BIG;
-            a->num = xmalloc(sizeof *a->num);
-            mpq_init(*a->num);
-            parse_number(*a->num, s, n);
+            parse_number(*num_new(a), s, n);
         }
     }
     if (id != 0) {
         if ((natoms + 1) * 2 > tablecap) table_grow();
-        else table_insert(id);
+        else table_insert(id, h);
     }
     return id;
 }
 
 static void atom_free(Atom *a)
 {
-    if (a->len >= INLINE_TEXT) free(a->t.ptr);
-    if (a->num) {
-        mpq_clear(*a->num);
-        free(a->num);
+    if (a->len >= INLINE_TEXT) free(long_text(a));
+    if (a->num && a->kind != NUM_WORD) {
+        mpq_t **q = &nums[a->num - 1];
+        mpq_clear(**q);
+        free(*q);
+        *q = NULL;
+        GROW(free_nums, nfree_nums, free_numcap);
+        free_nums[nfree_nums++] = a->num - 1;
     }
     memset(a, 0, sizeof *a);
     a->freed = true;
@@ -261,10 +315,15 @@ void value_shutdown(void)
     free(atoms);
     free(table);
     free(free_syms);
+    free(nums);
+    free(free_nums);
     atoms = NULL;
     table = NULL;
     free_syms = NULL;
+    nums = NULL;
+    free_nums = NULL;
     natoms = atomcap = tablecap = nfree = freecap = live_after_gc = 0;
+    nnums = numcap = nfree_nums = free_numcap = 0;
     ready = false;
 }
 
@@ -277,7 +336,7 @@ Sym sym_intern(const char *s, size_t n)
         size_t mask = tablecap - 1;
         for (size_t i = h & mask; table[i]; i = (i + 1) & mask) {
             Atom *a = &atoms[table[i]];
-            if (a->hash == h && a->len == n && memcmp(atom_text(a), s, n) == 0) return table[i];
+            if (a->len == n && memcmp(atom_text(a), s, n) == 0) return table[i];
         }
     }
     Sym id = atom_new(s, n, h);
@@ -285,8 +344,8 @@ Sym sym_intern(const char *s, size_t n)
     if (a->kind != NOT_NUMBER) {
         /* the canonical text of a number is its printed form */
         char tmp[24], *c = tmp;
-        if (a->kind == NUM_SMALL) snprintf(tmp, sizeof tmp, "%lld", (long long)a->small);
-        else c = mpq_print(*a->num);
+        if (is_small(a)) snprintf(tmp, sizeof tmp, "%lld", (long long)small_value(a));
+        else c = mpq_print(*nums[a->num - 1]);
         size_t cl = strlen(c);
         Sym canon = (cl == n && memcmp(c, s, n) == 0) ? id : sym_intern(c, cl);
         if (c != tmp) free(c);
@@ -298,24 +357,28 @@ Sym sym_intern(const char *s, size_t n)
 Sym sym_cstr(const char *s) { return sym_intern(s, strlen(s)); }
 const char *sym_text(Sym s) { return atom_text(&atoms[s]); }
 size_t sym_len(Sym s) { return atoms[s].len; }
-uint64_t sym_hash(Sym s) { return atoms[s].hash; }
+uint64_t sym_hash(Sym s) { return hash_bytes(atom_text(&atoms[s]), atoms[s].len); }
 bool sym_is_number(Sym s) { return atoms[s].kind != NOT_NUMBER; }
 
 mpq_srcptr sym_num(Sym s)
 {
     Atom *a = &atoms[s];
-    if (!a->num) {
-        a->num = xmalloc(sizeof *a->num);
-        mpq_init(*a->num);
-        mpz_set_si(mpq_numref(*a->num), (long)a->small);
+    if (a->kind == NUM_WORD) {
+        int32_t v = (int32_t)a->num;
+        a->kind = NUM_SMALL;
+        mpz_set_si(mpq_numref(*num_new(a)), v);
+    } else if (!a->num) {
+        mpz_set_si(mpq_numref(*num_new(a)), (long)small_value(a));
     }
-    return *a->num;
+    return *nums[a->num - 1];
 }
 
 int num_cmp(Sym a, Sym b)
 {
-    if (atoms[a].kind == NUM_SMALL && atoms[b].kind == NUM_SMALL)
-        return atoms[a].small < atoms[b].small ? -1 : atoms[a].small > atoms[b].small;
+    if (is_small(&atoms[a]) && is_small(&atoms[b])) {
+        int64_t x = small_value(&atoms[a]), y = small_value(&atoms[b]);
+        return x < y ? -1 : x > y;
+    }
     return mpq_cmp(sym_num(a), sym_num(b));
 }
 Sym sym_canon(Sym s) { return atoms[s].canon; }
@@ -337,8 +400,8 @@ Sym sym_from_long(long v)
 
 bool sym_to_long(Sym s, long *out)
 {
-    if (atoms[s].kind == NUM_SMALL) {
-        *out = (long)atoms[s].small;
+    if (is_small(&atoms[s])) {
+        *out = (long)small_value(&atoms[s]);
         return true;
     }
     if (!sym_is_number(s)) return false;

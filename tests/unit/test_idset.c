@@ -6,6 +6,7 @@
 #include "unit.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define N 3000
 
@@ -76,11 +77,45 @@ static void undo_order(void **state)
     idset_free(&s);
 }
 
+/* A list of one id keeps it inline: copied elsewhere (as the index copies
+ * its entries when it grows) and told so, the copy reads it, grows from
+ * it in either direction and shrinks back to it. */
+static void one_id_inline(void **state)
+{
+    static bool in[N + 1];
+    IdSet a = {0};
+    idset_add(&a, 50);
+    in[50] = true;
+    IdSet b = a;
+    memset(&a, 0xff, sizeof a); /* the old place is gone */
+    idset_moved(&b);
+    check_same(&b, in);
+    idset_add(&b, 10); /* before the inline id */
+    idset_add(&b, 90);
+    in[10] = in[90] = true;
+    check_same(&b, in);
+    idset_remove(&b, 10);
+    idset_remove(&b, 90);
+    in[10] = in[90] = false;
+    check_same(&b, in);
+    idset_free(&b);
+    /* emptied and used again, the id stays inline */
+    idset_add(&b, 7);
+    idset_remove(&b, 7);
+    idset_add(&b, 8);
+    IdSet c = b;
+    idset_moved(&c);
+    assert_int_equal(c.live, 1);
+    assert_int_equal(c.ids[idset_seek(&c, 0, 1)], 8);
+    idset_free(&c);
+}
+
 int run_idset_tests(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_operations),
         cmocka_unit_test(undo_order),
+        cmocka_unit_test(one_id_inline),
     };
     return cmocka_run_group_tests_name("idset", tests, NULL, NULL);
 }

@@ -187,12 +187,53 @@ static void unchanged_since_sees_a_real_difference(void **state)
     pool_free(p);
 }
 
+/* Thousands of lists of one id each (a time per move, as a game has):
+ * every one found while the index grows past its first sizes, after
+ * the emptied ones are dropped, and after an undo puts them back. */
+static void many_lists_of_one_id(void **state)
+{
+    enum { MANY = 5000 };
+    Pool *p = pool_new();
+    Sym at = sym_cstr("at"), kind = sym_cstr("kind");
+    for (int i = 0; i < MANY; i++) {
+        ObjId id = pool_create(p);
+        pool_set(p, id, at, sym_from_long(100000 + i));
+        pool_set(p, id, kind, sym_cstr(i % 2 ? "odd" : "even"));
+    }
+    for (int i = 0; i < MANY; i++) {
+        const IdSet *s = pool_lookup(p, at, sym_from_long(100000 + i));
+        assert_non_null(s);
+        assert_int_equal(s->live, 1);
+        assert_int_equal(s->ids[idset_seek(s, 0, 1)], i + 1);
+    }
+    assert_int_equal(pool_lookup(p, kind, sym_cstr("odd"))->live, MANY / 2);
+    p->logging = true;
+    size_t mark = pool_mark(p);
+    for (ObjId id = 1; id <= MANY; id += 2) pool_delete(p, id);
+    pool_compact(p);
+    for (int i = 0; i < MANY; i++) {
+        const IdSet *s = pool_lookup(p, at, sym_from_long(100000 + i));
+        assert_int_equal(s != NULL && s->live == 1, i % 2 == 1);
+    }
+    assert_null(pool_lookup(p, kind, sym_cstr("even")));
+    pool_undo_to(p, mark);
+    for (int i = 0; i < MANY; i++) {
+        const IdSet *s = pool_lookup(p, at, sym_from_long(100000 + i));
+        assert_non_null(s);
+        assert_int_equal(s->ids[idset_seek(s, 0, 1)], i + 1);
+    }
+    assert_int_equal(pool_lookup(p, kind, sym_cstr("even"))->live, MANY / 2);
+    pool_forget_undo(p);
+    pool_free(p);
+}
+
 int run_pool_tests(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_changes_keep_the_invariants),
         cmocka_unit_test(undo_restores_exactly),
         cmocka_unit_test(unchanged_since_sees_a_real_difference),
+        cmocka_unit_test(many_lists_of_one_id),
     };
     return cmocka_run_group_tests_name("pool", tests, NULL, NULL);
 }

@@ -109,6 +109,37 @@ static void collector_frees_only_unmarked_texts(void **state)
     (void)drop;
 }
 
+/* The rationals live beside the atoms: those of collected numbers are
+ * given to new ones, and no number ever reads another's value. */
+static void collected_rationals_are_reused_safely(void **state)
+{
+    Sym third = S("1/3"), small = S("41");
+    mpq_srcptr q = sym_num(small); /* a small whole number asked for its rational */
+    assert_int_equal(mpz_get_si(mpq_numref(q)), 41);
+    S("2/7");
+    mpq_srcptr gone = sym_num(S("77"));
+    (void)gone;
+    sym_gc_begin();
+    sym_mark(third);
+    sym_mark(small);
+    sym_gc_end();
+    Sym five7 = S("5/7"), big = S("123456789012345678901"), seven = S("77");
+    assert_int_equal(mpz_get_si(mpq_numref(sym_num(seven))), 77);
+    assert_string_equal(sym_text(sym_canon(five7)), "5/7");
+    assert_true(val_cmp(big, S("123456789012345678900")) > 0);
+    assert_true(val_cmp(third, five7) < 0);
+    assert_int_equal(mpz_get_si(mpq_numref(sym_num(small))), 41);
+    assert_int_equal(mpz_get_si(mpq_denref(sym_num(third))), 3);
+    /* a word-sized number that was asked for its rational compares and
+     * reads as before */
+    long v;
+    assert_true(num_cmp(small, S("40")) > 0 && num_cmp(small, S("-2147483649")) > 0);
+    assert_true(sym_to_long(small, &v) && v == 41);
+    assert_true(sym_to_long(S("-2147483648"), &v) && v == -2147483648L);
+    assert_true(sym_to_long(S("2147483648"), &v) && v == 2147483648L);
+    assert_string_equal(sum("1/3", "41"), "124/3");
+}
+
 int run_value_tests(void)
 {
     value_init();
@@ -119,6 +150,7 @@ int run_value_tests(void)
         cmocka_unit_test(interning),
         cmocka_unit_test(small_and_big_integers),
         cmocka_unit_test(collector_frees_only_unmarked_texts),
+        cmocka_unit_test(collected_rationals_are_reused_safely),
     };
     return cmocka_run_group_tests_name("value", tests, NULL, NULL);
 }
