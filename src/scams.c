@@ -1052,49 +1052,83 @@ void scam_result_json(Buf *b, const ScamQuery *q, const ScamResult *r)
 
 /* ---- a proposal, as if adopted ---- */
 
-/* What the rules declare of their proposals (engineSettings'
- * proposalChanges: TYPE PROPOSAL KIND TARGET [NEWIF NEWTHEN NEWORDER]):
- * the objects of type TYPE whose attribute PROPOSAL is a proposal's id are
- * its changes; KIND says create, amend or repeal, TARGET names the rule. */
+/* What the rules declare of their proposals' changes, read from the
+ * `change` lines of engineSettings' proposalView (docs/api.md: the page
+ * reads the same) whose `in` is the type of the rules the engine runs:
+ * the objects of type `type` (the first listed: the open ones) whose
+ * attribute `of` is a proposal's key are its changes; `kind` says create
+ * (or enact), amend or repeal, `target` names the rule, `compare`'s NEW:if
+ * and NEW:then and `order` the new rule's parts. */
 typedef struct ProposalShape {
     Sym type, proposal, kind, target, nif, nthen, norder;
 } ProposalShape;
 
-static bool proposal_shape(const Pool *p, ProposalShape *ps, Buf *err)
+#define MAX_SHAPES 4
+
+/* The value of KEY=VALUE among a line's words, or "" (copied into out). */
+static void view_key(const char *line, size_t len, const char *key, char *out, size_t cap)
+{
+    size_t kl = strlen(key);
+    out[0] = 0;
+    for (const char *w = line, *end = line + len; w < end;) {
+        while (w < end && (*w == ' ' || *w == '\t')) w++;
+        size_t n = 0;
+        while (w + n < end && w[n] != ' ' && w[n] != '\t') n++;
+        if (n > kl && memcmp(w, key, kl) == 0 && w[kl] == '=') {
+            snprintf(out, cap, "%.*s", (int)(n - kl - 1), w + kl + 1);
+            return;
+        }
+        w += n;
+    }
+}
+
+/* In compare's NEW:OLD,NEW:OLD pairs, the NEW whose OLD is `old`. */
+static Sym compared(const char *compare, const char *old)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", compare);
+    for (char *pair = strtok(buf, ","); pair; pair = strtok(NULL, ",")) {
+        char *colon = strchr(pair, ':');
+        if (colon && strcmp(colon + 1, old) == 0) return sym_intern(pair, (size_t)(colon - pair));
+    }
+    return SYM_EMPTY;
+}
+
+/* The shapes of the changes to rules of type run_type; how many. */
+static int proposal_shapes(const Pool *p, Sym run_type, ProposalShape *ps, Buf *err)
 {
     const IdSet *set = pool_lookup(p, SYM_type, SYM_engineSettings);
     Sym decl = SYM_EMPTY;
     IDSET_FOREACH (set, oid) {
-        Sym v = obj_get(pool_get(p, oid), sym_cstr("proposalChanges"));
+        Sym v = obj_get(pool_get(p, oid), sym_cstr("proposalView"));
         if (v != SYM_EMPTY) decl = v;
     }
-    if (decl == SYM_EMPTY) {
-        buf_puts(err, "the rules declare no proposalChanges (on engineSettings: TYPE PROPOSAL KIND TARGET), "
-                      "so which objects are a proposal's changes is unknown");
-        return false;
-    }
-    char w[7][128] = {"", "", "", "", "newif", "newthen", "neworder"};
-    const char *t = sym_text(decl);
     int n = 0;
-    while (*t) {
-        while (*t == ' ' || *t == '\t' || *t == '\n') t++;
-        size_t len = strcspn(t, " \t\n");
-        if (!len) break;
-        if (n == 7 || len >= sizeof w[0]) {
-            buf_printf(err, "engineSettings' proposalChanges \"%.80s\": expected 4 to 7 attribute names", sym_text(decl));
-            return false;
+    for (const char *line = sym_text(decl); *line && n < MAX_SHAPES;) {
+        size_t len = strcspn(line, "\n");
+        const char *w = line;
+        while (*w == ' ' || *w == '\t') w++;
+        char type[128], of[128], kind[128], target[128], in[128], compare[256], order[128];
+        view_key(w, len - (size_t)(w - line), "in", in, sizeof in);
+        if (strncmp(w, "change ", 7) == 0 && strcmp(in, sym_text(run_type)) == 0) {
+            view_key(w, len, "type", type, sizeof type);
+            view_key(w, len, "of", of, sizeof of);
+            view_key(w, len, "kind", kind, sizeof kind);
+            view_key(w, len, "target", target, sizeof target);
+            view_key(w, len, "compare", compare, sizeof compare);
+            view_key(w, len, "order", order, sizeof order);
+            type[strcspn(type, ",")] = 0; /* the first type: changes still open */
+            if (*type && *of && *kind && *target)
+                ps[n++] = (ProposalShape){sym_canon(sym_cstr(type)), sym_cstr(of), sym_cstr(kind), sym_cstr(target),
+                                          compared(compare, "if"), compared(compare, "then"), sym_cstr(order)};
         }
-        memcpy(w[n], t, len);
-        w[n++][len] = 0;
-        t += len;
+        line += len + (line[len] == '\n');
     }
-    if (n < 4) {
-        buf_printf(err, "engineSettings' proposalChanges \"%.80s\": expected TYPE PROPOSAL KIND TARGET", sym_text(decl));
-        return false;
-    }
-    *ps = (ProposalShape){sym_canon(sym_cstr(w[0])), sym_cstr(w[1]), sym_cstr(w[2]), sym_cstr(w[3]),
-                          sym_cstr(w[4]), sym_cstr(w[5]), sym_cstr(w[6])};
-    return true;
+    if (!n)
+        buf_printf(err, "the rules declare no changes to their rules (a `change ... in=%s` line of proposalView on "
+                        "engineSettings, docs/api.md), so which objects are a proposal's changes is unknown",
+                   sym_text(run_type));
+    return n;
 }
 
 static void adopt_one(Pool *p, Sym run_type, const ProposalShape *ps, const Obj *c)
@@ -1126,27 +1160,35 @@ bool scams_adopt(Game *g, const char *id, Buf *err)
     Pool *p = g->pool;
     RuleInfo *ri;
     free((engine_rules(g->eng, &ri), ri)); /* reads the settings: the rules' type */
-    ProposalShape ps;
-    if (!proposal_shape(p, &ps, err)) return false;
+    ProposalShape ps[MAX_SHAPES];
     Sym run_type = g->eng->run_type, want = sym_canon(sym_cstr(id));
+    int nshapes = proposal_shapes(p, run_type, ps, err);
+    if (!nshapes) return false;
     ObjId *ids = NULL;
-    int n = 0, cap = 0;
-    IDSET_FOREACH (pool_lookup(p, SYM_type, ps.type), oid) {
-        const Obj *o = pool_get(p, oid);
-        if (sym_canon(obj_get(o, ps.proposal)) != want) continue;
-        GROW(ids, n, cap);
-        ids[n++] = o->id;
+    int *shape = NULL;
+    int n = 0, cap = 0, scap = 0;
+    for (int k = 0; k < nshapes; k++) {
+        IDSET_FOREACH (pool_lookup(p, SYM_type, ps[k].type), oid) {
+            const Obj *o = pool_get(p, oid);
+            if (sym_canon(obj_get(o, ps[k].proposal)) != want) continue;
+            GROW(shape, n, scap);
+            GROW(ids, n, cap);
+            shape[n] = k;
+            ids[n++] = o->id;
+        }
     }
     if (!n) {
-        buf_printf(err, "no %s object has %s %s (the rules' proposalChanges): no such proposal, or one without changes",
-                   sym_text(ps.type), sym_text(ps.proposal), id);
+        buf_printf(err, "no %s object has %s %s (proposalView's changes): no such proposal, or one without changes",
+                   sym_text(ps[0].type), sym_text(ps[0].proposal), id);
         free(ids);
+        free(shape);
         return false;
     }
     for (int i = 0; i < n; i++) {
         const Obj *o = pool_get(p, ids[i]);
-        if (o) adopt_one(p, run_type, &ps, o);
+        if (o) adopt_one(p, run_type, &ps[shape[i]], o);
     }
+    free(shape);
     /* the changes are spent, as adoption spends them */
     for (int i = 0; i < n; i++) pool_delete(p, ids[i]);
     free(ids);

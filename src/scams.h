@@ -76,9 +76,10 @@ void scam_result_free(ScamResult *r);
 void scam_result_json(Buf *b, const ScamQuery *q, const ScamResult *r);
 
 /* Applies, in memory, the changes of proposal `id` as if it were adopted:
- * the objects the rules declare to be a proposal's changes (engineSettings'
- * proposalChanges: TYPE PROPOSAL KIND TARGET [NEWIF NEWTHEN NEWORDER]) whose
- * PROPOSAL is id; KIND create (or enact), amend or repeal.  False, with the
+ * the objects the rules declare to be a proposal's changes to their rules
+ * (the `change ... in=RULETYPE` lines of engineSettings' proposalView, which
+ * the page reads too: docs/api.md) whose `of` is id; `kind` create (or
+ * enact), amend or repeal.  False, with the
  * reason in err, when the rules declare none or it finds none. */
 bool scams_adopt(Game *g, const char *id, Buf *err);
 

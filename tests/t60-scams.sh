@@ -171,8 +171,8 @@ expect_status 3 "suber --proposal: without it, none" "$NOMIC" scams suber.db --a
 expect_status 0 "suber --proposal 301: the bonus is found" "$NOMIC" scams suber.db --proposal 301 --as alice@x --goal "$G_BONUS" --depth 1
 expect_in out "subtype: bonus" "suber --proposal: the answer uses the formal change's new move"
 # a set that declares nothing: --proposal says so
-expect_status 1 "--proposal on a set without proposalChanges" "$NOMIC" scams pay.db --proposal 1 --as alice@x --goal T
-expect_in err "declare no proposalChanges" "--proposal: the error says the rules declare no proposal changes"
+expect_status 1 "--proposal on a set that declares no changes" "$NOMIC" scams pay.db --proposal 1 --as alice@x --goal T
+expect_in err "declare no changes to their rules" "--proposal: the error says the rules declare no proposal changes"
 
 # --- --wait: waiting for the next timer is a step --------------------------
 G_CLOSED='count(type=="voteInProgress") == 0'
