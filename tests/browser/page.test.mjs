@@ -27,118 +27,14 @@
 //
 // NOMIC_BROWSER_SCREENSHOT=FILE saves a full-page screenshot at the end.
 
-import { chromium } from 'playwright-core';
-import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import net from 'node:net';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const nomic = process.argv[2] ? path.resolve(process.argv[2]) : '';
-if (!nomic || !existsSync(nomic)) {
-  console.error('usage: node page.test.mjs path/to/nomic   (no such file: ' + (process.argv[2] || '(none)') + ')');
-  process.exit(2);
-}
-if (!existsSync(CHROMIUM)) {
-  console.error(`${CHROMIUM} is missing: run tests/browser/setup.sh as root`);
-  process.exit(2);
-}
-
-let passed = 0;
-let failed = 0;
-let server = null;
-let serverOut = '';
-let browser = null;
-let page = null;
-const pageErrors = [];
-const dir = mkdtempSync(path.join(tmpdir(), 'nomic-browser-'));
-const db = path.join(dir, 'g.db');
-
-class CheckFailed extends Error {}
-
-function ok(desc) {
-  passed++;
-  console.log(`ok ${passed} - ${desc}`);
-}
-function fail(desc, detail) {
-  failed++;
-  console.log(`not ok ${passed + failed} - ${desc}`);
-  if (detail) console.log('  ' + String(detail).split('\n').join('\n  '));
-  throw new CheckFailed(desc);
-}
-function check(cond, desc, detail) {
-  if (cond) ok(desc);
-  else fail(desc, detail);
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-// Wait until probe() returns a truthy value (the page polls every 3 s).
-async function eventually(desc, probe, timeoutMs = 20000) {
-  const end = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    try {
-      last = await probe();
-      if (last && last.ok !== false) {
-        ok(desc);
-        return last;
-      }
-    } catch (e) {
-      last = 'error: ' + e.message;
-    }
-    if (Date.now() > end) fail(desc, 'still not so after ' + timeoutMs / 1000 + ' s; last seen: ' + JSON.stringify(last));
-    await sleep(250);
-  }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function startServer(listen) {
-  return new Promise((resolve, reject) => {
-    server = spawn(nomic, ['serve', db, '--listen', listen], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const want = `http://${listen}/`;
-    const timer = setTimeout(() => reject(new Error(`no "${want}" on the server's stdout within 10 s`)), 10000);
-    let line = '';
-    server.stdout.on('data', (d) => {
-      serverOut += d;
-      line += d;
-      if (line.includes(want)) {
-        clearTimeout(timer);
-        resolve(want);
-      }
-    });
-    server.stderr.on('data', (d) => { serverOut += d; });
-    server.on('error', (e) => { clearTimeout(timer); reject(e); });
-    server.on('exit', (code, sig) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited (${code ?? sig}) before printing ${want}`));
-    });
-  });
-}
-
-async function stopServer() {
-  if (!server || server.exitCode !== null || server.signalCode !== null) return;
-  const gone = new Promise((r) => server.once('exit', r));
-  server.kill('SIGTERM');
-  const t = setTimeout(() => server.kill('SIGKILL'), 5000);
-  await gone;
-  clearTimeout(t);
-}
+import {
+  nomic, page, dir, ok, fail, check, sleep, eventually, startServer, openPage, checkNoPageErrors, text, run,
+} from './harness.mjs';
 
 // ---- page helpers ------------------------------------------------------------
 
-const text = (sel) => page.locator(sel).first().textContent({ timeout: 2000 });
 
 async function score(nick) {
   const row = page.locator(`#players tr[data-nickname="${nick}"] td.score`);
@@ -185,22 +81,14 @@ const NEW_IF = 'exists(type=="move" & subtype=="greet" & processed!=T & moveSend
 const NEW_THEN = 'set(objectId==%o)(processed==T & cleanup==T) & send(%s,"Hello from rule 40000")';
 
 async function main() {
+  const db = path.join(dir, 'g.db');
   execFileSync(nomic, ['init', db, '--ruleset', 'favor', '--time', '2026-01-01T00:00:00Z'], { stdio: 'pipe' });
   ok('nomic init ' + db + ' --ruleset favor');
 
-  const listen = `127.0.0.1:${await freePort()}`;
-  const base = await startServer(listen);
+  const base = await startServer(db);
   ok(`nomic serve listens on ${base}`);
 
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], headless: true });
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
-  // console errors too (a Content-Security-Policy violation, a missing file)
-  page.on('console', (m) => {
-    if (m.type() === 'error') {
-      pageErrors.push(`console: ${m.text()} (${m.location().url || 'no url'})`);
-    }
-  });
+  await openPage();
   await page.goto(base);
 
   // the header
@@ -433,7 +321,7 @@ async function main() {
   check(!/break-all|anywhere/.test(addr.style) && addr.wbr === 2,
     'an address wraps only after its @ and at its dots, never mid-word', JSON.stringify(addr));
 
-  check(pageErrors.length === 0, 'the page raised no JavaScript or console error', pageErrors.join('\n'));
+  checkNoPageErrors();
 
   if (process.env.NOMIC_BROWSER_SCREENSHOT) {
     await page.screenshot({ path: process.env.NOMIC_BROWSER_SCREENSHOT, fullPage: true });
@@ -441,29 +329,4 @@ async function main() {
   }
 }
 
-let code = 0;
-try {
-  await main();
-} catch (e) {
-  code = 1;
-  if (!(e instanceof CheckFailed)) {
-    failed++;
-    console.log(`not ok ${passed + failed} - ${e.message}`);
-    if (e.stack) console.log('  ' + e.stack.split('\n').slice(1, 4).join('\n  '));
-  }
-  if (page) {
-    const shot = path.join(tmpdir(), 'nomic-browser-failure.png');
-    try {
-      await page.screenshot({ path: shot, fullPage: true });
-      console.log('# screenshot of the page: ' + shot);
-    } catch { /* the page may be gone */ }
-  }
-  if (pageErrors.length) console.log('# page errors:\n#   ' + pageErrors.join('\n#   '));
-  console.log('# server output:\n#   ' + (serverOut.trim() || '(none)').split('\n').slice(-30).join('\n#   '));
-} finally {
-  if (browser) await browser.close().catch(() => {});
-  await stopServer().catch(() => {});
-  rmSync(dir, { recursive: true, force: true });
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(code || (failed ? 1 : 0));
+await run('browser', main);

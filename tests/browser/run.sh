@@ -2,7 +2,7 @@
 # Runs the browser tests of the page of `nomic serve`:
 #   tests/browser/run.sh build/nomic
 # page.test.mjs plays favor through the page; sets.test.mjs shows suber's
-# and agora's proposals.  (tests/browser/setup.sh installs Chromium and
+# and agora's proposals; harness.mjs is what they share.  (tests/browser/setup.sh installs Chromium and
 # playwright-core first.)
 set -eu
 if [ $# -ne 1 ]; then

@@ -20,85 +20,12 @@
 // Each check prints "ok N - ...".  Any failure prints "not ok", the
 // server's output and a screenshot path, and exits 1.
 
-import { chromium } from 'playwright-core';
-import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import net from 'node:net';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import {
+  nomic, page, dir, ok, fail, check, sleep, eventually, startServer, stopServer, openPage, checkNoPageErrors, text, run,
+} from './harness.mjs';
 
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const nomic = process.argv[2] ? path.resolve(process.argv[2]) : '';
-if (!nomic || !existsSync(nomic)) {
-  console.error('usage: node sets.test.mjs path/to/nomic   (no such file: ' + (process.argv[2] || '(none)') + ')');
-  process.exit(2);
-}
-if (!existsSync(CHROMIUM)) {
-  console.error(`${CHROMIUM} is missing: run tests/browser/setup.sh as root`);
-  process.exit(2);
-}
-
-let passed = 0;
-let failed = 0;
-let server = null;
-let serverOut = '';
-let browser = null;
-let page = null;
-const pageErrors = [];
-const dir = mkdtempSync(path.join(tmpdir(), 'nomic-sets-'));
-
-class CheckFailed extends Error {}
-function ok(desc) { passed++; console.log(`ok ${passed} - ${desc}`); }
-function fail(desc, detail) {
-  failed++;
-  console.log(`not ok ${passed + failed} - ${desc}`);
-  if (detail) console.log('  ' + String(detail).split('\n').join('\n  '));
-  throw new CheckFailed(desc);
-}
-function check(cond, desc, detail) { if (cond) ok(desc); else fail(desc, detail); }
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-async function eventually(desc, probe, timeoutMs = 20000) {
-  const end = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    try {
-      last = await probe();
-      if (last && last.ok !== false) { ok(desc); return last; }
-    } catch (e) { last = 'error: ' + e.message; }
-    if (Date.now() > end) fail(desc, 'still not so after ' + timeoutMs / 1000 + ' s; last seen: ' + JSON.stringify(last));
-    await sleep(250);
-  }
-}
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-}
-function startServer(db) {
-  return freePort().then((port) => new Promise((resolve, reject) => {
-    const listen = `127.0.0.1:${port}`;
-    server = spawn(nomic, ['serve', db, '--listen', listen], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const want = `http://${listen}/`;
-    const timer = setTimeout(() => reject(new Error(`no "${want}" on the server's stdout within 10 s`)), 10000);
-    server.stdout.on('data', (d) => { serverOut += d; if (serverOut.includes(want)) { clearTimeout(timer); resolve(want); } });
-    server.stderr.on('data', (d) => { serverOut += d; });
-    server.on('error', (e) => { clearTimeout(timer); reject(e); });
-  }));
-}
-async function stopServer() {
-  if (!server || server.exitCode !== null || server.signalCode !== null) return;
-  const gone = new Promise((r) => server.once('exit', r));
-  server.kill('SIGTERM');
-  const t = setTimeout(() => server.kill('SIGKILL'), 5000);
-  await gone;
-  clearTimeout(t);
-  server = null;
-}
-
-const text = (sel) => page.locator(sel).first().textContent({ timeout: 2000 });
 // one message of moves from the command line, at a time (seconds) or now
 function move(db, from, lines, time) {
   const args = ['move', db, '--from', from];
@@ -305,36 +232,11 @@ async function longGame() {
 }
 
 async function main() {
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'], headless: true });
-  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(`console: ${m.text()}`); });
+  await openPage();
   await suber();
   await agora();
   await longGame();
-  check(pageErrors.length === 0, 'the page raised no JavaScript or console error', pageErrors.join('\n'));
+  checkNoPageErrors();
 }
 
-let code = 0;
-try {
-  await main();
-} catch (e) {
-  code = 1;
-  if (!(e instanceof CheckFailed)) {
-    failed++;
-    console.log(`not ok ${passed + failed} - ${e.message}`);
-    if (e.stack) console.log('  ' + e.stack.split('\n').slice(1, 4).join('\n  '));
-  }
-  if (page) {
-    const shot = path.join(tmpdir(), 'nomic-sets-failure.png');
-    try { await page.screenshot({ path: shot, fullPage: true }); console.log('# screenshot of the page: ' + shot); } catch { /* gone */ }
-  }
-  if (pageErrors.length) console.log('# page errors:\n#   ' + pageErrors.join('\n#   '));
-  console.log('# server output:\n#   ' + (serverOut.trim() || '(none)').split('\n').slice(-30).join('\n#   '));
-} finally {
-  if (browser) await browser.close().catch(() => {});
-  await stopServer().catch(() => {});
-  rmSync(dir, { recursive: true, force: true });
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(code || (failed ? 1 : 0));
+await run('sets', main);
