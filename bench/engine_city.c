@@ -4,14 +4,17 @@
  * as `nomic move` and `nomic tick`, one event per line, and prints the
  * figures that ../shared/bench/clips/check.sh compares, plus the time.
  *
- *   engine-city STREAM [--store FILE.db [--fsync-each]]
+ *   engine-city STREAM [--store FILE.db [--group N | --fsync-each]]
  *
  * Without --store the game lives in memory (the engine alone); with it,
  * every event is journaled and committed to SQLite as in a real game.
  * The stream is acknowledged as a whole, as a server acknowledges the
- * moves that waited on one fsync: its commits do not wait for the disk,
- * and one fsync at the end (timed) makes them all durable.  --fsync-each
- * waits for the disk at every event, as `nomic move` does for its one.
+ * moves that waited on one fsync: its lines are played in groups of N
+ * (default 64) in one transaction each (game_group_begin), whose commits
+ * do not wait for the disk, and one fsync at the end (timed) makes them
+ * all durable.  --group 1: a transaction per event.  --fsync-each: a
+ * transaction per event that waits for the disk, as `nomic move` does
+ * for its one.
  *
  * Every figure is read from the final pool or counted by the engine's
  * firing hook; none comes from the generator's arithmetic.
@@ -161,10 +164,12 @@ static void print_figures(Game *g, const Figures *f)
 int main(int argc, char **argv)
 {
     bool each = argc == 5 && strcmp(argv[4], "--fsync-each") == 0;
-    if (argc != 2 && !((argc == 4 || each) && strcmp(argv[2], "--store") == 0)) {
-        fprintf(stderr, "usage: engine-city STREAM [--store FILE.db [--fsync-each]]\n");
+    long group = argc == 6 && strcmp(argv[4], "--group") == 0 ? strtol(argv[5], NULL, 10) : 64;
+    if (argc != 2 && !((argc == 4 || each || (argc == 6 && group > 0)) && strcmp(argv[2], "--store") == 0)) {
+        fprintf(stderr, "usage: engine-city STREAM [--store FILE.db [--group N | --fsync-each]]\n");
         return 2;
     }
+    if (each) group = 1;
     FILE *in = fopen(argv[1], "r");
     if (!in) {
         perror(argv[1]);
@@ -220,7 +225,13 @@ int main(int argc, char **argv)
     double t0 = now_s();
     long ts, batch, a;
     char sender[128], word[128];
+    long lines = 0;
     while (fgets(line, sizeof line, in)) {
+        if (store && group > 1 && lines++ % group == 0 &&
+            !((lines == 1 || game_group_end(g, &err)) && game_group_begin(g, &err))) {
+            fprintf(stderr, "engine-city: the store failed before: %s%s\n", line, buf_str(&err));
+            return 1;
+        }
         bool ok = true;
         if (line[0] == 'T' && sscanf(line, "T %ld", &ts) == 1) {
             ok = game_tick(g, ts, false, count_event, &f);
@@ -248,9 +259,13 @@ int main(int argc, char **argv)
             f.votes++;
         }
         if (!ok) {
-            fprintf(stderr, "engine-city: the store failed at: %s", line);
+            fprintf(stderr, "engine-city: the store failed at: %s%s\n", line, buf_str(&err));
             return 1;
         }
+    }
+    if (store && group > 1 && !game_group_end(g, &err)) {
+        fprintf(stderr, "engine-city: the store failed at the stream's end: %s\n", buf_str(&err));
+        return 1;
     }
     if (store && !each && !store_sync_log(g->st)) {
         fprintf(stderr, "engine-city: the stream's fsync failed: %s\n", store_error(g->st));

@@ -495,6 +495,34 @@ void game_unlock(Game *g)
     if (g->st) store_unlock(g->st);
 }
 
+bool game_group_begin(Game *g, Buf *err)
+{
+    if (!g->st) return true;
+    if (!game_lock(g, err)) return false;
+    /* the group's commit is the one that waits for the disk, unless the
+     * caller syncs itself */
+    if (!store_sync_commits(g->st, !g->defer_sync) || !store_group_begin(g->st)) {
+        buf_puts(err, store_error(g->st));
+        game_unlock(g);
+        return false;
+    }
+    return true;
+}
+
+bool game_group_end(Game *g, Buf *err)
+{
+    if (!g->st) return true;
+    bool ok = store_group_end(g->st);
+    if (!ok) {
+        /* the pool, the generator and the queue hold events the store
+         * did not keep */
+        g->reload = true;
+        buf_puts(err, store_error(g->st));
+    }
+    game_unlock(g);
+    return ok;
+}
+
 /* Frees the interned texts that nothing uses any more (the messages of old
  * events, the times of processed moves), once they outnumber the live ones:
  * a game's memory follows its state, not its history.  Between events the

@@ -143,6 +143,17 @@ bool game_submit(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud);
 bool game_lock(Game *g, Buf *err);
 void game_unlock(Game *g);
 
+/* A group of events (a stream's moves; store_group_begin): the lock held
+ * and one transaction from begin to end, each event a savepoint in it.
+ * What the group's events did is neither durable nor visible to other
+ * programs before game_group_end commits it, so nothing of it may be
+ * acknowledged before; when the commit fails (or an error ended the
+ * group earlier), every event since game_group_begin is lost, the game is
+ * reloaded before the next, and the caller says the group's moves were
+ * not kept.  A game in memory groups nothing. */
+bool game_group_begin(Game *g, Buf *err);
+bool game_group_end(Game *g, Buf *err);
+
 /* The game's time goes forward: the time of the journal's last event
  * (INT64_MIN: none), and, for a time before it, why it is refused
  * (malloc'd; NULL: the time is not before it).  A move given a time on

@@ -31,7 +31,7 @@ enum {
     Q_META_GET, Q_META_SET, Q_PUT_OBJ, Q_DEL_OBJ, Q_RECEIVED, Q_OUTCOME, Q_EVENT_GET, Q_CHANGE,
     Q_OUT_ADD, Q_RCPT_ADD, Q_RCPT_GET, Q_CONF_GET, Q_CONF_SET, Q_CONF_DEL, Q_TOKEN_GET, Q_TOKEN_SET,
     Q_TOKEN_OWNER, Q_OUT_CLAIM, Q_OUT_DONE, Q_OUT_RETRY, Q_BEGIN_WRITE, Q_BEGIN_READ, Q_COMMIT, Q_LAST_EVENT,
-    Q_DATA_VERSION, Q_DROP_QUEUED, Q_LAST_TIME, Q_COUNT
+    Q_DATA_VERSION, Q_DROP_QUEUED, Q_LAST_TIME, Q_SAVEPOINT, Q_RELEASE, Q_ROLLBACK_TO, Q_COUNT
 };
 
 static const char *queries[Q_COUNT] = {
@@ -74,6 +74,10 @@ static const char *queries[Q_COUNT] = {
     "PRAGMA data_version",
     "DELETE FROM outbox WHERE state='queued'",
     "SELECT time FROM events ORDER BY n DESC LIMIT 1",
+    /* an event's transaction within a group's (store_group_begin) */
+    "SAVEPOINT event",
+    "RELEASE event",
+    "ROLLBACK TO event",
 };
 
 static const char *schema =
@@ -118,6 +122,7 @@ struct Store {
     int64_t data_version;
     int bind_rc;       /* the first bind that failed since the statement was taken */
     bool txn;          /* store_begin opened a transaction not yet ended */
+    bool group;        /* store_group_begin opened one that store_group_end ends */
     bool lazy;         /* synchronous=NORMAL: commits do not wait for the disk */
 };
 
@@ -168,12 +173,13 @@ static bool bind_failed(Store *s)
     return true;
 }
 
-/* Is the transaction store_begin opened gone, ended by an error (no
- * memory, a full disk) whose statement's caller did not stop?  Then no
- * statement may run: on its own it would commit at once, half an event. */
+/* Is the transaction store_begin (or store_group_begin) opened gone,
+ * ended by an error (no memory, a full disk) whose statement's caller did
+ * not stop?  Then no statement may run: on its own it would commit at
+ * once, half an event (or the end of a group whose start was undone). */
 static bool txn_lost(Store *s)
 {
-    if (!s->txn || !sqlite3_get_autocommit(s->db)) return false;
+    if (!(s->txn || s->group) || !sqlite3_get_autocommit(s->db)) return false;
     static const char said[] = "the transaction was ended by an error: ";
     if (strncmp(s->err, said, sizeof said - 1) == 0) return true; /* said once */
     char why[400];
@@ -415,7 +421,9 @@ bool store_changed_elsewhere(Store *s)
 
 bool store_sync_commits(Store *s, bool wait)
 {
-    if (s->lazy == !wait) return true; /* a PRAGMA per event is not free */
+    /* a group's commit waits as store_group_begin found it (SQLite
+     * refuses the change inside a transaction) */
+    if (s->group || s->lazy == !wait) return true; /* a PRAGMA per event is not free */
     if (!exec(s, wait ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")) return false;
     s->lazy = !wait;
     return true;
@@ -451,15 +459,37 @@ bool store_sync_log(Store *s)
 bool store_begin(Store *s)
 {
     s->err[0] = 0; /* what fails from here on is this transaction's */
-    s->txn = run(s, Q_BEGIN_WRITE);
+    s->txn = run(s, s->group ? Q_SAVEPOINT : Q_BEGIN_WRITE);
     return s->txn;
 }
 
 bool store_begin_read(Store *s)
 {
     s->err[0] = 0;
-    s->txn = run(s, Q_BEGIN_READ);
+    s->txn = run(s, s->group ? Q_SAVEPOINT : Q_BEGIN_READ);
     return s->txn;
+}
+
+bool store_group_begin(Store *s)
+{
+    s->err[0] = 0;
+    if (s->group || s->txn) {
+        snprintf(s->err, sizeof s->err, "a group began inside a transaction");
+        return false;
+    }
+    s->group = run(s, Q_BEGIN_WRITE);
+    return s->group;
+}
+
+bool store_group_end(Store *s)
+{
+    if (!s->group) return true;
+    bool ok = !s->txn && !txn_lost(s) && run(s, Q_COMMIT);
+    if (!ok && !s->err[0]) snprintf(s->err, sizeof s->err, "a group ended inside an event's transaction");
+    s->group = false;
+    s->txn = false;
+    if (!ok) store_rollback(s);
+    return ok;
 }
 
 /* Some errors (no memory, a full disk, an I/O error) end the transaction
@@ -472,7 +502,7 @@ bool store_commit(Store *s)
         s->txn = false; /* ended already: nothing to roll back */
         return false;
     }
-    bool ok = run(s, Q_COMMIT);
+    bool ok = run(s, s->group ? Q_RELEASE : Q_COMMIT);
     /* a COMMIT that failed may leave the transaction open: the caller
      * rolls back */
     if (ok) s->txn = false;
@@ -485,10 +515,17 @@ void store_rollback(Store *s)
     /* the recipient list cached may be one this transaction added */
     free(s->last_rcpt);
     s->last_rcpt = NULL;
-    s->txn = false;
     char why[sizeof s->err];
     memcpy(why, s->err, sizeof why);
-    exec(s, "ROLLBACK");
+    if (s->group) {
+        /* the event's own writes go; the group's earlier events stay,
+         * unless the error ended the group's transaction too */
+        if (s->txn && !txn_lost(s) && run(s, Q_ROLLBACK_TO)) run(s, Q_RELEASE);
+        s->txn = false;
+    } else {
+        s->txn = false;
+        exec(s, "ROLLBACK");
+    }
     memcpy(s->err, why, sizeof why);
 }
 

@@ -78,6 +78,18 @@ bool store_begin_read(Store *s); /* a consistent view for reading; ends with sto
 bool store_commit(Store *s);
 void store_rollback(Store *s);
 
+/* A group: the events between these two in one SQLite transaction, each
+ * event's own (store_begin ... store_commit) a savepoint in it, so that a
+ * stream of moves writes each page it touches once per group, not once per
+ * event (see docs/store.md, "Groups").  Nothing of the group is in the
+ * database for other connections, nor durable, until store_group_end
+ * commits it; when that fails, or an error ended the transaction earlier
+ * (a full disk), every event of the group is gone, and every statement
+ * fails until store_group_end says so.  A commit's wait for the disk is
+ * the one store_sync_commits set before the group began. */
+bool store_group_begin(Store *s);
+bool store_group_end(Store *s);
+
 /* NULL when the key is unset and when the store failed (store_error). */
 char *store_meta_get(Store *s, const char *key);
 bool store_meta_set(Store *s, const char *key, const char *value);

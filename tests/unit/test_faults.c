@@ -379,6 +379,38 @@ static void read_log(Played *pl)
     game_close(g);
 }
 
+/* The moves as a stream plays them: the game held open, the moves in one
+ * group (game_group_begin), acknowledged only once the group committed.
+ * A fault fails the group as one command, however many of its moves it
+ * stopped. */
+static void play_grouped(Played *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    Buf err = {0};
+    Game *g = game_open(path, &err);
+    if (!g) {
+        assert_clear("opening the game", buf_str(&err));
+        pl->failed++;
+        buf_free(&err);
+        return;
+    }
+    bool began = game_group_begin(g, &err), moved[NMOVES] = {false}, all = began;
+    if (!began) assert_clear("beginning a group", buf_str(&err));
+    for (int i = 0; began && i < NMOVES; i++) {
+        char body[64];
+        snprintf(body, sizeof body, "subtype: add\nn: %ld\n", ADDS[i]);
+        moved[i] = game_move(g, "p@x", 1001 + i, body, false, note_event, &pl->event[i]);
+        if (!moved[i]) assert_clear("a move in a group", store_error(g->st));
+        all = all && moved[i];
+    }
+    bool kept = began && game_group_end(g, &err);
+    if (began && !kept) assert_clear("ending a group", buf_str(&err));
+    for (int i = 0; i < NMOVES; i++) pl->acked[i] = kept && moved[i];
+    pl->failed = !(all && kept);
+    game_close(g);
+    buf_free(&err);
+}
+
 static void play(bool held, Played *pl)
 {
     memset(pl, 0, sizeof *pl);
@@ -457,7 +489,7 @@ static void check_after(const Played *pl)
 
 typedef struct Mode {
     const char *name;
-    bool sticky, full, alloc, held;
+    bool sticky, full, alloc, held, grouped;
 } Mode;
 
 /* Plays once without faults to count the calls, then once for every N. */
@@ -469,7 +501,8 @@ static void sweep(const Mode *m)
     copy_file(pristine, path);
     F = (Faults){.full = m->full};
     fault_at = 0;
-    play(m->held, &pl);
+    if (m->grouped) play_grouped(&pl);
+    else play(m->held, &pl);
     long total = m->alloc ? F.allocs : F.calls;
     for (int i = 0; i < NMOVES; i++) assert_true(pl.acked[i]);
     check_after(&pl);
@@ -487,7 +520,8 @@ static void sweep(const Mode *m)
         if (m->alloc) F.alloc_at = at, F.alloc_sticky = m->sticky;
         else F.at = at;
         fault_at = at;
-        play(m->held, &pl);
+        if (m->grouped) play_grouped(&pl);
+        else play(m->held, &pl);
         for (int i = 0; i < NMOVES; i++) failed_commands += !pl.acked[i];
         /* one call failing fails one command at most: the next ones, in
          * a game held open too, find the game as the store has it */
@@ -506,6 +540,18 @@ static void io_fails_once(void **state) { sweep(&(Mode){"an I/O call fails once"
 static void io_fails_from_then_on(void **state) { sweep(&(Mode){"I/O fails from then on", true, false, false, false}); }
 static void disk_full(void **state) { sweep(&(Mode){"the disk is full from then on", true, true, false, false}); }
 static void io_fails_under_a_server(void **state) { sweep(&(Mode){"an I/O call fails, the game held open", false, false, false, true}); }
+static void io_fails_in_a_group(void **state)
+{
+    sweep(&(Mode){"an I/O call fails, the moves in one group", false, false, false, true, true});
+}
+static void disk_full_in_a_group(void **state)
+{
+    sweep(&(Mode){"the disk is full from then on, the moves in one group", true, true, false, true, true});
+}
+static void memory_fails_in_a_group(void **state)
+{
+    sweep(&(Mode){"an allocation fails once, the moves in one group", false, false, true, true, true});
+}
 static void memory_fails_once(void **state) { sweep(&(Mode){"an allocation fails once", false, false, true, false}); }
 static void memory_fails_under_a_server(void **state)
 {
@@ -519,6 +565,9 @@ int run_fault_tests(void)
         cmocka_unit_test(io_fails_from_then_on),
         cmocka_unit_test(disk_full),
         cmocka_unit_test(io_fails_under_a_server),
+        cmocka_unit_test(io_fails_in_a_group),
+        cmocka_unit_test(disk_full_in_a_group),
+        cmocka_unit_test(memory_fails_in_a_group),
         cmocka_unit_test(memory_fails_once),
         cmocka_unit_test(memory_fails_under_a_server),
     };
