@@ -112,6 +112,7 @@ scenarios: $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/eval-check $(BUILD)/eng
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t10-cli.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t20-mechanics.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t21-corpus.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t22-mbox.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t30-serve.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t40-suber.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t41-slr.sh

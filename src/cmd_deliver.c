@@ -12,7 +12,17 @@
  * usable sender: it bounces; 64 (EX_USAGE) bad usage.  A mail larger
  * than MAX_MAIL is taken and refused (answered, at most once an hour per
  * address), its header and digest journaled.
+ *
+ * With --mbox FILE, every mail of a mailbox (a list's archive, the mails
+ * an MTA kept while the game was down) is taken the same way, in groups
+ * of MBOX_GROUP mails, each group one transaction made durable by one
+ * fsync (game_group_begin): 0 every mail taken; 65 some could not be read
+ * as mail (each is said, and the others are taken); 75 the store failed,
+ * and the mails from the group it failed in on were not kept (run the
+ * command again: a mail already taken is recognised and not applied
+ * twice).
  */
+#include <errno.h>
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,12 +30,14 @@
 
 #include "cli.h"
 #include "mailin.h"
+#include "mbox.h"
 
 #define EX_USAGE_ 64
 #define EX_DATAERR_ 65
 #define EX_TEMPFAIL_ 75
 #define MAX_KEY 512 /* bytes of a mail's key kept as it is; a longer one is kept as its digest */
 #define MAX_MAIL (1 << 20) /* bytes (docs/limits.md): a turn's moves, even a long proposal, need far less */
+#define MBOX_GROUP 64      /* mails of a mailbox per transaction and fsync */
 
 static void print_one(void *ud, Game *g, const Outcome *o) { cli_print_outcome(o, ud, false); }
 
@@ -69,11 +81,144 @@ static char *mail_key(const MailIn *m, const char *sha256)
     return buf_take(&b);
 }
 
+/* Takes one mail that reads as mail into the open game: 0 taken (its
+ * moves applied, or refused and answered), EX_TEMPFAIL_ the store failed
+ * (said on stderr).  raw: the first n of the mail's `total` bytes. */
+static int take_mail(Game *g, const MailIn *m, const char *raw, size_t n, size_t total, const char *sha256,
+                     const char *who)
+{
+    /* too large: refused unread, its header and digest journaled */
+    Buf refusal = {0};
+    char *summary = NULL;
+    if (total > MAX_MAIL) {
+        buf_printf(&refusal, "the mail is %zu bytes; a mail to the game may hold at most %d MiB (%d bytes)", total,
+                   MAX_MAIL >> 20, MAX_MAIL);
+        summary = mail_summary_of(raw, n, total, sha256);
+    }
+    char *key = mail_key(m, sha256);
+    int64_t now = time_now_wall();
+    const char *how = m->no_text ? "it has no text/plain nor text/html part: only text is read"
+                      : m->html ? "it has no text/plain part; its text/html part was read" : NULL;
+    Incoming in = {VIA_MAIL, m->sender, now, m->have_time ? m->time : now, m->text, summary ? summary : raw,
+                   m->token, m->automatic, key, refusal.len ? buf_str(&refusal) : NULL,
+                   m->lines ? m->lines : (const int[]){0}, m->nlines, how, m->wants_token};
+    int rc = 0;
+    if (!game_submit(g, &in, false, print_one, m->sender)) {
+        fprintf(stderr, "%s: the store failed: %s\n", who, store_error(g->st));
+        rc = EX_TEMPFAIL_;
+    }
+    buf_free(&refusal);
+    free(summary);
+    free(key);
+    return rc;
+}
+
+/* ---- --mbox: a mailbox, in groups ---- */
+
+typedef struct Import {
+    Game *g;
+    long first, last;  /* the mails of the group open now (first 0: none open) */
+    long unreadable;
+    int rc;
+    Buf err;
+} Import;
+
+/* Ends the group open now: its mails are then on disk. */
+static bool import_commit(Import *im)
+{
+    if (!im->first) return true;
+    long first = im->first;
+    im->first = 0;
+    if (game_group_end(im->g, &im->err)) return true;
+    fprintf(stderr,
+            "nomic deliver: mails %ld to %ld (above) were not kept: %s; run the command again for them (a mail "
+            "already taken is recognised, not applied twice)\n",
+            first, im->last, buf_str(&im->err));
+    im->rc = EX_TEMPFAIL_;
+    return false;
+}
+
+static bool import_one(void *ud, const MboxMail *mm)
+{
+    Import *im = ud;
+    if (im->first && mm->index - im->first >= MBOX_GROUP && !import_commit(im)) return false;
+    if (!im->first) {
+        buf_reset(&im->err);
+        if (!game_group_begin(im->g, &im->err)) {
+            fprintf(stderr, "nomic deliver: mail %ld: %s\n", mm->index, buf_str(&im->err));
+            im->rc = EX_TEMPFAIL_;
+            return false;
+        }
+        im->first = mm->index;
+    }
+    im->last = mm->index;
+    printf("mail %ld (line %ld of the mailbox):\n", mm->index, mm->line);
+    MailIn m;
+    Buf err = {0};
+    if (!mail_read(mm->head, mm->kept, &m, &err)) {
+        printf("  not taken: %s\n", buf_str(&err));
+        im->unreadable++;
+        buf_free(&err);
+        return true;
+    }
+    char who[64];
+    snprintf(who, sizeof who, "nomic deliver: mail %ld", mm->index);
+    int rc = take_mail(im->g, &m, mm->head, mm->kept, mm->total, mm->sha256, who);
+    mail_free(&m);
+    if (rc) {
+        /* what the group took before this mail may still be kept */
+        if (import_commit(im))
+            fprintf(stderr,
+                    "nomic deliver: the mails before mail %ld are kept; run the command again for the rest (a "
+                    "mail already taken is recognised, not applied twice)\n",
+                    mm->index);
+        im->rc = rc;
+        return false;
+    }
+    return true;
+}
+
+static int deliver_mbox(const char *game, const char *path)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "nomic deliver: %s: %s\n", path, strerror(errno));
+        return EX_USAGE_;
+    }
+    Game *g = cli_open(game);
+    if (!g) {
+        if (f != stdin) fclose(f);
+        return EX_TEMPFAIL_;
+    }
+    Import im = {.g = g};
+    Buf err = {0};
+    if (!mbox_each(f, MAX_MAIL, import_one, &im, &err)) {
+        fprintf(stderr, "nomic deliver: %s: %s\n", path, buf_str(&err));
+        if (!im.rc) im.rc = EX_DATAERR_;
+    }
+    if (!import_commit(&im) || im.rc == EX_TEMPFAIL_) im.rc = EX_TEMPFAIL_;
+    else if (!im.rc && im.unreadable) im.rc = EX_DATAERR_;
+    /* the answers of what was kept; a failure waits for `nomic send` */
+    cli_send_mail(g, game, false, true, NULL);
+    game_close(g);
+    if (f != stdin) fclose(f);
+    buf_free(&err);
+    buf_free(&im.err);
+    return im.rc;
+}
+
 int cmd_deliver(int argc, char **argv)
 {
+    Opt opts[] = {{"--mbox", true}};
     const char *pos[1];
     int npos;
-    if (!cli_parse(argc, argv, NULL, 0, pos, 1, 1, &npos, "nomic deliver GAME")) return EX_USAGE_;
+    if (!cli_parse(argc, argv, opts, 1, pos, 1, 1, &npos, "nomic deliver GAME [--mbox FILE]")) return EX_USAGE_;
+    if (opts[0].set) {
+        int rc = deliver_mbox(pos[0], opts[0].value);
+        cli_free_opts(opts, 1);
+        return rc;
+    }
+    cli_free_opts(opts, 1);
     size_t n, total;
     char *sha256;
     char *raw = read_stdin(&n, &total, &sha256);
@@ -86,33 +231,13 @@ int cmd_deliver(int argc, char **argv)
         free(sha256);
         return EX_DATAERR_;
     }
-    /* too large: refused unread, its header and digest journaled */
-    Buf refusal = {0};
-    if (total > MAX_MAIL) {
-        buf_printf(&refusal, "the mail is %zu bytes; a mail to the game may hold at most %d MiB (%d bytes)", total,
-                   MAX_MAIL >> 20, MAX_MAIL);
-        char *summary = mail_summary_of(raw, n, total, sha256);
-        free(raw);
-        raw = summary;
-    }
-    char *key = mail_key(&m, sha256);
     int rc = EX_TEMPFAIL_;
     Game *g = cli_open(pos[0]);
     if (g) {
-        int64_t now = time_now_wall();
-        const char *how = m.no_text ? "it has no text/plain nor text/html part: only text is read"
-                          : m.html ? "it has no text/plain part; its text/html part was read" : NULL;
-        Incoming in = {VIA_MAIL, m.sender, now, m.have_time ? m.time : now, m.text, raw, m.token, m.automatic, key,
-                       refusal.len ? buf_str(&refusal) : NULL, m.lines ? m.lines : (const int[]){0}, m.nlines, how,
-                       m.wants_token};
-        if (game_submit(g, &in, false, print_one, m.sender)) {
-            rc = 0;
-            cli_send_mail(g, pos[0], false, true, NULL); /* a failure waits for the next try */
-        } else fprintf(stderr, "nomic deliver: the store failed: %s\n", store_error(g->st));
+        rc = take_mail(g, &m, raw, n, total, sha256, "nomic deliver");
+        if (rc == 0) cli_send_mail(g, pos[0], false, true, NULL); /* a failure waits for the next try */
         game_close(g);
     }
-    buf_free(&refusal);
-    free(key);
     mail_free(&m);
     free(raw);
     free(sha256);

@@ -25,7 +25,7 @@ const Command commands[] = {
      "settings of the Mechanics: transport, mailFrom, mailPolicy, listen"},
     {"token", cmd_token, "nomic token GAME ADDRESS", "issue (or re-issue) the token of a player's address"},
     {"sugar", cmd_sugar, "nomic sugar GAME [--set FILE]", "print or replace the game's sugar (one-line moves)"},
-    {"deliver", cmd_deliver, "nomic deliver GAME", "take one RFC 5322 mail on stdin, as an MTA's delivery program"},
+    {"deliver", cmd_deliver, "nomic deliver GAME [--mbox FILE]", "take one RFC 5322 mail on stdin, as an MTA's delivery program; --mbox: every mail of a mailbox"},
     {"send", cmd_send, "nomic send GAME [--all]",
      "hand the messages sendNow() released to the transport; --all: retry even those waiting or given up"},
     {"serve", cmd_serve, "nomic serve GAME [--listen HOST:PORT]",
