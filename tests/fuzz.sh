@@ -1,6 +1,7 @@
 #!/bin/sh
 # fuzz.sh smoke|long SECONDS - builds the libFuzzer targets in tests/fuzz
-# (object format, rule language, mail intake, sugar tables, eval, the SLR)
+# (object format, rule language, mail intake, mailboxes, sugar tables,
+# eval, the SLR)
 # with ASan and UBSan (`make fuzz`, into build/fuzz) and runs each one:
 # `smoke` for 20 seconds (the test suite), `long N` for N seconds.  A crash,
 # a leak or an abort() of a target's own check fails the run; the input

@@ -95,7 +95,17 @@ def mail(m):
     }
 
 
-TARGETS = {"rule": rule, "objfmt": objfmt, "sugar": sugar, "eval": eval_, "slr": slr, "mail": mail}
+def mbox(m):
+    mail = "From: a@x\nSubject: m\n\nREGISTER a\n"
+    return {
+        "many-mails": chain("From a@x Mon Nov 23 10:00:00 2026\n" + mail, "\n", m),
+        "long-from-line": "From " + "x" * (m - 100) + "\n" + mail,
+        "long-body-line": "From a@x\n" + mail + "y" * (m - 100) + "\n",
+        "escaped-froms": "From a@x\n" + mail + chain(">>From here", "\n", m - 100) + "\n",
+    }
+
+
+TARGETS = {"rule": rule, "objfmt": objfmt, "sugar": sugar, "eval": eval_, "slr": slr, "mail": mail, "mbox": mbox}
 
 if __name__ == "__main__":
     target, out, maxlen = sys.argv[1], sys.argv[2], int(sys.argv[3])
