@@ -1,12 +1,13 @@
 #!/bin/sh
 # t44-city.sh - Engine City (../shared/bench/clips: the paper's game at a
 # size, every player voting on every proposal) played by build/engine-city
-# on two streams of its generator kept in tests/data/city: alone and with
-# the SQLite store, every one of the 47 figures (per-rule firing counts
-# included) is the generator's; the store's game replays hash for hash,
-# its outbox holds one mail per address per event, some to every
-# player at once, and the write path kept no snapshot but event
-# 0's.  Run from the project root, with build/engine-city built.
+# on two streams of its generator kept in tests/data/city: alone, with
+# the SQLite store in groups of 64 events and with a transaction per
+# event, every one of the 47 figures (per-rule firing counts included) is
+# the generator's, and the two stores' journals (moves, outcomes, messages)
+# are the same; the store's game replays hash for hash, its outbox holds
+# one mail per address per event, some to every player at once, and the
+# write path kept no snapshot but event 0's.  Run from the project root, with build/engine-city built.
 . "$(dirname "$0")/lib.sh"
 
 EC=${EC:-$SRCDIR/build/engine-city}
@@ -24,6 +25,10 @@ for pk in 100_10 200_20; do
     expect_eq "$(figures "$E" alone.out)" "" "$pk alone: every figure is the generator's"
     "$EC" "$S" --store city.db > store.out 2> store.err
     expect_eq "$(figures "$E" store.out)" "" "$pk with the store: every figure is the generator's"
+    "$EC" "$S" --store each.db --group 1 > each.out 2> each.err
+    expect_eq "$(figures "$E" each.out)" "" "$pk a transaction per event: every figure is the generator's"
+    journal() { sqlite3 "$1" "SELECT n, kind, time, sender, input, status, message FROM events ORDER BY n" | sha256sum; }
+    expect_eq "$(journal city.db)" "$(journal each.db)" "$pk: in groups or one by one, the same journal"
     events=$(awk '$1 == "events" { print $2 }' store.out)
     expect_status 0 "$pk: the store's game replays" "$NOMIC" replay city.db
     expect_in out "replayed $events events" "$pk: every event replayed"
@@ -45,7 +50,7 @@ PY
     expect_in db.out "addresses mailed twice by one event 0" "$pk: one mail per address per event"
     expect_in db.out "widest mail $players" "$pk: a mail reaches every player at once"
     expect_in db.out "snapshots 0" "$pk: the write path kept only event 0's snapshot"
-    rm -f city.db city.db-wal city.db-shm city.db.favor.nomic
+    rm -f city.db city.db-wal city.db-shm city.db.favor.nomic each.db each.db-wal each.db-shm each.db.favor.nomic
 done
 
 report city
