@@ -739,10 +739,10 @@ static void move_outcome(void *ud, Game *g, const Outcome *o)
     buf_puts(b, "]}");
 }
 
-/* A form's field (application/x-www-form-urlencoded), decoded; or NULL. */
-/* The next value of the form field `name` from *at on (start at the
- * body), decoded; *at moves past it.  NULL after the last.  A field may be
- * repeated (with=, of POST /api/scams). */
+/* The next value of a form's field `name` (application/x-www-form-
+ * urlencoded) from *at on (start at the body), decoded; *at moves past
+ * it.  NULL after the last.  A field may be repeated (with=, of POST
+ * /api/scams). */
 static char *form_field_next(const char **at, const char *name)
 {
     size_t n = strlen(name);
