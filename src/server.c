@@ -739,11 +739,14 @@ static void move_outcome(void *ud, Game *g, const Outcome *o)
     buf_puts(b, "]}");
 }
 
-/* A form's field (application/x-www-form-urlencoded), decoded; or NULL. */
-static char *form_field(const char *body, const char *name)
+/* The next value of a form's field `name` (application/x-www-form-
+ * urlencoded) from *at on (start at the body), decoded; *at moves past
+ * it.  NULL after the last.  A field may be repeated (with=, of POST
+ * /api/scams). */
+static char *form_field_next(const char **at, const char *name)
 {
     size_t n = strlen(name);
-    for (const char *p = body; p && *p;) {
+    for (const char *p = *at; p && *p;) {
         const char *amp = strchr(p, '&');
         size_t len = amp ? (size_t)(amp - p) : strlen(p);
         if (len > n && strncmp(p, name, n) == 0 && p[n] == '=') {
@@ -751,11 +754,20 @@ static char *form_field(const char *body, const char *name)
             for (char *c = v; *c; c++)
                 if (*c == '+') *c = ' ';
             MHD_http_unescape(v);
+            *at = amp ? amp + 1 : NULL;
             return v;
         }
         p = amp ? amp + 1 : NULL;
     }
+    *at = NULL;
     return NULL;
+}
+
+/* The first value of the form field `name`. */
+static char *form_field(const char *body, const char *name)
+{
+    const char *at = body;
+    return form_field_next(&at, name);
 }
 
 static void wake_postman(Server *s)
@@ -841,6 +853,74 @@ static bool names_private(const char *goal, const char *private_attrs)
     return false;
 }
 
+/* An address as a search's sender: at most 320 bytes (RFC 5321's bound)
+ * and no white space, comma or angle bracket, the bare form moves carry;
+ * the same test for as= and every with=. */
+static bool bare_address(const char *s, size_t n)
+{
+    if (n == 0 || n > 320) return false;
+    for (size_t i = 0; i < n; i++)
+        if (strchr(" \t\r\n<>,", s[i])) return false;
+    return true;
+}
+
+/* A search's coalition (docs/api.md): who[0] is as=, then the accomplices
+ * of the with= fields, each field holding one address or several
+ * separated by commas or white space (the page's field, typed by hand;
+ * a script may repeat the field instead).  A coalition is a set: an
+ * address named twice, or as= named again, is one sender, not a second
+ * copy of every move to try. */
+typedef struct Coalition {
+    char *who[1 + SCAMS_WITH_MAX];
+    int n;
+} Coalition;
+
+static void coalition_free(Coalition *c)
+{
+    for (int i = 0; i < c->n; i++) free(c->who[i]);
+    c->n = 0;
+}
+
+/* Adds one address of a with= field: false, with the 400's message in err,
+ * when it is not bare or one too many. */
+static bool coalition_add(Coalition *c, const char *s, size_t n, Buf *err)
+{
+    if (!bare_address(s, n)) {
+        if (n > 320) buf_printf(err, "with=%.40s...: not a bare address (%zu bytes, at most 320)", s, n);
+        else buf_printf(err, "with=%.*s: not a bare address", (int)n, s);
+        return false;
+    }
+    for (int i = 0; i < c->n; i++)
+        if (strlen(c->who[i]) == n && memcmp(c->who[i], s, n) == 0) return true;
+    if (c->n == 1 + SCAMS_WITH_MAX) {
+        buf_printf(err, "with= names more than %d addresses besides as=: a search's coalition is at most %d senders",
+                   SCAMS_WITH_MAX, 1 + SCAMS_WITH_MAX);
+        return false;
+    }
+    c->who[c->n++] = xstrndup(s, n);
+    return true;
+}
+
+/* Reads every with= field of the body into c, after `as`. */
+static bool coalition_read(Coalition *c, const char *body, const char *as, Buf *err)
+{
+    c->n = 0;
+    c->who[c->n++] = xstrdup(as);
+    bool ok = true;
+    const char *at = body;
+    char *field;
+    while (ok && (field = form_field_next(&at, "with"))) {
+        for (const char *p = field; ok && *p;) {
+            p += strspn(p, ", \t\r\n");
+            size_t n = strcspn(p, ", \t\r\n");
+            if (n) ok = coalition_add(c, p, n, err);
+            p += n;
+        }
+        free(field);
+    }
+    return ok;
+}
+
 /* The search itself, in a child process: a copy of the game as it stood
  * under game_mu, searched in memory (nomic scams's code, the same answer),
  * the answer written to fd.  Never returns. */
@@ -885,7 +965,7 @@ static bool scams_collect(pid_t pid, int fd, Buf *out, int *status)
     return true;
 }
 
-/* POST /api/scams (form fields as, goal, proposal, depth, budget, wait):
+/* POST /api/scams (form fields as, with, goal, proposal, depth, budget, wait):
  * the search of nomic scams on the game as it stands, or as it would be
  * if the proposal were adopted.  The game is copied (fork) under game_mu,
  * for a moment; the search runs in the copy, beside the writer and the
@@ -898,10 +978,14 @@ static void api_scams(Server *s, Request *rq, Answer *a)
     long depth = 3, budget = SCAMS_BUDGET;
     char *end;
     if (proposal && !*proposal) free(proposal), proposal = NULL;
+    Coalition co = {0};
+    Buf co_err = {0};
     if (!as || !*as || !goal || !*goal) {
         answer_error(a, 400, "as and goal are needed (form fields as=ADDRESS&goal=CONDITION)");
-    } else if (strlen(as) > 320 || strpbrk(as, " \t\r\n<>,")) {
+    } else if (!bare_address(as, strlen(as))) {
         answer_error(a, 400, "as=%s: not a bare address", as);
+    } else if (!coalition_read(&co, raw, as, &co_err)) {
+        answer_error(a, 400, "%s", buf_str(&co_err));
     } else if (strlen(goal) > SCAMS_GOAL_MAX) {
         answer_error(a, 400, "the goal is longer than %d bytes", SCAMS_GOAL_MAX);
     } else if (depth_s && *depth_s && ((depth = strtol(depth_s, &end, 10)), *end || depth < 1 || depth > SCAMS_DEPTH_MAX)) {
@@ -913,8 +997,7 @@ static void api_scams(Server *s, Request *rq, Answer *a)
         atomic_fetch_sub(&s->searches, 1);
         answer_error(a, 503, "%d searches are running already: ask again in a moment", SCAMS_AT_ONCE);
     } else {
-        const char *senders[] = {as};
-        ScamQuery q = {senders, 1, goal, (int)depth, budget, wait_s && strcmp(wait_s, "T") == 0, false};
+        ScamQuery q = {(const char *const *)co.who, co.n, goal, (int)depth, budget, wait_s && strcmp(wait_s, "T") == 0, false};
         int fds[2] = {-1, -1};
         pid_t pid = -1;
         bool private_goal = false;
@@ -957,6 +1040,8 @@ static void api_scams(Server *s, Request *rq, Answer *a)
         buf_free(&err);
         atomic_fetch_sub(&s->searches, 1);
     }
+    coalition_free(&co);
+    buf_free(&co_err);
     free(as);
     free(goal);
     free(proposal);

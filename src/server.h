@@ -43,6 +43,7 @@ extern const WebFile web_files[]; /* ends with {0} */
 #define SCAMS_BUDGET_MAX 1000000 /* events at most (budget=) */
 #define SCAMS_DEPTH_MAX 4      /* messages at most (depth=) */
 #define SCAMS_GOAL_MAX 4096    /* bytes of goal */
+#define SCAMS_WITH_MAX 4       /* accomplices at most (with=): each multiplies the moves tried */
 #define SCAMS_SECONDS 60       /* a search still running then is stopped */
 #define SCAMS_ANSWER_MAX (64 * 1024) /* bytes of answer kept */
 

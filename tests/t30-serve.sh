@@ -492,6 +492,32 @@ expect_http 400 "scams: a depth past the bound" POST /api/scams --data-urlencode
 expect_http 400 "scams: a budget past the bound" POST /api/scams --data-urlencode as=alice@x --data-urlencode goal=T --data budget=5000000
 expect_http 404 "scams: no such proposal" POST /api/scams --data-urlencode as=alice@x --data-urlencode goal=T --data proposal=999
 expect_http 405 "scams: GET" GET /api/scams
+# a coalition (with=): each vote scores its voter a point (favor's rule
+# 17), so both scoring takes alice's vote and bob's; alone alice cannot
+G_PAIR='exists(type=="player" & nickname=="alice" & score>0) & exists(type=="player" & nickname=="bob" & score>0)'
+expect_http 200 "scams: alone" POST /api/scams --data-urlencode as=alice@x --data-urlencode "goal=$G_PAIR" --data depth=2
+expect_json "j['found'], 'budgetSpent' in j" "False False" "scams: alone, alice cannot make both score (every sequence tried)"
+expect_http 200 "scams: with bob" POST /api/scams --data-urlencode as=alice@x --data-urlencode with=bob@x \
+    --data-urlencode "goal=$G_PAIR" --data depth=2
+expect_json "j['found'], sorted(st['from'] for st in j['steps']), [st['moves'][0]['subtype'] for st in j['steps']]" \
+    "True ['alice@x', 'bob@x'] ['vote', 'vote']" "scams: with bob, a vote from each"
+cp body api-pair.json
+"$NOMIC" scams scams.db --as alice@x --with bob@x --goal "$G_PAIR" --depth 2 --budget 200000 --json > cli-pair.json
+expect_cmp cli-pair.json api-pair.json "scams: with= answers as nomic scams --with does"
+expect_http 200 "scams: with two addresses in one field" POST /api/scams --data-urlencode as=alice@x \
+    --data-urlencode 'with=carol@x, bob@x' --data-urlencode "goal=$G_PAIR" --data depth=2
+expect_json "j['found'], sorted(st['from'] for st in j['steps'])" "True ['alice@x', 'bob@x']" \
+    "scams: a field of two addresses names both accomplices"
+expect_http 400 "scams: a with address that is not bare" POST /api/scams --data-urlencode as=alice@x \
+    --data-urlencode 'with=bob@x <carol@x>' --data-urlencode goal=T
+expect_json "j['error']" "with=<carol@x>: not a bare address" "scams: the refusal names the bad address"
+expect_http 400 "scams: five accomplices" POST /api/scams --data-urlencode as=alice@x \
+    --data-urlencode 'with=b1@x b2@x b3@x' --data-urlencode 'with=b4@x,b5@x' --data-urlencode goal=T
+expect_json "j['error']" "with= names more than 4 addresses besides as=: a search's coalition is at most 5 senders" \
+    "scams: the refusal says the bound"
+expect_http 200 "scams: four accomplices, some named twice" POST /api/scams --data-urlencode as=alice@x \
+    --data-urlencode 'with=b1@x b2@x alice@x b1@x' --data-urlencode 'with=b3@x b4@x b2@x' --data-urlencode goal=T
+expect_json "j['found'], j['steps']" "True []" "scams: an address named twice (or as= again) is one sender"
 # a long search runs beside the game: reads and moves do not wait for it
 G_NEVER='exists(type=="player" & nickname=="alice" & score>=50)'
 curl -s -o long.json -X POST "$URL/api/scams" --data-urlencode as=alice@x --data-urlencode "goal=$G_NEVER" \

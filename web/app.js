@@ -1154,6 +1154,10 @@
       return;
     }
     const form = new URLSearchParams({as, goal, depth: $('scams-depth').value, proposal: $('scams-proposal').value});
+    // accomplices, as typed: the server splits them at commas and spaces
+    // and says which one is not an address (docs/api.md)
+    const withs = $('scams-with').value.trim();
+    if (withs) form.append('with', withs);
     $('scams-go').disabled = true;
     out.appendChild(h('p', {class: 'message'}, 'Searching\u2026'));
     try {

@@ -7,7 +7,9 @@
 // vote FOR, and the page must show the players, the proposal, the scores,
 // the new rule and the history with its traces.  Before the votes, the
 // "What does this open up?" panel searches the open proposal for two ready
-// goals (alice scores: found, a vote; alice wins: none).
+// goals (alice scores: found, a vote; alice wins: none), then the game as
+// it stands for alice and bob both scoring: none for alice alone, a vote
+// from each with bob named in its "with" field.
 //
 // Time: favor closes a vote only when its expiryTime (proposal time + 10
 // days) has passed (rules 15, 18), and the server's clock is the wall clock,
@@ -173,6 +175,27 @@ async function main() {
   await page.waitForSelector('#scams-result [data-testid="scams-none"]', { timeout: 30000 });
   check(/None within depth 1/.test(await text('#scams-result')), 'alice cannot win in one message: the panel says none',
     await text('#scams-result'));
+
+  // a coalition: each vote scores its voter (rule 17), so alice and bob
+  // both scoring takes a vote from each.  Alone alice cannot; named in
+  // "with", bob's message is in the answer beside hers.
+  const both = 'exists(type=="player" & nickname=="alice" & score>0) & exists(type=="player" & nickname=="bob" & score>0)';
+  await page.selectOption('#scams-proposal', '');
+  await page.fill('#scams-goal', both);
+  await page.selectOption('#scams-depth', '2');
+  await page.fill('#scams-with', '');
+  await page.click('#scams-go');
+  await page.waitForSelector('#scams-result [data-testid="scams-none"]', { timeout: 30000 });
+  check(/None within depth 2/.test(await text('#scams-result')), 'alone, alice cannot make both score: none',
+    await text('#scams-result'));
+  await page.fill('#scams-with', 'bob@example.org');
+  await page.click('#scams-go');
+  await page.waitForSelector('#scams-result [data-testid="scams-found"]', { timeout: 30000 });
+  const pair = await text('#scams-result');
+  check(/Found: 2 steps/.test(pair) && pair.includes('from alice@example.org') && pair.includes('from bob@example.org') &&
+    (pair.match(/subtype: vote/g) || []).length === 2,
+  'with bob@example.org: a vote from each, both senders shown', pair);
+  await page.fill('#scams-with', '');
 
   // both vote FOR: alice types the line, bob clicks the card's FOR button
   await expectApplied('alice@example.org', `VOTE ${pid} FOR`);
