@@ -81,7 +81,7 @@ static bool commit_event(Game *g, Outcome *o)
         /* the outbox: what sendNow handed over, and what still waits */
         if (g->summing && g->answering && o->status != OUTCOME_REFUSED && o->status != OUTCOME_LOOP)
             game_answer_summary(g, g->answering->sender, g->summing, g->reading, o);
-        ok = ok && store_outbox_drop_queued(st) && game_hand_over(g, o);
+        ok = ok && (g->queue_stored_empty || store_outbox_drop_queued(st)) && game_hand_over(g, o);
         for (size_t i = 0; ok && i < g->eng->queue.len; i++)
             ok = store_outbox_add(st, o->event, sym_text(g->eng->queue.m[i].to), sym_text(g->eng->queue.m[i].text),
                                   "queued", NULL, o->time) > 0;
@@ -110,6 +110,7 @@ static bool commit_event(Game *g, Outcome *o)
         return false;
     }
     g->known_event = o->event;
+    if (o->ran && o->er.status != EV_RUNAWAY) g->queue_stored_empty = g->eng->queue.len == 0;
     return true;
 }
 

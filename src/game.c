@@ -401,6 +401,7 @@ static bool load_game(Game *g, Buf *err)
         engine_invalidate(g->eng);
         if (!(ok = g->known_event >= 0 && load_meta(g) && store_each_queued(g->st, queue_row, g)))
             buf_printf(err, "%s", store_error(g->st));
+        g->queue_stored_empty = ok && g->eng->queue.len == 0;
     }
     /* a read transaction: its end can fail only as the reads did */
     if (!store_commit(g->st) && ok) {

@@ -47,6 +47,7 @@ typedef struct Game {
     ObjId *fired;         /* the rules that fired in the event being run (for engine_why_not) */
     size_t nfired, fired_cap;
     bool reload;         /* memory holds what the store did not keep (a failed commit): load again at the next lock */
+    bool queue_stored_empty; /* the store holds no message waiting for sendNow: a commit need not clear them */
     bool defer_sync;     /* commits do not wait for the disk: the caller syncs before it acknowledges (the server) */
 } Game;
 

@@ -80,15 +80,19 @@ static const char *queries[Q_COUNT] = {
     "ROLLBACK TO event",
 };
 
+/* meta and changes are written at every event: WITHOUT ROWID, each is one
+ * b-tree (the key's), not a table and an index to keep in step.  A game
+ * made before keeps its rowid tables and changes_event index; the
+ * statements are the same for both. */
 static const char *schema =
-    "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS initial(seq INTEGER PRIMARY KEY, label TEXT NOT NULL, text TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS objects(id INTEGER PRIMARY KEY, body TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS events(n INTEGER PRIMARY KEY, kind TEXT NOT NULL, time INTEGER NOT NULL,"
     " sender TEXT, input TEXT, status TEXT NOT NULL, message TEXT, trace TEXT, trace_json TEXT, hash TEXT,"
     " received_at INTEGER NOT NULL, raw TEXT, stamp INTEGER, code_check TEXT);"
-    "CREATE TABLE IF NOT EXISTS changes(event INTEGER NOT NULL, id INTEGER NOT NULL, body TEXT);"
-    "CREATE INDEX IF NOT EXISTS changes_event ON changes(event);"
+    "CREATE TABLE IF NOT EXISTS changes(event INTEGER NOT NULL, id INTEGER NOT NULL, body TEXT,"
+    " PRIMARY KEY(event, id)) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS snapshots(event INTEGER PRIMARY KEY, body TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS recipients(id INTEGER PRIMARY KEY, list TEXT NOT NULL UNIQUE);"
     "CREATE TABLE IF NOT EXISTS outbox(id INTEGER PRIMARY KEY, event INTEGER NOT NULL, to_id INTEGER NOT NULL"
