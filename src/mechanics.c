@@ -276,9 +276,9 @@ bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o)
  * addresses in order of first appearance (words, commas allowed), and,
  * for an event whose messages all go to this list, the first
  * MAX_EVENT_ADDRESSES of them as one mail's recipients.  Rules mostly
- * send to one list (the players) that changes seldom, so the last one
- * read is kept in the game: handing over a message then costs nothing
- * per player. */
+ * send to one list (the players) that changes seldom, so the last long
+ * one read is kept in the game: handing over a message then costs
+ * nothing per player. */
 struct RecipientList {
     Sym list;
     char **addr;
@@ -323,14 +323,25 @@ static RecipientList *recipient_list_read(Sym list)
     return r;
 }
 
-/* The list `list`, from the game's one-entry cache or read (and cached). */
-static const RecipientList *recipient_list(Game *g, Sym list)
+/* A list of fewer addresses is read again when needed: cheap, where
+ * keeping it would put out the players' list (a reply to the mover
+ * between two announcements). */
+#define KEEP_LIST_MIN 16
+
+/* The list `list`: the one the game keeps, or read, and then kept if it
+ * is long (*owned false), or the caller's to free (*owned true). */
+static RecipientList *list_get(Game *g, Sym list, bool *owned)
 {
-    if (!g->last_list || g->last_list->list != list) {
-        recipient_list_free(g->last_list);
-        g->last_list = recipient_list_read(list);
+    *owned = false;
+    if (g->last_list && g->last_list->list == list) return g->last_list;
+    RecipientList *r = recipient_list_read(list);
+    if (r->n < KEEP_LIST_MIN) {
+        *owned = true;
+        return r;
     }
-    return g->last_list;
+    recipient_list_free(g->last_list);
+    g->last_list = r;
+    return r;
 }
 
 /* The text of one mail: the messages `which` (indexes, in order), each
@@ -403,8 +414,12 @@ static void distinct_lists(HandOver *h)
 /* Every message to the one list there is: one mail. */
 static void one_list_mail(Game *g, HandOver *h)
 {
-    const RecipientList *r = recipient_list(g, h->lists[0]);
-    if (!r->n) return;
+    bool owned;
+    RecipientList *r = list_get(g, h->lists[0], &owned);
+    if (!r->n) {
+        if (owned) recipient_list_free(r);
+        return;
+    }
     h->dropped = r->n > MAX_EVENT_ADDRESSES ? r->n - MAX_EVENT_ADDRESSES : 0;
     h->mail = xcalloc(1, sizeof *h->mail);
     h->nmail = 1;
@@ -412,79 +427,93 @@ static void one_list_mail(Game *g, HandOver *h)
     h->mail[0].which = xmalloc(h->nmsg * sizeof(size_t));
     for (size_t i = 0; i < h->nmsg; i++) h->mail[0].which[i] = i;
     h->mail[0].count = h->nmsg;
+    if (owned) recipient_list_free(r);
 }
 
-/* Adds ",j" (or "j" first) to a key, by hand: it runs once per address
- * and list. */
-static void append_index(Buf *key, size_t j)
+/* The list of the event's with the longest text (the players', mostly):
+ * the one kept in the game between events. */
+static size_t longest_list(const HandOver *h)
 {
-    char num[24], *p = num + sizeof num;
-    do *--p = (char)('0' + j % 10);
-    while (j /= 10);
-    if (key->len) *--p = ',';
-    buf_add(key, p, (size_t)(num + sizeof num - p));
+    size_t best = 0, len = 0;
+    for (size_t j = 0; j < h->nlists; j++) {
+        size_t n = strlen(sym_text(h->lists[j]));
+        if (n > len) best = j, len = n;
+    }
+    return best;
 }
 
-/* Several lists: each address gets the messages of the lists it is on;
- * its key is those lists' indexes, and addresses with one key share a
- * mail. */
+/* Several lists: each address gets the messages of the lists it is on,
+ * a row of bits (one per list), and the addresses with one row share a
+ * mail, the mails in order of their first address.  No address is copied:
+ * they stay in the lists read until the mails are made. */
 static void many_list_mails(Game *g, HandOver *h)
 {
-    GHashTable *share = g_hash_table_new_full(g_str_hash, g_str_equal, free, free); /* address -> Buf key, or NULL: dropped */
-    char **order = NULL;
+    size_t w = (h->nlists + 63) / 64, longest = longest_list(h);
+    bool owned = true;
+    RecipientList **lists = xcalloc(h->nlists, sizeof *lists);
+    GHashTable *at = g_hash_table_new(g_str_hash, g_str_equal); /* address -> its index + 1, or NULL: dropped */
+    const char **addr = NULL;
+    uint64_t *rows = NULL; /* w words per address */
     size_t naddr = 0, cap = 0;
     for (size_t j = 0; j < h->nlists; j++) {
-        RecipientList *r = recipient_list_read(h->lists[j]);
-        for (size_t k = 0; k < r->n; k++) {
+        /* only the longest may be kept in the game: keeping another would
+         * free one still in use here */
+        lists[j] = j == longest ? list_get(g, h->lists[j], &owned) : recipient_list_read(h->lists[j]);
+        for (size_t k = 0; k < lists[j]->n; k++) {
+            const char *a = lists[j]->addr[k];
             gpointer v;
-            if (!g_hash_table_lookup_extended(share, r->addr[k], NULL, &v)) {
-                v = naddr < MAX_EVENT_ADDRESSES ? xcalloc(1, sizeof(Buf)) : NULL;
-                if (v) {
-                    GROW(order, naddr, cap);
-                    order[naddr++] = xstrdup(r->addr[k]);
+            if (!g_hash_table_lookup_extended(at, a, NULL, &v)) {
+                v = NULL;
+                if (naddr < MAX_EVENT_ADDRESSES) {
+                    if (naddr == cap) {
+                        cap = cap ? 2 * cap : 64;
+                        addr = xrealloc(addr, cap * sizeof *addr);
+                        rows = xrealloc(rows, cap * w * sizeof *rows);
+                    }
+                    addr[naddr] = a;
+                    memset(rows + naddr * w, 0, w * sizeof *rows);
+                    v = GSIZE_TO_POINTER(++naddr);
                 } else {
                     h->dropped++;
                 }
-                g_hash_table_insert(share, xstrdup(r->addr[k]), v);
+                g_hash_table_insert(at, (gpointer)a, v);
             }
-            if (v) append_index(v, j);
+            if (v) rows[(GPOINTER_TO_SIZE(v) - 1) * w + j / 64] |= (uint64_t)1 << (j % 64);
         }
-        recipient_list_free(r);
     }
-    GHashTable *mail_of = g_hash_table_new(g_str_hash, g_str_equal); /* key -> mail index + 1 */
-    size_t mcap = 0;
-    bool *on = xmalloc(h->nlists * sizeof *on);
+    g_hash_table_destroy(at);
+    /* open addressing on the rows: slot -> mail index + 1 */
+    size_t tcap = 16, mcap = 0, *first = NULL;
+    while (tcap < 2 * naddr) tcap *= 2;
+    size_t *slot = xcalloc(tcap, sizeof *slot);
     for (size_t a = 0; a < naddr; a++) {
-        Buf *key = g_hash_table_lookup(share, order[a]);
-        size_t m = GPOINTER_TO_SIZE(g_hash_table_lookup(mail_of, buf_str(key)));
+        const uint64_t *row = rows + a * w;
+        size_t i = (size_t)hash_bytes(row, w * sizeof *row) & (tcap - 1), m;
+        while ((m = slot[i]) && memcmp(rows + first[m - 1] * w, row, w * sizeof *row) != 0) i = (i + 1) & (tcap - 1);
         if (!m) {
-            GROW(h->mail, h->nmail, mcap);
+            if (h->nmail == mcap) {
+                mcap = mcap ? 2 * mcap : 8;
+                h->mail = xrealloc(h->mail, mcap * sizeof *h->mail);
+                first = xrealloc(first, mcap * sizeof *first);
+            }
+            first[h->nmail] = a;
             Mail *x = &h->mail[h->nmail++];
             *x = (Mail){{0}, xmalloc(h->nmsg * sizeof(size_t)), 0};
-            memset(on, 0, h->nlists * sizeof *on);
-            for (const char *p = buf_str(key); *p;) {
-                on[strtoul(p, (char **)&p, 10)] = true;
-                if (*p == ',') p++;
-            }
-            for (size_t i = 0; i < h->nmsg; i++)
-                if (on[h->of[i]]) x->which[x->count++] = i;
-            m = h->nmail;
-            g_hash_table_insert(mail_of, (gpointer)buf_str(key), GSIZE_TO_POINTER(m));
+            for (size_t k = 0; k < h->nmsg; k++)
+                if (row[h->of[k] / 64] >> (h->of[k] % 64) & 1) x->which[x->count++] = k;
+            slot[i] = m = h->nmail;
         }
         Buf *to = &h->mail[m - 1].to;
         if (to->len) buf_putc(to, ' ');
-        buf_puts(to, order[a]);
-        free(order[a]);
+        buf_puts(to, addr[a]);
     }
-    free(on);
-    free(order);
-    g_hash_table_destroy(mail_of);
-    GHashTableIter it;
-    gpointer k, v;
-    g_hash_table_iter_init(&it, share);
-    while (g_hash_table_iter_next(&it, &k, &v))
-        if (v) buf_free(v);
-    g_hash_table_destroy(share);
+    free(slot);
+    free(first);
+    free(rows);
+    free(addr);
+    for (size_t j = 0; j < h->nlists; j++)
+        if (j != longest || owned) recipient_list_free(lists[j]);
+    free(lists);
 }
 
 /* Adds what a ceiling dropped to the event's journal message. */
