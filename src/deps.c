@@ -75,6 +75,7 @@ static void walk(Deps *d, const Node *n, int r, int *cap)
     }
     if (n->kind == N_CALL && builtin_has(n->bi, BF_RANDOM | BF_BY_NAME)) d->always = true;
     if (n->kind == N_CALL && builtin_has(n->bi, BF_CLOCK)) d->timed = true;
+    if (n->kind == N_CALL && builtin_has(n->bi, BF_CLOCK) && n->bi != BI_timeGE) d->timed_other = true;
     if (takes_match(n)) {
         const Node *m = NULL;
         for (int i = 0; i < n->n && !m; i++)

@@ -43,7 +43,11 @@
  * reads the clock (`timed`) is tested again whenever the event's time
  * differs from its last test, and in full after any relevant change; the
  * timers a skipped test would have set are those of its last test, since it
- * would take the same path.
+ * would take the same path.  Unless it reads the clock through timeGE
+ * alone and its last test found it false: then it stays false until the
+ * clock reaches the earliest timeGE(t) that test found false, since the
+ * clock only goes forward and a timeGE once true stays true (a vote's
+ * rule waits for its close, not for every event before it).
  */
 #ifndef NOMIC_DEPS_H
 #define NOMIC_DEPS_H
@@ -71,6 +75,7 @@ typedef struct Read {
 typedef struct Deps {
     bool always;          /* test on every pass (reads the generator) */
     bool timed;           /* reads the clock */
+    bool timed_other;     /* reads it otherwise than through timeGE (timeNow) */
     int nconj;
     const Node **conj;    /* the top-level conjuncts, in order */
     bool *seedable;       /* per conjunct: positive, and may be proved first */

@@ -259,12 +259,19 @@ static void forget_all(Engine *e)
     for (int i = 0; i < e->nrules; i++) forget(&e->rules[i]);
 }
 
-/* The clock moved: what was known of the rules that read it is void. */
+/* The clock moved: what was known of the rules that read it is void,
+ * but for a rule found false that reads it through timeGE alone, before
+ * the earliest timeGE(t) its test found false (deps.h). */
 static void new_time(Engine *e, int64_t now)
 {
     if (e->have_now && e->now == now) return;
-    for (int i = 0; i < e->nrules; i++)
-        if (e->rules[i].deps && e->rules[i].deps->timed) forget(&e->rules[i]);
+    bool forward = e->have_now && now > e->now;
+    for (int i = 0; i < e->nrules; i++) {
+        RuleEntry *r = &e->rules[i];
+        if (!r->deps || !r->deps->timed) continue;
+        if (forward && r->known_false && !r->deps->timed_other && (!r->have_timer || now < r->timer)) continue;
+        forget(r);
+    }
     e->have_now = true;
     e->now = now;
 }

@@ -30,7 +30,7 @@ static void seedable_conjuncts(void **state)
     struct {
         const char *cond;
         const char *seedable; /* one letter per conjunct */
-        bool timed, always;
+        bool timed, always, timed_other;
     } cases[] = {
         /* a join on a key: either side may come first */
         {"exists(type==\"a\" & p==%p) & exists(type==\"b\" & p==%p & objectId==%o)", "yy", false, false},
@@ -41,6 +41,8 @@ static void seedable_conjuncts(void **state)
         /* %v's text matters (juxtaposition): "5" and "5.0" would differ */
         {"exists(type==\"a\" & n==%v) & exists(type==\"b\" & m==%v) & length(%v \"x\") > 2", "ynn", false, false},
         {"exists(type==\"v\" & timeGE(expiryTime))", "y", true, false},
+        /* the clock read otherwise than by timeGE: tested at every new time */
+        {"exists(type==\"v\" & expiryTime < timeNow())", "y", true, false, true},
         {"exists(type==\"v\" & n==%n) & random(1, 6) == 6", "yn", false, true},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -51,6 +53,7 @@ static void seedable_conjuncts(void **state)
             if (d->seedable[k] != (cases[i].seedable[k] == 'y'))
                 fail_msg("%s: conjunct %d seedable %d", cases[i].cond, k + 1, d->seedable[k]);
         assert_int_equal(d->timed, cases[i].timed);
+        assert_int_equal(d->timed_other, cases[i].timed_other);
         assert_int_equal(d->always, cases[i].always);
         deps_free(d);
         prog_free(p);
