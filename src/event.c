@@ -32,7 +32,11 @@ static int cmp_id(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void hex_hash(uint64_t h, char out[17]) { snprintf(out, 17, "%016" PRIx64, h); }
+static void hex_hash(uint64_t h, char out[17])
+{
+    for (int i = 15; i >= 0; i--, h >>= 4) out[i] = "0123456789abcdef"[h & 15];
+    out[16] = 0;
+}
 
 /* Is the test hook `name` set to this event? */
 static bool test_hook(const char *name, long event)
@@ -88,11 +92,7 @@ static bool commit_event(Game *g, Outcome *o)
     }
     if (ok && o->status == OUTCOME_REFUSED && g->answering) ok = game_answer_refusal(g, g->answering, o);
     if (ok && g->token_to) ok = game_mail_token(g, g->token_to, o->event, o->time);
-    if (ok) {
-        char n[32];
-        snprintf(n, sizeof n, "%ld", o->event);
-        ok = game_save_meta(g) && store_meta_set(st, "settled", n);
-    }
+    ok = ok && game_save_state(g, o->event);
     if (ok) {
         const char *trace = o->ran ? buf_str(&o->er.trace) : NULL;
         const char *tj = o->ran ? buf_str(&o->er.trace_json) : NULL;

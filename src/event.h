@@ -7,9 +7,10 @@
 
 #include "game.h"
 
-/* game.c: the meta keys (generator, timers, halted...) written in the
- * event's transaction; false if the store failed. */
-bool game_save_meta(Game *g);
+/* game.c: the game's own state (settled event, generator, timers,
+ * halted...), the meta row "state", written in the event's transaction;
+ * false if the store failed. */
+bool game_save_state(Game *g, long settled);
 /* game.c: the whole pool in the object format (a snapshot). */
 char *game_export_pool(const Pool *p);
 /* game.c: a dry run draws from a throwaway generator: were it the game's,

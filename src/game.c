@@ -72,8 +72,6 @@ Game *game_memory(uint64_t seed)
     return g;
 }
 
-static void forget_saved_meta(Game *g);
-
 void game_close(Game *g)
 {
     if (!g) return;
@@ -92,7 +90,6 @@ void game_close(Game *g)
     free(g->winner_note);
     sugar_free(g->sugar);
     recipient_list_free(g->last_list);
-    forget_saved_meta(g);
     free(g);
 }
 
@@ -144,61 +141,79 @@ bool game_load_set(Game *g, const char *label, const char *text, Buf *err)
 
 /* ---- persistence of the game's own state ---- */
 
-/* The game's own state, in the event's transaction: false when a write
- * failed, and the event then fails whole (a generator state that replay
- * would not match is never committed). */
-/* Writes one meta value unless it is the one last written or read:
- * every write is a statement of its own, and most events change only a
- * few of them. */
-static bool save_meta_value(Game *g, GameMeta k, const char *key, const char *v)
-{
-    if (g->meta_saved[k] && strcmp(g->meta_saved[k], v) == 0) return true;
-    if (!store_meta_set(g->st, key, v)) return false;
-    free(g->meta_saved[k]);
-    g->meta_saved[k] = xstrdup(v);
-    return true;
-}
+/* The game's own state, in one meta row, key "state", written with each
+ * event's outcome: "settled=N next_id=N halted=0|1 next_timer=T|-
+ * rng=H,H,H,H last_mover=ADDRESS" (the address last: it runs to the end).
+ * One statement per event; it was one per value (settled, next_id,
+ * last_mover ... : three on most events).  A game made before keeps those
+ * keys until its next event writes the row and deletes them. */
+static const char *const legacy_meta[] = {"settled", "rng", "next_id", "halted", "next_timer", "last_mover"};
 
-/* Forgets what was written: after a reload (another program's event, or
- * a transaction rolled back) the database is read again. */
-static void forget_saved_meta(Game *g)
+static void state_text(const Game *g, long settled, Buf *b)
 {
-    for (int k = 0; k < META_SAVED; k++) {
-        free(g->meta_saved[k]);
-        g->meta_saved[k] = NULL;
+    buf_puts(b, "settled=");
+    buf_put_int(b, settled);
+    buf_puts(b, " next_id=");
+    buf_put_int(b, g->pool->next_id);
+    buf_puts(b, g->halted ? " halted=1 next_timer=" : " halted=0 next_timer=");
+    if (g->have_timer) buf_put_int(b, g->next_timer);
+    else buf_putc(b, '-');
+    for (int i = 0; i < 4; i++) {
+        buf_puts(b, i ? "," : " rng=");
+        buf_put_hex64(b, g->eng->rng[i]);
     }
+    buf_puts(b, " last_mover=");
+    if (g->last_mover) buf_puts(b, g->last_mover);
 }
 
-bool game_save_meta(Game *g)
+/* Writes the game's state as event `settled` leaves it, in that event's
+ * transaction: false when a write failed, and the event then fails whole
+ * (a generator state that replay would not match is never committed). */
+bool game_save_state(Game *g, long settled)
 {
-    char v[128];
-    snprintf(v, sizeof v, "%016" PRIx64 " %016" PRIx64 " %016" PRIx64 " %016" PRIx64, g->eng->rng[0], g->eng->rng[1],
-             g->eng->rng[2], g->eng->rng[3]);
-    bool ok = save_meta_value(g, META_RNG, "rng", v);
-    snprintf(v, sizeof v, "%u", g->pool->next_id);
-    ok = ok && save_meta_value(g, META_NEXT_ID, "next_id", v);
-    ok = ok && save_meta_value(g, META_HALTED, "halted", g->halted ? "1" : "0");
-    if (g->have_timer) snprintf(v, sizeof v, "%" PRId64, g->next_timer);
-    else v[0] = 0;
-    ok = ok && save_meta_value(g, META_NEXT_TIMER, "next_timer", v);
-    ok = ok && save_meta_value(g, META_LAST_MOVER, "last_mover", g->last_mover ? g->last_mover : "");
-    if (g->winner_note) ok = ok && store_meta_set(g->st, "loop_winner", g->winner_note);
+    Buf b = {0};
+    state_text(g, settled, &b);
+    bool ok = store_meta_set(g->st, "state", buf_str(&b));
+    buf_free(&b);
+    for (size_t i = 0; ok && g->legacy_meta && i < sizeof legacy_meta / sizeof *legacy_meta; i++)
+        ok = store_meta_delete(g->st, legacy_meta[i]);
+    if (ok) g->legacy_meta = false;
+    if (ok && g->winner_note) ok = store_meta_set(g->st, "loop_winner", g->winner_note);
     return ok;
 }
 
-static bool load_meta(Game *g)
+/* Reads a "state" row (state_text) into the game and *settled; false if
+ * it is not one. */
+static bool parse_state(Game *g, const char *v, long *settled, ObjId *next)
+{
+    unsigned next_id;
+    int halted, used = 0;
+    char timer[24];
+    if (sscanf(v, "settled=%ld next_id=%u halted=%d next_timer=%23s rng=%" SCNx64 ",%" SCNx64 ",%" SCNx64
+                  ",%" SCNx64 " last_mover=%n",
+               settled, &next_id, &halted, timer, &g->eng->rng[0], &g->eng->rng[1], &g->eng->rng[2], &g->eng->rng[3],
+               &used) != 8 ||
+        !used)
+        return false;
+    *next = (ObjId)next_id;
+    g->halted = halted == 1;
+    g->have_timer = strcmp(timer, "-") != 0;
+    g->next_timer = g->have_timer ? strtoll(timer, NULL, 10) : 0;
+    free(g->last_mover);
+    g->last_mover = v[used] ? xstrdup(v + used) : NULL;
+    return true;
+}
+
+/* The same state in the keys of a game made before the "state" row. */
+static int load_legacy_meta(Game *g, ObjId *next)
 {
     char *v;
     int got;
-    forget_saved_meta(g);
     if ((got = store_meta_read(g->st, "rng", &v)) > 0)
         sscanf(v, "%" SCNx64 " %" SCNx64 " %" SCNx64 " %" SCNx64, &g->eng->rng[0], &g->eng->rng[1], &g->eng->rng[2],
                &g->eng->rng[3]);
     free(v);
-    if (got >= 0 && (got = store_meta_read(g->st, "next_id", &v)) > 0) {
-        unsigned long n = strtoul(v, NULL, 10);
-        if (n > g->pool->next_id) g->pool->next_id = (ObjId)n;
-    }
+    if (got >= 0 && (got = store_meta_read(g->st, "next_id", &v)) > 0) *next = (ObjId)strtoul(v, NULL, 10);
     free(v);
     if (got >= 0 && (got = store_meta_read(g->st, "halted", &v)) > 0) g->halted = strcmp(v, "1") == 0;
     free(v);
@@ -208,10 +223,29 @@ static bool load_meta(Game *g)
     }
     free(v);
     if (got >= 0 && (got = store_meta_read(g->st, "last_mover", &v)) > 0 && *v) {
+        free(g->last_mover);
         g->last_mover = v;
         v = NULL;
     }
     free(v);
+    g->legacy_meta = true;
+    return got;
+}
+
+/* The game's own state; *next, the number its next object takes (the
+ * pool, loaded after, may have passed it). */
+static bool load_meta(Game *g, ObjId *next)
+{
+    char *v;
+    long settled;
+    g->legacy_meta = false;
+    int got = store_meta_read(g->st, "state", &v);
+    if (got > 0 && !parse_state(g, v, &settled, next)) {
+        store_set_error(g->st, "the meta row \"state\" cannot be read");
+        got = -1;
+    }
+    free(v);
+    if (got == 0) got = load_legacy_meta(g, next);
     if (got >= 0 && (got = store_meta_read(g->st, "seed", &v)) > 0) g->seed = strtoull(v, NULL, 10);
     free(v);
     if (got >= 0 && (got = store_meta_read(g->st, "created", &v)) > 0) g->eng->created = strtoll(v, NULL, 10);
@@ -340,7 +374,7 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
     char *snap = game_export_pool(g->pool);
     ok = ok && store_put_snapshot(g->st, 0, snap);
     free(snap);
-    ok = ok && game_save_meta(g);
+    ok = ok && game_save_state(g, 0);
     if (!ok || !store_commit(g->st)) {
         buf_printf(err, "%s: %s", path, store_error(g->st));
         game_close(g);
@@ -356,8 +390,12 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
 static long settled_event(Store *st)
 {
     char *v;
-    int got = store_meta_read(st, "settled", &v);
-    long n = got > 0 ? strtol(v, NULL, 10) : got;
+    int got = store_meta_read(st, "state", &v);
+    if (got == 0) { /* a game made before the state row */
+        free(v);
+        got = store_meta_read(st, "settled", &v);
+    }
+    long n = got > 0 ? strtol(v + (strncmp(v, "settled=", 8) == 0 ? 8 : 0), NULL, 10) : got;
     free(v);
     return n;
 }
@@ -395,12 +433,16 @@ static bool load_game(Game *g, Buf *err)
     }
     bool ok = load_hash_key(g);
     if (!ok) buf_printf(err, "%s", store_error(g->st));
-    ok = ok && store_load_objects(g->st, g->pool, err);
+    ObjId next = 0;
     if (ok) {
         g->known_event = settled_event(g->st);
+        if (!(ok = g->known_event >= 0 && load_meta(g, &next))) buf_printf(err, "%s", store_error(g->st));
+    }
+    ok = ok && store_load_objects(g->st, g->pool, err);
+    if (ok) {
+        if (next > g->pool->next_id) g->pool->next_id = next;
         engine_invalidate(g->eng);
-        if (!(ok = g->known_event >= 0 && load_meta(g) && store_each_queued(g->st, queue_row, g)))
-            buf_printf(err, "%s", store_error(g->st));
+        if (!(ok = store_each_queued(g->st, queue_row, g))) buf_printf(err, "%s", store_error(g->st));
         g->queue_stored_empty = ok && g->eng->queue.len == 0;
     }
     /* a read transaction: its end can fail only as the reads did */

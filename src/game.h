@@ -22,9 +22,6 @@ typedef struct Incoming Incoming;
 
 typedef struct RecipientList RecipientList; /* mechanics.c */
 
-/* The meta values game_save_meta writes at every event. */
-typedef enum { META_RNG, META_NEXT_ID, META_HALTED, META_NEXT_TIMER, META_LAST_MOVER, META_SAVED } GameMeta;
-
 typedef struct Game {
     Store *st;           /* NULL: in memory */
     Pool *pool;
@@ -36,7 +33,7 @@ typedef struct Game {
     char *winner_note;   /* set when the loop meta-rule ended the game */
     uint64_t seed;
     RecipientList *last_list; /* the recipient list the last hand-over read */
-    char *meta_saved[META_SAVED]; /* each as last written or read (NULL: unknown) */
+    bool legacy_meta;    /* the store keeps the state in the keys of before the "state" row (game.c) */
     Sugar *sugar;        /* the game's sugar table, NULL: none */
     long known_event;    /* the journal's last event as this process knows it */
     const struct Incoming *answering; /* a mail to answer if it is refused */

@@ -226,27 +226,32 @@ static bool needs_quotes(Sym v)
     return false;
 }
 
+/* Values are copied a run of plain bytes at a time: the store prints every
+ * object an event changed, and a byte at a time cost most of it. */
 void fmt_print_value(Buf *b, Sym v)
 {
     const char *s = sym_text(v);
-    size_t n = sym_len(v);
+    size_t n = sym_len(v), run = 0;
     if (!needs_quotes(v)) {
         for (size_t i = 0; i < n; i++) {
-            if (s[i] == '\n') buf_puts(b, "\n    ");
-            else buf_putc(b, s[i]);
+            if (s[i] != '\n') continue;
+            buf_add(b, s + run, i - run);
+            buf_puts(b, "\n    ");
+            run = i + 1;
         }
+        buf_add(b, s + run, n - run);
         return;
     }
     buf_putc(b, '"');
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
-        if (c == '"' || c == '\\') {
-            buf_putc(b, '\\');
-            buf_putc(b, c);
-        } else if (c == '\n') buf_puts(b, "\\n");
-        else if (c == '\t') buf_puts(b, "\\t");
-        else buf_putc(b, c);
+        const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\t' ? "\\t" : NULL;
+        if (!esc) continue;
+        buf_add(b, s + run, i - run);
+        buf_add(b, esc, 2);
+        run = i + 1;
     }
+    buf_add(b, s + run, n - run);
     buf_putc(b, '"');
 }
 
@@ -271,18 +276,30 @@ static int cmp_attr(const void *x, const void *y)
     return strcmp(sym_text(a->name), sym_text(b->name));
 }
 
+/* An object's attributes in print order.  Most objects have a dozen
+ * attributes or fewer: they are sorted in place, without qsort's calls. */
 uint32_t *fmt_order(const Obj *o)
 {
     uint32_t *ix = xmalloc((o->n ? o->n : 1) * sizeof *ix);
     for (uint32_t i = 0; i < o->n; i++) ix[i] = i;
     sort_obj = o;
-    qsort(ix, o->n, sizeof *ix, cmp_attr);
+    if (o->n > 16) {
+        qsort(ix, o->n, sizeof *ix, cmp_attr);
+        return ix;
+    }
+    for (uint32_t i = 1; i < o->n; i++) {
+        uint32_t x = ix[i], j = i;
+        for (; j > 0 && cmp_attr(&ix[j - 1], &x) > 0; j--) ix[j] = ix[j - 1];
+        ix[j] = x;
+    }
     return ix;
 }
 
 void fmt_print_obj(Buf *b, const Obj *o, FmtHide hide, void *ud)
 {
-    buf_printf(b, "objectId: %u\n", o->id);
+    buf_puts(b, "objectId: ");
+    buf_put_int(b, o->id);
+    buf_putc(b, '\n');
     uint32_t *ix = fmt_order(o);
     for (uint32_t k = 0; k < o->n; k++) {
         const Attr *a = &o->attrs[ix[k]];

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,6 +129,8 @@ struct Store {
     int locks;         /* store_lock nesting */
     int64_t data_version;
     int bind_rc;       /* the first bind that failed since the statement was taken */
+    sqlite3_stmt *binding; /* the statement last taken, and its parameters bound (bit i-1: ?i) */
+    uint64_t bound_mask;
     bool txn;          /* store_begin opened a transaction not yet ended */
     bool group;        /* store_group_begin opened one that store_group_end ends */
     bool lazy;         /* synchronous=NORMAL: commits do not wait for the disk */
@@ -141,35 +144,66 @@ static bool fail(Store *s)
 
 const char *store_error(Store *s) { return s->err; }
 
+void store_set_error(Store *s, const char *why) { snprintf(s->err, sizeof s->err, "%s", why); }
+
+/* Before SQLite's first use: no count of the memory it holds (a global
+ * lock taken at every allocation, for figures nobody reads).  If SQLite
+ * was set up already (a test that installs its own allocator), the call
+ * is refused and changes nothing. */
+static void configure_sqlite(void) { (void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); }
+
 static sqlite3_stmt *stmt(Store *s, int q)
 {
     if (!s->q[q] && sqlite3_prepare_v2(s->db, queries[q], -1, &s->q[q], NULL) != SQLITE_OK) {
         fail(s);
         return NULL;
     }
-    /* the last step's error was reported when it happened */
+    /* the last step's error was reported when it happened; its bindings
+     * are all given again by the caller (each statement's every
+     * parameter), so they are not cleared first */
     sqlite3_reset(s->q[q]);
-    sqlite3_clear_bindings(s->q[q]);
     s->bind_rc = SQLITE_OK;
+    s->binding = s->q[q];
+    s->bound_mask = 0;
     return s->q[q];
 }
 
-/* Binding can fail (no memory for the copy, a text over SQLite's limit):
- * the first failure is kept and fails the statement's step, so that a
- * parameter left NULL is never written as if it had been given. */
-static void bound(Store *s, int rc)
+/* Binding can fail (a text over SQLite's limit, no memory): the first
+ * failure is kept and fails the statement's step, so that a parameter
+ * left unset is never written as if it had been given. */
+static void bound(Store *s, sqlite3_stmt *st, int i, int rc)
 {
     if (rc != SQLITE_OK && s->bind_rc == SQLITE_OK) s->bind_rc = rc;
+    if (st != s->binding) s->binding = st, s->bound_mask = 0;
+    if (i >= 1 && i <= 64) s->bound_mask |= 1ull << (i - 1);
 }
 
+/* Bindings are not cleared between uses (stmt), so a parameter the caller
+ * forgot would hold the last use's value, or a text since freed: the
+ * first step of a statement checks that each was given.  (A loop's later
+ * steps, after its callback took other statements, are not checked.) */
+static bool param_unbound(Store *s, sqlite3_stmt *st)
+{
+    if (st != s->binding) return false;
+    int n = sqlite3_bind_parameter_count(st);
+    uint64_t all = n >= 64 ? ~0ull : (1ull << n) - 1;
+    if ((s->bound_mask & all) == all) return false;
+    snprintf(s->err, sizeof s->err, "internal error: a parameter of \"%.300s\" was not given", sqlite3_sql(st));
+    return true;
+}
+
+/* Texts are bound without a copy (SQLITE_STATIC): every statement here is
+ * bound and stepped in one function, while its caller's texts live, and
+ * stmt() binds anew each time it is taken.  A copy of every object's body
+ * cost an allocation and a memcpy per write. */
 static void bind_text(Store *s, sqlite3_stmt *st, int i, const char *t)
 {
-    bound(s, t ? sqlite3_bind_text(st, i, t, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i));
+    bound(s, st, i, t ? sqlite3_bind_text(st, i, t, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i));
 }
 
-static void bind_int(Store *s, sqlite3_stmt *st, int i, int64_t v) { bound(s, sqlite3_bind_int64(st, i, v)); }
+static void bind_int(Store *s, sqlite3_stmt *st, int i, int64_t v) { bound(s, st, i, sqlite3_bind_int64(st, i, v)); }
 
-static void bind_null(Store *s, sqlite3_stmt *st, int i) { bound(s, sqlite3_bind_null(st, i)); }
+static void bind_null(Store *s, sqlite3_stmt *st, int i) { bound(s, st, i, sqlite3_bind_null(st, i)); }
 
 /* A bind that failed since the statement was taken: its error, once. */
 static bool bind_failed(Store *s)
@@ -211,7 +245,7 @@ static bool exec(Store *s, const char *sql)
 
 static bool step_done(Store *s, sqlite3_stmt *st)
 {
-    if (bind_failed(s) || txn_lost(s)) {
+    if (bind_failed(s) || param_unbound(s, st) || txn_lost(s)) {
         sqlite3_reset(st);
         return false;
     }
@@ -233,7 +267,7 @@ static bool run(Store *s, int q)
  * this tells a pool loaded whole from one loaded in part. */
 static int step_row(Store *s, sqlite3_stmt *st)
 {
-    if (bind_failed(s) || txn_lost(s)) return -1;
+    if (bind_failed(s) || param_unbound(s, st) || txn_lost(s)) return -1;
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) return 1;
     if (rc == SQLITE_DONE) return 0;
@@ -245,7 +279,11 @@ static int step_row(Store *s, sqlite3_stmt *st)
 static bool prepare(Store *s, const char *sql, sqlite3_stmt **st)
 {
     s->bind_rc = SQLITE_OK;
-    if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) == SQLITE_OK) return true;
+    if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) == SQLITE_OK) {
+        s->binding = *st;
+        s->bound_mask = 0;
+        return true;
+    }
     fail(s);
     sqlite3_finalize(*st);
     *st = NULL;
@@ -312,9 +350,14 @@ Store *store_open(const char *path, bool create, bool force, Buf *err)
         snprintf(side, sizeof side, "%s-shm", path);
         unlink(side);
     }
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, configure_sqlite);
     Store *s = xcalloc(1, sizeof *s);
     s->lockfd = -1;
-    int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+    /* NOMUTEX: a Store is used by one thread at a time (the game's under
+     * its lock, the server's readers taken from a pool, its syncer by the
+     * one thread that syncs), so SQLite's own locks would only cost */
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
         buf_printf(err, "%s: %s", path, sqlite3_errmsg(s->db));
         store_close(s);
@@ -544,7 +587,7 @@ void store_rollback(Store *s)
 static const char *col_str(Store *s, sqlite3_stmt *st, int i)
 {
     const char *t = (const char *)sqlite3_column_text(st, i);
-    if (!t && sqlite3_column_type(st, i) != SQLITE_NULL) bound(s, SQLITE_NOMEM);
+    if (!t && sqlite3_column_type(st, i) != SQLITE_NULL && s->bind_rc == SQLITE_OK) s->bind_rc = SQLITE_NOMEM;
     return t;
 }
 
@@ -602,6 +645,17 @@ bool store_meta_set(Store *s, const char *key, const char *value)
     bind_text(s, st, 1, key);
     bind_text(s, st, 2, value);
     return step_done(s, st);
+}
+
+/* Rare (a game made before the "state" row, once): not a cached statement. */
+bool store_meta_delete(Store *s, const char *key)
+{
+    sqlite3_stmt *st;
+    if (!prepare(s, "DELETE FROM meta WHERE key=?1", &st)) return false;
+    bind_text(s, st, 1, key);
+    bool ok = step_done(s, st);
+    sqlite3_finalize(st);
+    return ok;
 }
 
 char *store_config_get(Store *s, const char *key) { return lookup(s, Q_CONF_GET, key); }
@@ -743,6 +797,7 @@ long store_journal_received(Store *s, const char *kind, int64_t time, const char
     bind_int(s, st, 5, (int64_t)time_now_wall());
     bind_text(s, st, 6, raw);
     if (stamp != time) bind_int(s, st, 7, stamp);
+    else bind_null(s, st, 7);
     if (!step_done(s, st)) return -1;
     return (long)sqlite3_last_insert_rowid(s->db);
 }
@@ -1179,7 +1234,7 @@ char *store_event_raw(Store *s, long n)
 {
     sqlite3_stmt *st;
     if (!prepare(s, "SELECT raw FROM events WHERE n=?1 AND kind='move'", &st)) return NULL;
-    sqlite3_bind_int64(st, 1, n);
+    bind_int(s, st, 1, n);
     char *raw = step_row(s, st) == 1 ? col_text(s, st, 0) : NULL;
     sqlite3_finalize(st);
     return raw;

@@ -61,6 +61,8 @@ typedef struct EventRow {
 Store *store_open(const char *path, bool create, bool force, Buf *err);
 void store_close(Store *s);
 const char *store_error(Store *s);
+/* Sets what store_error says: a caller's reading of the store failed. */
+void store_set_error(Store *s, const char *why);
 
 /* Whether a commit waits for the disk (true, as opened).  A commit that
  * does not wait is made durable by the next one that does (the WAL is one
@@ -93,6 +95,7 @@ bool store_group_end(Store *s);
 /* NULL when the key is unset and when the store failed (store_error). */
 char *store_meta_get(Store *s, const char *key);
 bool store_meta_set(Store *s, const char *key, const char *value);
+bool store_meta_delete(Store *s, const char *key);
 /* The same lookups telling the two apart: 1 and *value (malloc'd), 0 no
  * such key (*value NULL), -1 the store failed (store_error). */
 int store_meta_read(Store *s, const char *key, char **value);

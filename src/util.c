@@ -68,15 +68,43 @@ void buf_add(Buf *b, const char *s, size_t n)
 void buf_puts(Buf *b, const char *s) { buf_add(b, s, strlen(s)); }
 void buf_putc(Buf *b, char c) { buf_add(b, &c, 1); }
 
+void buf_put_int(Buf *b, int64_t v)
+{
+    char d[24];
+    size_t n = sizeof d;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do d[--n] = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0) d[--n] = '-';
+    buf_add(b, d + n, sizeof d - n);
+}
+
+void buf_put_hex64(Buf *b, uint64_t v)
+{
+    char d[16];
+    for (int i = 15; i >= 0; i--, v >>= 4) d[i] = "0123456789abcdef"[v & 15];
+    buf_add(b, d, sizeof d);
+}
+
+/* Formats into the room the buffer has (at least 64 bytes) and only when
+ * that is short, again into room made to measure: one vsnprintf for most
+ * texts, not one to measure and one to write. */
 void buf_vprintf(Buf *b, const char *fmt, va_list ap)
 {
     va_list aq;
     va_copy(aq, ap);
-    int n = vsnprintf(NULL, 0, fmt, aq);
+    buf_reserve(b, 64);
+    size_t room = b->cap - b->len;
+    int n = vsnprintf(b->s + b->len, room, fmt, aq);
     va_end(aq);
-    if (n < 0) return;
-    buf_reserve(b, (size_t)n);
-    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    if (n < 0) {
+        b->s[b->len] = 0;
+        return;
+    }
+    if ((size_t)n >= room) {
+        buf_reserve(b, (size_t)n);
+        vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    }
     b->len += (size_t)n;
 }
 

@@ -38,6 +38,9 @@ typedef struct Buf {
 void buf_add(Buf *b, const char *s, size_t n);
 void buf_puts(Buf *b, const char *s);
 void buf_putc(Buf *b, char c);
+/* Numbers without printf (the store writes some at every event). */
+void buf_put_int(Buf *b, int64_t v);
+void buf_put_hex64(Buf *b, uint64_t v); /* 16 lowercase hex digits */
 void buf_printf(Buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void buf_vprintf(Buf *b, const char *fmt, va_list ap);

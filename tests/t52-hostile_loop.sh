@@ -19,11 +19,14 @@ replays() { # GAME DESCRIPTION: replay agrees, and had hashes to check
     [ "$hashes" -gt 0 ] && ok || fail "$2: no event has a hash to check"
 }
 
+# One value of the game's state row (meta key "state": "settled=N next_id=N ...")
+meta_state() { sqlite3 "$1" "SELECT value FROM meta WHERE key='state'" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+
 # ------------------------------------------------ a forged loop wins nothing
 "$NOMIC" init G --ruleset favor --time $T0 --seed 5 >/dev/null
 move_at alice@x $((T0 + 60)) "REGISTER alice"
 move_at bob@x $((T0 + 60)) "REGISTER bob"
-next=$(sqlite3 G "SELECT value FROM meta WHERE key='next_id'")
+next=$(meta_state G next_id)
 # sixteen values that cancel the move's own terms in the old hash (the
 # script checks the sum); favor's rule 7 deletes a stranger's move
 python3 "$HERE/old_hash.py" forge "$next" zed@x $((T0 + 120)) zed >forged.txt || fail "no forgery found"
@@ -35,7 +38,7 @@ expect_not_in out "verifiable loop" "no loop is declared"
 move_at carol@x $((T0 + 180)) "REGISTER carol"
 expect_in out "applied" "the game goes on after the forged move"
 expect_eq "$(val player nickname carol nickname)" "carol" "and takes a new player"
-expect_eq "$(sqlite3 G "SELECT value FROM meta WHERE key='halted'")" "0" "the game has not halted"
+expect_eq "$(meta_state G halted)" "0" "the game has not halted"
 expect_eq "$(sqlite3 G "SELECT count(*) FROM meta WHERE key='loop_winner'")" "0" "nobody won by a loop"
 replays G "the forged game"
 
@@ -105,7 +108,7 @@ for mode in "immediate" "shadow" "immediate noRestart: T"; do
         printf 'subtype: %s\n' "$what" | "$NOMIC" move L --from bob@x --time 1002 >out 2>&1
         expect_in out "loop" "$mode, $what: the repeated state is a loop"
         expect_in out "bob@x, wins" "$mode, $what: the last mover wins"
-        expect_eq "$(sqlite3 L "SELECT value FROM meta WHERE key='halted'")" "1" "$mode, $what: the game halts"
+        expect_eq "$(meta_state L halted)" "1" "$mode, $what: the game halts"
         replays L "$mode, $what"
     done
 done

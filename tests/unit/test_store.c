@@ -177,6 +177,34 @@ static void every_past_state_from_the_journal(void **state)
     game_close(g);
 }
 
+/* Opened after any event, the game has the pool, the state hash and the
+ * next object number it had (the meta's state row and the objects
+ * table, written in the event's transaction). */
+static void reopened_after_every_event(void **state)
+{
+    enum { EVENTS = 150 };
+    Game *g = new_game_of(NOTES);
+    Buf err = {0};
+    for (long n = 1; n <= EVENTS; n++) {
+        char body[64];
+        snprintf(body, sizeof body, "subtype: %s\nk: %ld\n", n % 3 == 0 ? "drop" : "keep", (n * 7) % 11);
+        assert_int_equal(move(g, 1000 + n, body, NULL), n);
+        char *want = game_export_pool(g->pool);
+        uint64_t hash = g->pool->state_hash;
+        ObjId next = g->pool->next_id;
+        game_close(g);
+        if (!(g = game_open(path, &err))) fail_msg("open after event %ld: %s", n, buf_str(&err));
+        char *got = game_export_pool(g->pool);
+        if (strcmp(got, want) != 0) fail_msg("opened after event %ld, the pool differs:\n%s\nwant:\n%s", n, got, want);
+        assert_true(g->pool->state_hash == hash);
+        assert_int_equal(g->pool->next_id, next);
+        free(got);
+        free(want);
+    }
+    buf_free(&err);
+    game_close(g);
+}
+
 int run_store_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -184,6 +212,7 @@ int run_store_tests(void)
         cmocka_unit_test_setup_teardown(halted_games_stay_halted, make_path, remove_path),
         cmocka_unit_test_setup_teardown(a_dry_run_keeps_nothing, make_path, remove_path),
         cmocka_unit_test_setup_teardown(every_past_state_from_the_journal, make_path, remove_path),
+        cmocka_unit_test_setup_teardown(reopened_after_every_event, make_path, remove_path),
     };
     return cmocka_run_group_tests_name("store", tests, NULL, NULL);
 }
