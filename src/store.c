@@ -119,6 +119,8 @@ static const char *extras =
     "CREATE TABLE IF NOT EXISTS answers(address TEXT PRIMARY KEY, at INTEGER NOT NULL);"
     "CREATE INDEX IF NOT EXISTS outbox_queued ON outbox(state) WHERE state='queued';";
 
+static void write_behind_stop(Store *s);
+
 struct Store {
     sqlite3 *db;
     sqlite3_stmt *q[Q_COUNT];
@@ -126,6 +128,7 @@ struct Store {
     char *last_rcpt;   /* one-entry cache: most messages go to the same list */
     long last_rcpt_id;
     int lockfd;        /* the database file, for flock: the writer's lock */
+    struct WriteBehind *behind; /* started by the first group that did not wait for the disk, or NULL */
     int locks;         /* store_lock nesting */
     int64_t data_version;
     int bind_rc;       /* the first bind that failed since the statement was taken */
@@ -420,6 +423,7 @@ void store_close(Store *s)
     if (!s) return;
     /* finalize's result repeats the statement's last error, already seen;
      * with every statement finalized, close cannot be refused as busy */
+    write_behind_stop(s);
     for (int i = 0; i < Q_COUNT; i++) sqlite3_finalize(s->q[i]);
     sqlite3_close(s->db);
     if (s->lockfd >= 0) close(s->lockfd);
@@ -533,6 +537,80 @@ bool store_group_begin(Store *s)
     return s->group;
 }
 
+/* Write-behind: after a group's commit that did not wait for the disk, a
+ * thread of the Store's writes the log to disk (fdatasync on a descriptor
+ * of its own: the file's pages, whoever wrote them) while the writer goes
+ * on with the next group, so that the fsync which makes the stream
+ * durable (store_sync_log, before anything is acknowledged) finds little
+ * left to write.  Only a head start: what it does or fails to do changes
+ * nothing of what that fsync says. */
+typedef struct WriteBehind {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int fd;
+    unsigned asked, done; /* requests made, and taken up */
+    bool stop;
+} WriteBehind;
+
+static void *write_behind_run(void *arg)
+{
+    WriteBehind *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (!w->stop && w->done == w->asked) pthread_cond_wait(&w->cv, &w->mu);
+        if (w->stop) break;
+        w->done = w->asked; /* one fdatasync takes down every request made before it */
+        pthread_mutex_unlock(&w->mu);
+        (void)fdatasync(w->fd);
+        pthread_mutex_lock(&w->mu);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+static void write_behind(Store *s)
+{
+    WriteBehind *w = s->behind;
+    if (!w) {
+        const char *db = sqlite3_db_filename(s->db, "main");
+        char wal[4200];
+        if (!db || !*db || snprintf(wal, sizeof wal, "%s-wal", db) >= (int)sizeof wal) return;
+        int fd = open(wal, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return;
+        w = xcalloc(1, sizeof *w);
+        w->fd = fd;
+        pthread_mutex_init(&w->mu, NULL);
+        pthread_cond_init(&w->cv, NULL);
+        if (pthread_create(&w->thread, NULL, write_behind_run, w) != 0) {
+            close(fd);
+            free(w);
+            return;
+        }
+        s->behind = w;
+    }
+    pthread_mutex_lock(&w->mu);
+    w->asked++;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+static void write_behind_stop(Store *s)
+{
+    WriteBehind *w = s->behind;
+    if (!w) return;
+    pthread_mutex_lock(&w->mu);
+    w->stop = true;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->thread, NULL);
+    close(w->fd);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+    free(w);
+    s->behind = NULL;
+}
+
 bool store_group_end(Store *s)
 {
     if (!s->group) return true;
@@ -541,6 +619,7 @@ bool store_group_end(Store *s)
     s->group = false;
     s->txn = false;
     if (!ok) store_rollback(s);
+    else if (s->lazy) write_behind(s);
     return ok;
 }
 

@@ -88,7 +88,10 @@ void store_rollback(Store *s);
  * commits it; when that fails, or an error ended the transaction earlier
  * (a full disk), every event of the group is gone, and every statement
  * fails until store_group_end says so.  A commit's wait for the disk is
- * the one store_sync_commits set before the group began. */
+ * the one store_sync_commits set before the group began; a group that
+ * does not wait starts the log's write to disk behind it (a thread's
+ * fdatasync), so that the store_sync_log which makes the stream durable
+ * finds little left. */
 bool store_group_begin(Store *s);
 bool store_group_end(Store *s);
 
