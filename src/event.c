@@ -32,12 +32,6 @@ static int cmp_id(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void hex_hash(uint64_t h, char out[17])
-{
-    for (int i = 15; i >= 0; i--, h >>= 4) out[i] = "0123456789abcdef"[h & 15];
-    out[16] = 0;
-}
-
 /* Is the test hook `name` set to this event? */
 static bool test_hook(const char *name, long event)
 {
@@ -281,7 +275,7 @@ static EventOutcome settle(Game *g, Outcome *o, Saved *sv, bool dry)
     }
     g->have_timer = o->er.have_timer;
     g->next_timer = o->er.next_timer;
-    hex_hash(pool_public_hash(g->pool), o->hash);
+    hex64(pool_public_hash(g->pool), o->hash);
     return status;
 }
 

@@ -204,59 +204,76 @@ static bool parse_state(Game *g, const char *v, long *settled, ObjId *next)
     return true;
 }
 
+/* The meta value of key (malloc'd), or NULL when unset.  Once a read
+ * failed (*failed), nothing more is read. */
+static char *meta_text(Game *g, const char *key, bool *failed)
+{
+    char *v = NULL;
+    if (*failed) return NULL;
+    int got = store_meta_read(g->st, key, &v);
+    if (got < 0) *failed = true;
+    if (got > 0) return v;
+    free(v);
+    return NULL;
+}
+
 /* The same state in the keys of a game made before the "state" row. */
-static int load_legacy_meta(Game *g, ObjId *next)
+static void load_legacy_meta(Game *g, long *settled, ObjId *next, bool *failed)
 {
     char *v;
-    int got;
-    if ((got = store_meta_read(g->st, "rng", &v)) > 0)
+    if ((v = meta_text(g, "settled", failed))) *settled = strtol(v, NULL, 10);
+    free(v);
+    if ((v = meta_text(g, "rng", failed)))
         sscanf(v, "%" SCNx64 " %" SCNx64 " %" SCNx64 " %" SCNx64, &g->eng->rng[0], &g->eng->rng[1], &g->eng->rng[2],
                &g->eng->rng[3]);
     free(v);
-    if (got >= 0 && (got = store_meta_read(g->st, "next_id", &v)) > 0) *next = (ObjId)strtoul(v, NULL, 10);
+    if ((v = meta_text(g, "next_id", failed))) *next = (ObjId)strtoul(v, NULL, 10);
     free(v);
-    if (got >= 0 && (got = store_meta_read(g->st, "halted", &v)) > 0) g->halted = strcmp(v, "1") == 0;
+    if ((v = meta_text(g, "halted", failed))) g->halted = strcmp(v, "1") == 0;
     free(v);
-    if (got >= 0 && (got = store_meta_read(g->st, "next_timer", &v)) > 0) {
+    if ((v = meta_text(g, "next_timer", failed))) {
         g->have_timer = *v != 0;
         g->next_timer = g->have_timer ? strtoll(v, NULL, 10) : 0;
     }
     free(v);
-    if (got >= 0 && (got = store_meta_read(g->st, "last_mover", &v)) > 0 && *v) {
+    if ((v = meta_text(g, "last_mover", failed)) && *v) {
         free(g->last_mover);
         g->last_mover = v;
         v = NULL;
     }
     free(v);
     g->legacy_meta = true;
-    return got;
 }
 
-/* The game's own state; *next, the number its next object takes (the
- * pool, loaded after, may have passed it). */
+/* The game's own state, and the last event settled (known_event); *next,
+ * the number its next object takes (the pool, loaded after, may have
+ * passed it).  False (store_error says why) when it cannot be read. */
 static bool load_meta(Game *g, ObjId *next)
 {
-    char *v;
-    long settled;
+    bool failed = false;
+    long settled = 0;
     g->legacy_meta = false;
-    int got = store_meta_read(g->st, "state", &v);
-    if (got > 0 && !parse_state(g, v, &settled, next)) {
-        store_set_error(g->st, "the meta row \"state\" cannot be read");
-        got = -1;
+    char *v = meta_text(g, "state", &failed);
+    if (v && !parse_state(g, v, &settled, next)) {
+        char why[160];
+        snprintf(why, sizeof why, "the game's meta row \"state\" does not read as settled=N next_id=N ...: \"%.80s\"", v);
+        store_set_error(g->st, why);
+        failed = true;
     }
+    if (!v && !failed) load_legacy_meta(g, &settled, next, &failed);
     free(v);
-    if (got == 0) got = load_legacy_meta(g, next);
-    if (got >= 0 && (got = store_meta_read(g->st, "seed", &v)) > 0) g->seed = strtoull(v, NULL, 10);
+    g->known_event = settled;
+    if ((v = meta_text(g, "seed", &failed))) g->seed = strtoull(v, NULL, 10);
     free(v);
-    if (got >= 0 && (got = store_meta_read(g->st, "created", &v)) > 0) g->eng->created = strtoll(v, NULL, 10);
+    if ((v = meta_text(g, "created", &failed))) g->eng->created = strtoll(v, NULL, 10);
     free(v);
-    if (got >= 0 && (got = store_meta_read(g->st, "sugar", &v)) > 0) {
+    if ((v = meta_text(g, "sugar", &failed)) && *v) {
         Buf err = {0};
-        g->sugar = *v ? sugar_parse(v, "sugar", &err) : NULL; /* checked when it was set */
+        g->sugar = sugar_parse(v, "sugar", &err); /* checked when it was set */
         buf_free(&err);
     }
     free(v);
-    return got >= 0;
+    return !failed;
 }
 
 char *game_export_pool(const Pool *p)
@@ -434,10 +451,7 @@ static bool load_game(Game *g, Buf *err)
     bool ok = load_hash_key(g);
     if (!ok) buf_printf(err, "%s", store_error(g->st));
     ObjId next = 0;
-    if (ok) {
-        g->known_event = settled_event(g->st);
-        if (!(ok = g->known_event >= 0 && load_meta(g, &next))) buf_printf(err, "%s", store_error(g->st));
-    }
+    if (ok && !(ok = load_meta(g, &next))) buf_printf(err, "%s", store_error(g->st));
     ok = ok && store_load_objects(g->st, g->pool, err);
     if (ok) {
         if (next > g->pool->next_id) g->pool->next_id = next;

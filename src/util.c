@@ -79,11 +79,17 @@ void buf_put_int(Buf *b, int64_t v)
     buf_add(b, d + n, sizeof d - n);
 }
 
+void hex64(uint64_t v, char out[17])
+{
+    for (int i = 15; i >= 0; i--, v >>= 4) out[i] = "0123456789abcdef"[v & 15];
+    out[16] = 0;
+}
+
 void buf_put_hex64(Buf *b, uint64_t v)
 {
-    char d[16];
-    for (int i = 15; i >= 0; i--, v >>= 4) d[i] = "0123456789abcdef"[v & 15];
-    buf_add(b, d, sizeof d);
+    char d[17];
+    hex64(v, d);
+    buf_add(b, d, 16);
 }
 
 /* Formats into the room the buffer has (at least 64 bytes) and only when

@@ -41,6 +41,7 @@ void buf_putc(Buf *b, char c);
 /* Numbers without printf (the store writes some at every event). */
 void buf_put_int(Buf *b, int64_t v);
 void buf_put_hex64(Buf *b, uint64_t v); /* 16 lowercase hex digits */
+void hex64(uint64_t v, char out[17]);    /* the same, NUL-terminated */
 void buf_printf(Buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void buf_vprintf(Buf *b, const char *fmt, va_list ap);

@@ -156,6 +156,13 @@ sqlite3 rows.db "SELECT value FROM meta WHERE key='state'" >state.txt
 expect_in state.txt "last_mover=b@x" "the row names the last mover"
 expect_status 0 "replay agrees with the journal" "$NOMIC" replay rows.db
 
+# a state row that does not read (a damaged file): refused with the reason, no crash
+cp rows.db broken.db
+sqlite3 broken.db "UPDATE meta SET value='garbage' WHERE key='state'"
+"$NOMIC" show broken.db >out 2>&1
+expect_eq "$?" "2" "a damaged state row: nomic show refuses the game"
+expect_in out "meta row \"state\" does not read" "and says which row and why"
+
 for args in "show g.db --type nothing --json" "show g.db --json" "log g.db --json" "outbox g.db --json"; do
     # shellcheck disable=SC2086
     "$NOMIC" $args > out && python3 -c 'import json; json.load(open("out"))' && ok || fail "nomic $args: not JSON"
