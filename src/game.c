@@ -593,6 +593,9 @@ void game_collect(Game *g, bool force)
     for (size_t i = 0; i < nopen; i++) {
         pool_mark_syms(open_games[i]->pool);
         engine_mark_syms(open_games[i]->eng);
+        /* the kept recipient list is known by its Sym: freed, the
+         * number could come back naming another text */
+        if (open_games[i]->last_list) sym_mark(recipient_list_sym(open_games[i]->last_list));
     }
     sym_gc_end();
 }

@@ -560,14 +560,35 @@ static void do_forEach(Ctx *cx, const Node *call, const Obj *cand)
 /* Recipients as one normalised list: words separated by single spaces.
  * The last list is remembered with its normal form and its length, as
  * favor sends every announcement to the same list of all players. */
+/* Whether the text is its own normal form (words between single spaces,
+ * nothing else), and then how many words it has: the players' list,
+ * written by the rules, mostly is, and needs no copy.  Scanned with the
+ * C library's string functions, which take many bytes a step: the list
+ * is long. */
+static bool normal_list(const char *s, size_t n, uint64_t *count)
+{
+    if (n == 0 || s[0] == ' ' || s[n - 1] == ' ') return false;
+    if (strlen(s) != n || strcspn(s, "\t\n\r,") != n) return false;
+    uint64_t c = 1;
+    for (const char *p = s, *end = s + n; (p = memchr(p, ' ', (size_t)(end - p))) != NULL; p++, c++)
+        if (p[1] == ' ') return false; /* p + 1 < end: the last byte is not a space */
+    *count = c;
+    return true;
+}
+
 static Sym recipients(Ctx *cx, Sym r)
 {
     if (r == cx->rcpt_in && r != SYM_EMPTY) return cx->rcpt_out;
     if (!meter_text(cx, sym_len(r))) return SYM_EMPTY;
+    uint64_t count = 0;
+    if (normal_list(sym_text(r), sym_len(r), &count)) {
+        cx->rcpt_in = cx->rcpt_out = r;
+        cx->rcpt_count = count;
+        return r;
+    }
     Buf b = {0};
     const char *p = sym_text(r), *w;
     size_t n;
-    uint64_t count = 0;
     while (word_next(&p, &w, &n, true)) {
         if (b.len) buf_putc(&b, ' ');
         buf_add(&b, w, n);

@@ -4,6 +4,8 @@
  */
 #include "mechanics.h"
 
+#include "addrs.h"
+
 #include <fcntl.h>
 #include <glib.h>
 #include <stdio.h>
@@ -276,50 +278,42 @@ bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o)
  * addresses in order of first appearance (words, commas allowed), and,
  * for an event whose messages all go to this list, the first
  * MAX_EVENT_ADDRESSES of them as one mail's recipients.  Rules mostly
- * send to one list (the players) that changes seldom, so the last long
- * one read is kept in the game: handing over a message then costs
- * nothing per player. */
+ * send to one list (the players), so the last long one read is kept in
+ * the game: handing over a message to the same list then costs nothing
+ * per player, and to a list that extends it (a registration adds an
+ * address at the end) only the new addresses. */
 struct RecipientList {
-    Sym list;
-    char **addr;
-    size_t n;
-    char *to;      /* the first MAX_EVENT_ADDRESSES addresses, a space between */
+    Sym list;  /* the list read last (its text is in addrs: the Sym may be collected) */
+    Addrs addrs;
+    Buf to;    /* the first MAX_EVENT_ADDRESSES addresses, a space between */
 };
 
 void recipient_list_free(RecipientList *r)
 {
     if (!r) return;
-    for (size_t i = 0; i < r->n; i++) free(r->addr[i]);
-    free(r->addr);
-    free(r->to);
+    addrs_free(&r->addrs);
+    buf_free(&r->to);
     free(r);
 }
+
+/* Appends text to the list, and the addresses it brings to `to`. */
+static void list_append(RecipientList *r, const char *text)
+{
+    size_t had = r->addrs.n;
+    addrs_append(&r->addrs, text);
+    for (size_t i = had; i < r->addrs.n && i < MAX_EVENT_ADDRESSES; i++) {
+        if (r->to.len) buf_putc(&r->to, ' ');
+        buf_add(&r->to, addrs_word(&r->addrs, i), addrs_word_len(&r->addrs, i));
+    }
+}
+
+Sym recipient_list_sym(const RecipientList *r) { return r->list; }
 
 static RecipientList *recipient_list_read(Sym list)
 {
     RecipientList *r = xcalloc(1, sizeof *r);
     r->list = list;
-    GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
-    size_t cap = 0;
-    Buf to = {0};
-    const char *s = sym_text(list), *w;
-    size_t wn;
-    while (word_next(&s, &w, &wn, true)) {
-        char *a = xstrndup(w, wn);
-        if (g_hash_table_contains(seen, a)) {
-            free(a);
-            continue;
-        }
-        GROW(r->addr, r->n, cap);
-        r->addr[r->n++] = a;
-        g_hash_table_add(seen, a);
-        if (r->n <= MAX_EVENT_ADDRESSES) {
-            if (to.len) buf_putc(&to, ' ');
-            buf_puts(&to, a);
-        }
-    }
-    g_hash_table_destroy(seen);
-    r->to = buf_take(&to);
+    list_append(r, sym_text(list));
     return r;
 }
 
@@ -328,14 +322,22 @@ static RecipientList *recipient_list_read(Sym list)
  * between two announcements). */
 #define KEEP_LIST_MIN 16
 
-/* The list `list`: the one the game keeps, or read, and then kept if it
- * is long (*owned false), or the caller's to free (*owned true). */
+/* The list `list`: the one the game keeps (extended if `list` extends
+ * it), or read, and then kept if it is long (*owned false), or the
+ * caller's to free (*owned true). */
 static RecipientList *list_get(Game *g, Sym list, bool *owned)
 {
     *owned = false;
-    if (g->last_list && g->last_list->list == list) return g->last_list;
+    RecipientList *kept = g->last_list;
+    if (kept && kept->list == list) return kept;
+    const char *text = sym_text(list);
+    if (kept && addrs_extended_by(&kept->addrs, text)) {
+        list_append(kept, text + kept->addrs.len);
+        kept->list = list;
+        return kept;
+    }
     RecipientList *r = recipient_list_read(list);
-    if (r->n < KEEP_LIST_MIN) {
+    if (r->addrs.n < KEEP_LIST_MIN) {
         *owned = true;
         return r;
     }
@@ -416,14 +418,15 @@ static void one_list_mail(Game *g, HandOver *h)
 {
     bool owned;
     RecipientList *r = list_get(g, h->lists[0], &owned);
-    if (!r->n) {
+    size_t n = r->addrs.n;
+    if (!n) {
         if (owned) recipient_list_free(r);
         return;
     }
-    h->dropped = r->n > MAX_EVENT_ADDRESSES ? r->n - MAX_EVENT_ADDRESSES : 0;
+    h->dropped = n > MAX_EVENT_ADDRESSES ? n - MAX_EVENT_ADDRESSES : 0;
     h->mail = xcalloc(1, sizeof *h->mail);
     h->nmail = 1;
-    buf_puts(&h->mail[0].to, r->to);
+    buf_add(&h->mail[0].to, r->to.s, r->to.len);
     h->mail[0].which = xmalloc(h->nmsg * sizeof(size_t));
     for (size_t i = 0; i < h->nmsg; i++) h->mail[0].which[i] = i;
     h->mail[0].count = h->nmsg;
@@ -442,54 +445,110 @@ static size_t longest_list(const HandOver *h)
     return best;
 }
 
+/* The event's addresses, each with a row of bits (one per list it is on):
+ * the first MAX_EVENT_ADDRESSES distinct ones, in the order the lists name
+ * them; the others are counted as dropped.  An address of the longest
+ * list is known by its place there, the others by their place in `others`,
+ * so the longest list is walked once and no address is looked up in it
+ * but the other lists'. */
+typedef struct EventAddrs {
+    size_t w;              /* words of a row */
+    const Addrs *longest;
+    Addrs others;          /* the addresses on no longest list, as met */
+    uint32_t *at_longest;  /* per address of the longest list: 0 not met, AT_DROPPED, or 1 + its place here */
+    size_t past;           /* from this place of the longest list on, every address not met is dropped */
+    uint32_t *at_others;
+    size_t others_cap;
+    const Addrs **src;     /* per address here: the list holding it, and its index there */
+    uint32_t *idx;
+    uint64_t *rows;        /* w words per address */
+    size_t n, cap, dropped;
+} EventAddrs;
+
+#define AT_DROPPED UINT32_MAX
+
+/* An address met on list j: *at is its mark. */
+static void meet(EventAddrs *e, uint32_t *at, const Addrs *src, size_t i, size_t j)
+{
+    if (!*at) {
+        if (e->n == MAX_EVENT_ADDRESSES) {
+            e->dropped++;
+            *at = AT_DROPPED;
+            return;
+        }
+        if (e->n == e->cap) {
+            e->cap = e->cap ? 2 * e->cap : 64;
+            e->src = xrealloc(e->src, e->cap * sizeof *e->src);
+            e->idx = xrealloc(e->idx, e->cap * sizeof *e->idx);
+            e->rows = xrealloc(e->rows, e->cap * e->w * sizeof *e->rows);
+        }
+        e->src[e->n] = src;
+        e->idx[e->n] = (uint32_t)i;
+        memset(e->rows + e->n * e->w, 0, e->w * sizeof *e->rows);
+        *at = (uint32_t)++e->n;
+    }
+    if (*at != AT_DROPPED) e->rows[(*at - 1) * e->w + j / 64] |= (uint64_t)1 << (j % 64);
+}
+
+/* The addresses of a list other than the longest, in its order. */
+static void meet_list(EventAddrs *e, Sym list, size_t j)
+{
+    const char *s = sym_text(list), *a;
+    size_t n;
+    while (word_next(&s, &a, &n, true)) {
+        size_t k = addrs_find(e->longest, a, n);
+        if (k) {
+            if (k - 1 < e->past || e->at_longest[k - 1]) meet(e, &e->at_longest[k - 1], e->longest, k - 1, j);
+            continue;
+        }
+        size_t i = addrs_add(&e->others, a, n);
+        if (i >= e->others_cap) {
+            size_t cap = e->others_cap ? 2 * e->others_cap : 64;
+            e->at_others = xrealloc(e->at_others, cap * sizeof *e->at_others);
+            memset(e->at_others + e->others_cap, 0, (cap - e->others_cap) * sizeof *e->at_others);
+            e->others_cap = cap;
+        }
+        meet(e, &e->at_others[i], &e->others, i, j);
+    }
+}
+
 /* Several lists: each address gets the messages of the lists it is on,
- * a row of bits (one per list), and the addresses with one row share a
- * mail, the mails in order of their first address.  No address is copied:
- * they stay in the lists read until the mails are made. */
+ * and the addresses with one row share a mail, the mails in order of
+ * their first address. */
 static void many_list_mails(Game *g, HandOver *h)
 {
-    size_t w = (h->nlists + 63) / 64, longest = longest_list(h);
-    bool owned = true;
-    RecipientList **lists = xcalloc(h->nlists, sizeof *lists);
-    GHashTable *at = g_hash_table_new(g_str_hash, g_str_equal); /* address -> its index + 1, or NULL: dropped */
-    const char **addr = NULL;
-    uint64_t *rows = NULL; /* w words per address */
-    size_t naddr = 0, cap = 0;
+    size_t longest = longest_list(h);
+    bool owned;
+    RecipientList *big = list_get(g, h->lists[longest], &owned);
+    EventAddrs e = {.w = (h->nlists + 63) / 64, .longest = &big->addrs, .past = SIZE_MAX};
+    e.at_longest = xcalloc(big->addrs.n + 1, sizeof *e.at_longest);
     for (size_t j = 0; j < h->nlists; j++) {
-        /* only the longest may be kept in the game: keeping another would
-         * free one still in use here */
-        lists[j] = j == longest ? list_get(g, h->lists[j], &owned) : recipient_list_read(h->lists[j]);
-        for (size_t k = 0; k < lists[j]->n; k++) {
-            const char *a = lists[j]->addr[k];
-            gpointer v;
-            if (!g_hash_table_lookup_extended(at, a, NULL, &v)) {
-                v = NULL;
-                if (naddr < MAX_EVENT_ADDRESSES) {
-                    if (naddr == cap) {
-                        cap = cap ? 2 * cap : 64;
-                        addr = xrealloc(addr, cap * sizeof *addr);
-                        rows = xrealloc(rows, cap * w * sizeof *rows);
-                    }
-                    addr[naddr] = a;
-                    memset(rows + naddr * w, 0, w * sizeof *rows);
-                    v = GSIZE_TO_POINTER(++naddr);
-                } else {
-                    h->dropped++;
-                }
-                g_hash_table_insert(at, (gpointer)a, v);
-            }
-            if (v) rows[(GPOINTER_TO_SIZE(v) - 1) * w + j / 64] |= (uint64_t)1 << (j % 64);
+        if (j != longest) {
+            meet_list(&e, h->lists[j], j);
+            continue;
+        }
+        /* past the ceiling, the addresses no list before named are
+         * dropped: counted, not marked (lists after this one know them
+         * by their place) */
+        size_t k = 0;
+        for (; k < big->addrs.n && e.n < MAX_EVENT_ADDRESSES; k++) meet(&e, &e.at_longest[k], &big->addrs, k, j);
+        e.past = k;
+        for (; k < big->addrs.n; k++) {
+            if (!e.at_longest[k]) e.dropped++;
+            else meet(&e, &e.at_longest[k], &big->addrs, k, j);
         }
     }
-    g_hash_table_destroy(at);
+    h->dropped = e.dropped;
     /* open addressing on the rows: slot -> mail index + 1 */
-    size_t tcap = 16, mcap = 0, *first = NULL;
-    while (tcap < 2 * naddr) tcap *= 2;
+    size_t w = e.w, tcap = 16, mcap = 0, *first = NULL;
+    while (tcap < 2 * e.n) tcap *= 2;
     size_t *slot = xcalloc(tcap, sizeof *slot);
-    for (size_t a = 0; a < naddr; a++) {
-        const uint64_t *row = rows + a * w;
-        size_t i = (size_t)hash_bytes(row, w * sizeof *row) & (tcap - 1), m;
-        while ((m = slot[i]) && memcmp(rows + first[m - 1] * w, row, w * sizeof *row) != 0) i = (i + 1) & (tcap - 1);
+    for (size_t a = 0; a < e.n; a++) {
+        const uint64_t *row = e.rows + a * w;
+        uint64_t hash = 0;
+        for (size_t k = 0; k < w; k++) hash = hash_mix(hash ^ row[k]);
+        size_t i = (size_t)hash & (tcap - 1), m;
+        while ((m = slot[i]) && memcmp(e.rows + first[m - 1] * w, row, w * sizeof *row) != 0) i = (i + 1) & (tcap - 1);
         if (!m) {
             if (h->nmail == mcap) {
                 mcap = mcap ? 2 * mcap : 8;
@@ -505,15 +564,17 @@ static void many_list_mails(Game *g, HandOver *h)
         }
         Buf *to = &h->mail[m - 1].to;
         if (to->len) buf_putc(to, ' ');
-        buf_puts(to, addr[a]);
+        buf_add(to, addrs_word(e.src[a], e.idx[a]), addrs_word_len(e.src[a], e.idx[a]));
     }
     free(slot);
     free(first);
-    free(rows);
-    free(addr);
-    for (size_t j = 0; j < h->nlists; j++)
-        if (j != longest || owned) recipient_list_free(lists[j]);
-    free(lists);
+    free(e.rows);
+    free(e.src);
+    free(e.idx);
+    free(e.at_longest);
+    free(e.at_others);
+    addrs_free(&e.others);
+    if (owned) recipient_list_free(big);
 }
 
 /* Adds what a ceiling dropped to the event's journal message. */

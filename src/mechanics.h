@@ -70,5 +70,6 @@ bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o);
  * ceiling dropped is noted in o->message. */
 bool game_hand_over(Game *g, Outcome *o);
 void recipient_list_free(RecipientList *r);
+Sym recipient_list_sym(const RecipientList *r); /* the list it was read from */
 
 #endif

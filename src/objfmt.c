@@ -203,12 +203,31 @@ SrcPos fmt_map(const FmtAttr *a, int vline, int vcol)
 
 /* ---- printing ---- */
 
+/* Whether any byte is a control character, line ends included, eight
+ * bytes a step (a byte under 0x20, or 0x7f): long texts (the players'
+ * list, rewritten at each registration) are mostly plain. */
+static bool has_control(const char *s, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x, del;
+        memcpy(&x, s + i, 8);
+        del = x ^ (0x7f * ones);
+        if ((((x - 0x20 * ones) & ~x) | ((del - ones) & ~del)) & highs) return true;
+    }
+    for (; i < n; i++)
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) return true;
+    return false;
+}
+
 static bool needs_quotes(Sym v)
 {
     const char *s = sym_text(v);
     size_t n = sym_len(v);
     if (n == 0) return true;
     if (s[0] == '"' || isspace((unsigned char)s[0]) || isspace((unsigned char)s[n - 1])) return true;
+    if (!has_control(s, n)) return false;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c == '\n') {
@@ -233,11 +252,9 @@ void fmt_print_value(Buf *b, Sym v)
     const char *s = sym_text(v);
     size_t n = sym_len(v), run = 0;
     if (!needs_quotes(v)) {
-        for (size_t i = 0; i < n; i++) {
-            if (s[i] != '\n') continue;
-            buf_add(b, s + run, i - run);
+        for (const char *nl; (nl = memchr(s + run, '\n', n - run)) != NULL; run = (size_t)(nl - s) + 1) {
+            buf_add(b, s + run, (size_t)(nl - s) - run);
             buf_puts(b, "\n    ");
-            run = i + 1;
         }
         buf_add(b, s + run, n - run);
         return;

@@ -339,6 +339,12 @@ expect_eq "$(sqlite3 c.db "select group_concat(words) from (select length(r.list
     "recipients of the message to 1,500 addresses"
 "$NOMIC" log c.db > out
 expect_in out "500 addresses sent nothing" "nomic log shows the ceiling's note"
+# the hand-over against a model of it, one process handing over 60 events:
+# lists that overlap, repeat addresses, grow by a few addresses (kept from
+# one event to the next and extended) and run past the ceiling
+mkdir -p handover
+python3 "$SRCDIR/tests/handover_model.py" "$NOMIC" handover 7 60 > out 2>&1
+expect_in out "same: 60 events" "each event's mails and the journal's count of addresses dropped, as the model says"
 
 # a mail from the game holds at most 1 MiB of text, and says what it left out
 cat > big.nomic << 'EOF'

@@ -1,0 +1,125 @@
+/*
+ * addrs.c - the distinct words of a text, in order, with a keyed table
+ * (addrs.h).
+ */
+#include "addrs.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static uint64_t key[2] = {0x736f6d6570736575ULL, 0x646f72616e646f6dULL};
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+/* The process's key; if the kernel gives no random bytes the fixed one
+ * stays (the lists are still right, only easier to slow down). */
+static void key_init(void)
+{
+    uint64_t k[2];
+    if (random_bytes(k, sizeof k)) memcpy(key, k, sizeof key);
+}
+
+static uint64_t word_hash(const char *w, size_t n) { return siphash24(key, w, n); }
+
+static bool is_sep(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ','; }
+
+static void slot_put(uint32_t *slot, size_t nslot, uint64_t h, uint32_t v)
+{
+    size_t mask = nslot - 1, i = (size_t)h & mask;
+    while (slot[i]) i = (i + 1) & mask;
+    slot[i] = v;
+}
+
+/* Room for one more word, the table at most half full. */
+static void reserve(Addrs *a)
+{
+    GROW(a->w, a->n, a->wcap);
+    if ((a->n + 1) * 2 <= a->nslot) return;
+    size_t nslot = a->nslot ? 2 * a->nslot : 64;
+    free(a->slot);
+    a->slot = xcalloc(nslot, sizeof *a->slot);
+    a->nslot = nslot;
+    for (size_t i = 0; i < a->n; i++) slot_put(a->slot, nslot, a->w[i].hash, (uint32_t)i + 1);
+}
+
+static size_t find(const Addrs *a, const char *w, size_t n, uint64_t h)
+{
+    if (!a->nslot) return 0;
+    size_t mask = a->nslot - 1;
+    for (size_t i = (size_t)h & mask; a->slot[i]; i = (i + 1) & mask) {
+        const struct AddrWord *x = &a->w[a->slot[i] - 1];
+        if (x->hash == h && x->len == n && memcmp(a->text + x->off, w, n) == 0) return a->slot[i];
+    }
+    return 0;
+}
+
+size_t addrs_find(const Addrs *a, const char *w, size_t n)
+{
+    pthread_once(&key_once, key_init);
+    return find(a, w, n, word_hash(w, n));
+}
+
+/* Adds the word at text[off..off+n) if it is new. */
+static size_t add_at(Addrs *a, size_t off, size_t n)
+{
+    const char *w = a->text + off;
+    uint64_t h = word_hash(w, n);
+    size_t k = find(a, w, n, h);
+    if (k) return k - 1;
+    reserve(a);
+    a->w[a->n] = (struct AddrWord){(uint32_t)off, (uint32_t)n, h};
+    slot_put(a->slot, a->nslot, h, (uint32_t)a->n + 1);
+    return a->n++;
+}
+
+static void put_text(Addrs *a, const char *s, size_t n)
+{
+    if (a->len + n + 1 > a->cap) {
+        a->cap = a->len + n + 1 > 2 * a->cap ? a->len + n + 1 : 2 * a->cap;
+        a->text = xrealloc(a->text, a->cap);
+    }
+    memcpy(a->text + a->len, s, n);
+    a->len += n;
+    a->text[a->len] = 0;
+}
+
+void addrs_append(Addrs *a, const char *s)
+{
+    pthread_once(&key_once, key_init);
+    size_t from = a->len;
+    put_text(a, s, strlen(s));
+    for (size_t i = from; i < a->len;) {
+        while (i < a->len && is_sep(a->text[i])) i++;
+        size_t start = i;
+        while (i < a->len && !is_sep(a->text[i])) i++;
+        if (i > start) add_at(a, start, i - start);
+    }
+}
+
+size_t addrs_add(Addrs *a, const char *w, size_t n)
+{
+    pthread_once(&key_once, key_init);
+    size_t k = find(a, w, n, word_hash(w, n));
+    if (k) return k - 1;
+    /* the word goes into the text, after a separator */
+    if (a->len) put_text(a, " ", 1);
+    size_t off = a->len;
+    put_text(a, w, n);
+    return add_at(a, off, n);
+}
+
+bool addrs_extended_by(const Addrs *a, const char *t)
+{
+    if (strnlen(t, a->len + 1) <= a->len || memcmp(t, a->text, a->len) != 0) return false;
+    return a->len == 0 || is_sep(a->text[a->len - 1]) || is_sep(t[a->len]);
+}
+
+void addrs_free(Addrs *a)
+{
+    free(a->text);
+    free(a->w);
+    free(a->slot);
+    *a = (Addrs){0};
+}
