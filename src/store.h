@@ -83,7 +83,7 @@ void store_rollback(Store *s);
 /* A group: the events between these two in one SQLite transaction, each
  * event's own (store_begin ... store_commit) a savepoint in it, so that a
  * stream of moves writes each page it touches once per group, not once per
- * event (see docs/store.md, "Groups").  Nothing of the group is in the
+ * event (see docs/mechanics.md, "Groups").  Nothing of the group is in the
  * database for other connections, nor durable, until store_group_end
  * commits it; when that fails, or an error ended the transaction earlier
  * (a full disk), every event of the group is gone, and every statement
@@ -91,7 +91,9 @@ void store_rollback(Store *s);
  * the one store_sync_commits set before the group began; a group that
  * does not wait starts the log's write to disk behind it (a thread's
  * fdatasync), so that the store_sync_log which makes the stream durable
- * finds little left. */
+ * finds little left; the same thread checkpoints the log, which a long
+ * stream's writer would otherwise do inside a commit (store.c,
+ * "Write-behind"). */
 bool store_group_begin(Store *s);
 bool store_group_end(Store *s);
 

@@ -1,10 +1,12 @@
 /*
  * test_store.c - a game in a SQLite file: the journal holds every event
  * with its outcome and hash, the state survives closing and reopening,
- * show --at reads old states, and an event is all or nothing.
+ * show --at reads old states, an event is all or nothing, and a long
+ * stream of groups keeps its log bounded.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "event.h"
@@ -205,6 +207,44 @@ static void reopened_after_every_event(void **state)
     game_close(g);
 }
 
+/* Groups committed without waiting for the disk, as a stream of moves is
+ * played: the store's own thread checkpoints the log, and past 64 MiB the
+ * writer lets it finish before its next group, so that the log starts
+ * again from its beginning instead of growing with the stream.  120
+ * groups rewrite a 1 MiB row: 120 MiB through the log. */
+static void a_long_stream_keeps_its_log_bounded(void **state)
+{
+    Buf err = {0};
+    Store *s = store_open(path, true, false, &err);
+    if (!s) fail_msg("store_open: %s", buf_str(&err));
+    assert_true(store_sync_commits(s, false));
+    size_t mib = (size_t)1 << 20;
+    char *big = xmalloc(mib + 1);
+    big[mib] = 0;
+    for (int i = 0; i < 120; i++) {
+        memset(big, 'a' + i % 26, mib);
+        assert_true(store_group_begin(s));
+        assert_true(store_meta_set(s, "big", big));
+        assert_true(store_group_end(s));
+    }
+    assert_true(store_sync_log(s));
+    char wal[96];
+    struct stat st;
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    assert_int_equal(stat(wal, &st), 0);
+    if (st.st_size > 70 * (off_t)mib) fail_msg("the log grew to %lld bytes", (long long)st.st_size);
+    store_close(s);
+    s = store_open(path, false, false, &err);
+    if (!s) fail_msg("store_open: %s", buf_str(&err));
+    char *v = NULL;
+    assert_int_equal(store_meta_read(s, "big", &v), 1);
+    assert_string_equal(v, big); /* the last group's */
+    free(v);
+    store_close(s);
+    free(big);
+    buf_free(&err);
+}
+
 int run_store_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +253,7 @@ int run_store_tests(void)
         cmocka_unit_test_setup_teardown(a_dry_run_keeps_nothing, make_path, remove_path),
         cmocka_unit_test_setup_teardown(every_past_state_from_the_journal, make_path, remove_path),
         cmocka_unit_test_setup_teardown(reopened_after_every_event, make_path, remove_path),
+        cmocka_unit_test_setup_teardown(a_long_stream_keeps_its_log_bounded, make_path, remove_path),
     };
     return cmocka_run_group_tests_name("store", tests, NULL, NULL);
 }
