@@ -47,7 +47,7 @@ static const char *queries[Q_COUNT] = {
     "INSERT INTO changes(event,id,body) VALUES(?1,?2,?3)",
     ("INSERT INTO outbox(event,to_id,text,state,queued_at,sent_at,delivery,attempts)"
      " VALUES(?1,?2,?3,?4,?5,?6,?7,0)"),
-    "INSERT INTO recipients(list) VALUES(?1)",
+    "INSERT OR IGNORE INTO recipients(list) VALUES(?1)",
     "SELECT id FROM recipients WHERE list=?1",
     "SELECT value FROM config WHERE key=?1",
     "INSERT INTO config(key,value) VALUES(?1,?2) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
@@ -1149,22 +1149,39 @@ bool store_state_at(Store *s, long n, Pool *p, Buf *err)
     return ok && rc >= 0;
 }
 
-static long recipients_id(Store *s, const char *to)
+/* The id of a recipient list already written: 1 and *id, 0 none, -1 the
+ * store failed. */
+static int recipients_find(Store *s, const char *to, long *id)
 {
-    if (s->last_rcpt && strcmp(s->last_rcpt, to) == 0) return s->last_rcpt_id;
-    /* looked up first: most lists were written before (the players') */
     sqlite3_stmt *st = stmt(s, Q_RCPT_GET);
     if (!st) return -1;
     bind_text(s, st, 1, to);
     int rc = step_row(s, st);
-    long id = rc == 1 ? (long)sqlite3_column_int64(st, 0) : -1;
+    if (rc == 1) *id = (long)sqlite3_column_int64(st, 0);
     sqlite3_reset(st);
+    return rc;
+}
+
+static long recipients_id(Store *s, const char *to)
+{
+    if (s->last_rcpt && strcmp(s->last_rcpt, to) == 0) return s->last_rcpt_id;
+    /* looked up first: most lists were written before (the players') */
+    long id = -1;
+    int rc = recipients_find(s, to, &id);
     if (rc < 0) return -1;
     if (rc == 0) {
-        if (!(st = stmt(s, Q_RCPT_ADD))) return -1;
+        /* OR IGNORE: outside a transaction another program may have
+         * added it since; then it is looked up again */
+        sqlite3_stmt *st = stmt(s, Q_RCPT_ADD);
+        if (!st) return -1;
         bind_text(s, st, 1, to);
         if (!step_done(s, st)) return -1;
-        id = (long)sqlite3_last_insert_rowid(s->db);
+        if (sqlite3_changes(s->db) == 1) {
+            id = (long)sqlite3_last_insert_rowid(s->db);
+        } else if ((rc = recipients_find(s, to, &id)) != 1) {
+            if (rc == 0) snprintf(s->err, sizeof s->err, "the recipient list just added is not found");
+            return -1; /* not cached: the next message asks again */
+        }
     }
     free(s->last_rcpt);
     s->last_rcpt = xstrdup(to);
