@@ -4,14 +4,14 @@
  */
 #include "mechanics.h"
 
-#include "addrs.h"
-
 #include <fcntl.h>
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "addrs.h"
 
 const ConfigKey config_keys[] = {
     {"transport", "outbox",
