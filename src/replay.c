@@ -52,6 +52,10 @@ bool game_replay(Game *g)
 {
     Replay r = {game_memory(g->seed), 0, 0, false};
     r.mem->eng->created = g->eng->created;
+    /* what is compared is each event's status and state hash: the traces
+     * (a fifth of the time) would be built for nothing, and they change
+     * neither (the meter does not count them) */
+    r.mem->eng->trace_on = false;
     pool_set_hash_key(r.mem->pool, g->pool->hash_key); /* the game's: every hash depends on it */
     bool ok = false;
     if (store_each_initial(g->st, load_initial, &r)) {
