@@ -23,8 +23,6 @@ static void key_init(void)
 
 static uint64_t word_hash(const char *w, size_t n) { return siphash24(key, w, n); }
 
-static bool is_sep(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ','; }
-
 static void slot_put(uint32_t *slot, size_t nslot, uint64_t h, uint32_t v)
 {
     size_t mask = nslot - 1, i = (size_t)h & mask;
@@ -90,12 +88,10 @@ void addrs_append(Addrs *a, const char *s)
     pthread_once(&key_once, key_init);
     size_t from = a->len;
     put_text(a, s, strlen(s));
-    for (size_t i = from; i < a->len;) {
-        while (i < a->len && is_sep(a->text[i])) i++;
-        size_t start = i;
-        while (i < a->len && !is_sep(a->text[i])) i++;
-        if (i > start) add_at(a, start, i - start);
-    }
+    const char *p = a->text + from, *w;
+    size_t n;
+    /* add_at does not move the text: p stays valid */
+    while (word_next(&p, &w, &n, true)) add_at(a, (size_t)(w - a->text), n);
 }
 
 size_t addrs_add(Addrs *a, const char *w, size_t n)
@@ -113,7 +109,7 @@ size_t addrs_add(Addrs *a, const char *w, size_t n)
 bool addrs_extended_by(const Addrs *a, const char *t)
 {
     if (strnlen(t, a->len + 1) <= a->len || memcmp(t, a->text, a->len) != 0) return false;
-    return a->len == 0 || is_sep(a->text[a->len - 1]) || is_sep(t[a->len]);
+    return a->len == 0 || word_sep(a->text[a->len - 1], true) || word_sep(t[a->len], true);
 }
 
 void addrs_free(Addrs *a)

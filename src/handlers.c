@@ -557,9 +557,6 @@ static void do_forEach(Ctx *cx, const Node *call, const Obj *cand)
     free(f.snap);
 }
 
-/* Recipients as one normalised list: words separated by single spaces.
- * The last list is remembered with its normal form and its length, as
- * favor sends every announcement to the same list of all players. */
 /* Whether the text is its own normal form (words between single spaces,
  * nothing else), and then how many words it has: the players' list,
  * written by the rules, mostly is, and needs no copy.  Scanned with the
@@ -576,6 +573,9 @@ static bool normal_list(const char *s, size_t n, uint64_t *count)
     return true;
 }
 
+/* Recipients as one normalised list: words separated by single spaces.
+ * The last list is remembered with its normal form and its length, as
+ * favor sends every announcement to the same list of all players. */
 static Sym recipients(Ctx *cx, Sym r)
 {
     if (r == cx->rcpt_in && r != SYM_EMPTY) return cx->rcpt_out;

@@ -353,7 +353,7 @@ char *sha256_hex(const char *text)
     return r;
 }
 
-static bool word_sep(char c, bool commas) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || (commas && c == ','); }
+bool word_sep(char c, bool commas) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || (commas && c == ','); }
 
 bool word_next(const char **p, const char **w, size_t *n, bool commas)
 {

@@ -78,6 +78,7 @@ char *read_file(const char *path, size_t *len);
  * commas too when `commas` (lists of addresses).  Steps *p past the next
  * word, which is w[0..n); false when there is none. */
 bool word_next(const char **p, const char **w, size_t *n, bool commas);
+bool word_sep(char c, bool commas); /* does c separate words? */
 /* Is w[0..n) one of the words of list? */
 bool words_include(const char *list, const char *w, size_t n, bool commas);
 
