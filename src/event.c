@@ -26,18 +26,36 @@
 
 /* ---- one event ---- */
 
-static int cmp_id(const void *a, const void *b)
+/* An object the event touched, and whether the event made it. */
+typedef struct Touched {
+    ObjId id;
+    bool born;
+} Touched;
+
+static int cmp_touched(const void *a, const void *b)
 {
-    ObjId x = *(const ObjId *)a, y = *(const ObjId *)b;
+    ObjId x = ((const Touched *)a)->id, y = ((const Touched *)b)->id;
     return x < y ? -1 : x > y;
 }
 
-/* Is the test hook `name` set to this event? */
-static bool test_hook(const char *name, long event)
+/* The objects the event's undo records touched, each once, by id; *n
+ * their number.  The caller frees. */
+static Touched *touched_objects(const Pool *p, size_t *n)
 {
-    const char *v = getenv(name);
-    return v && *v && event > 0 && strtol(v, NULL, 10) == event;
+    Touched *t = xmalloc((p->undo_len ? p->undo_len : 1) * sizeof *t);
+    for (size_t i = 0; i < p->undo_len; i++) t[i] = (Touched){p->undo[i].id, p->undo[i].kind == UNDO_CREATE};
+    qsort(t, p->undo_len, sizeof *t, cmp_touched);
+    size_t k = 0;
+    for (size_t i = 0; i < p->undo_len; i++) {
+        if (k && t[k - 1].id == t[i].id) t[k - 1].born |= t[i].born;
+        else t[k++] = t[i];
+    }
+    *n = k;
+    return t;
 }
+
+/* the test hooks' events, read once (env_number_once) */
+static _Atomic long crash_event = -1, stall_event = -1;
 
 /* NOMIC_TEST_STALL_EVENT=N:SECONDS, or 60 seconds. */
 static unsigned stall_seconds(void)
@@ -58,24 +76,30 @@ static bool commit_event(Game *g, Outcome *o)
     }
     bool ok = store_begin(st);
     if (o->ran && o->er.status != EV_RUNAWAY) {
-        Pool *p = g->pool;
-        ObjId *ids = xmalloc((p->undo_len ? p->undo_len : 1) * sizeof *ids);
-        for (size_t i = 0; i < p->undo_len; i++) ids[i] = p->undo[i].id;
-        qsort(ids, p->undo_len, sizeof *ids, cmp_id);
+        size_t n;
+        Touched *t = touched_objects(g->pool, &n);
         Buf b = {0};
-        for (size_t i = 0; ok && i < p->undo_len; i++) {
-            if (i && ids[i] == ids[i - 1]) continue;
-            const Obj *obj = pool_get(p, ids[i]);
+        /* the changes; the objects table has them at its checkpoint
+         * (game.c) */
+        for (size_t i = 0; ok && i < n; i++) {
+            const Obj *obj = pool_get(g->pool, t[i].id);
             if (obj) {
                 buf_reset(&b);
                 fmt_print_obj(&b, obj, NULL, NULL);
-                ok = store_put_object(st, ids[i], buf_str(&b)) && store_put_change(st, o->event, ids[i], buf_str(&b));
+                ok = store_put_change(st, o->event, t[i].id, buf_str(&b));
+            } else if (!t[i].born) {
+                /* (one the event made and deleted, a move most often, was
+                 * never stored: no state after an event holds it) */
+                ok = store_put_change(st, o->event, t[i].id, NULL);
             } else {
-                ok = store_delete_object(st, ids[i]) && store_put_change(st, o->event, ids[i], NULL);
+                continue;
             }
+            game_object_changed(g, t[i].id, t[i].born);
         }
         buf_free(&b);
-        free(ids);
+        free(t);
+        /* a group's checkpoint is at its end (game_group_end) */
+        ok = ok && (store_in_group(st) || game_objects_checkpoint(g, o->event, false));
         /* the outbox: what sendNow handed over, and what still waits */
         if (g->summing && g->answering && o->status != OUTCOME_REFUSED && o->status != OUTCOME_LOOP)
             game_answer_summary(g, g->answering->sender, g->summing, g->reading, o);
@@ -248,8 +272,9 @@ static void note_fired(void *ud, ObjId rule, const Prog *p, const Sym *vars, boo
 /* Runs the rules on the pool as the event left it and settles the outcome. */
 static EventOutcome settle(Game *g, Outcome *o, Saved *sv, bool dry)
 {
-    if (!dry && test_hook("NOMIC_TEST_CRASH_EVENT", o->event)) abort();
-    if (!dry && test_hook("NOMIC_TEST_STALL_EVENT", o->event)) sleep(stall_seconds());
+    if (!dry && o->event > 0 && o->event == env_number_once("NOMIC_TEST_CRASH_EVENT", &crash_event)) abort();
+    if (!dry && o->event > 0 && o->event == env_number_once("NOMIC_TEST_STALL_EVENT", &stall_event))
+        sleep(stall_seconds());
     g->nfired = 0;
     bool noting = !g->eng->hook; /* (a benchmark may hold the hook) */
     if (noting) {

@@ -90,6 +90,7 @@ void game_close(Game *g)
     free(g->winner_note);
     sugar_free(g->sugar);
     recipient_list_free(g->last_list);
+    free(g->dirty);
     free(g);
 }
 
@@ -388,6 +389,8 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
         ok = store_put_object(g->st, g->pool->all.ids[i], buf_str(&b));
     }
     buf_free(&b);
+    /* the objects table is then up to date with event 0 (checkpoints) */
+    ok = ok && store_meta_set(g->st, "objects_at", "0");
     char *snap = game_export_pool(g->pool);
     ok = ok && store_put_snapshot(g->st, 0, snap);
     free(snap);
@@ -438,6 +441,99 @@ static bool load_hash_key(Game *g)
     return got >= 0;
 }
 
+/* ---- checkpoints of the objects table ----
+ *
+ * An event writes its changes; writing the objects it touched too cost a
+ * statement per object and, as they lie all over the table, a page of the
+ * log at almost every event.  The table is brought up to date once the
+ * changes since its last checkpoint are twice as many as the objects (and
+ * at least CHECKPOINT_MIN_CHANGES): each object changed since is written
+ * once, then, however often it changed, which is at most half a write per
+ * change.  Loading applies the changes after the checkpoint to what the
+ * table holds: a scan of at most about twice the pool's size in changes,
+ * and a text read per object they touched (the loading of the table
+ * itself reads one per object).  A checkpoint cut short by an
+ * error leaves the table holding some objects newer than objects_at: the
+ * changes applied at loading then write the same texts again. */
+
+/* Fewer changes than this never make a checkpoint: a small pool would
+ * otherwise have one every few events. */
+#define CHECKPOINT_MIN_CHANGES 1024
+
+/* An object changed since the last checkpoint; born: made since (so not
+ * in the table). */
+struct Dirty {
+    ObjId id;
+    bool born;
+};
+
+void game_object_changed(Game *g, ObjId id, bool born)
+{
+    if (!g->st) return;
+    GROW(g->dirty, g->ndirty, g->dirty_cap);
+    g->dirty[g->ndirty++] = (struct Dirty){id, born};
+    g->changes_since++;
+}
+
+/* the changes applied at loading (the object may be in the table) */
+static void note_applied(void *ud, ObjId id, long changes)
+{
+    Game *g = ud;
+    game_object_changed(g, id, false);
+    g->changes_since += changes - 1;
+}
+
+static int cmp_dirty(const void *a, const void *b)
+{
+    ObjId x = ((const struct Dirty *)a)->id, y = ((const struct Dirty *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+bool game_objects_checkpoint(Game *g, long settled, bool force)
+{
+    size_t live = g->pool->all.live;
+    long due = CHECKPOINT_MIN_CHANGES > 2 * (long)live ? CHECKPOINT_MIN_CHANGES : 2 * (long)live;
+    if (!g->st || !g->ndirty || (!force && g->changes_since < due)) return true;
+    qsort(g->dirty, g->ndirty, sizeof *g->dirty, cmp_dirty);
+    bool ok = true;
+    Buf b = {0};
+    for (size_t i = 0, k; ok && i < g->ndirty; i = k) {
+        ObjId id = g->dirty[i].id;
+        bool born = false;
+        for (k = i; k < g->ndirty && g->dirty[k].id == id; k++) born |= g->dirty[k].born;
+        const Obj *obj = pool_get(g->pool, id);
+        if (obj) {
+            buf_reset(&b);
+            fmt_print_obj(&b, obj, NULL, NULL);
+            ok = store_put_object(g->st, id, buf_str(&b));
+        } else if (!born) { /* (made and deleted since: never in the table) */
+            ok = store_delete_object(g->st, id);
+        }
+    }
+    buf_free(&b);
+    char at[24];
+    snprintf(at, sizeof at, "%ld", settled);
+    if (ok && (ok = store_meta_set(g->st, "objects_at", at))) g->ndirty = 0, g->changes_since = 0;
+    return ok;
+}
+
+/* The changes after the objects table's checkpoint, applied to the pool
+ * loaded from it (a game of format 3 has no objects_at: none). */
+static bool load_changes_since_checkpoint(Game *g, Buf *err)
+{
+    g->ndirty = 0;
+    g->changes_since = 0;
+    bool failed = false;
+    char *v = meta_text(g, "objects_at", &failed);
+    long at = v ? strtol(v, NULL, 10) : g->known_event;
+    free(v);
+    if (failed) {
+        buf_puts(err, store_error(g->st));
+        return false;
+    }
+    return at >= g->known_event || store_apply_changes(g->st, at, g->known_event, g->pool, note_applied, g, err);
+}
+
 /* The pool, the game's own state and the messages waiting for sendNow,
  * as the store has them. */
 static bool load_game(Game *g, Buf *err)
@@ -452,7 +548,7 @@ static bool load_game(Game *g, Buf *err)
     if (!ok) buf_printf(err, "%s", store_error(g->st));
     ObjId next = 0;
     if (ok && !(ok = load_meta(g, &next))) buf_printf(err, "%s", store_error(g->st));
-    ok = ok && store_load_objects(g->st, g->pool, err);
+    ok = ok && store_load_objects(g->st, g->pool, err) && load_changes_since_checkpoint(g, err);
     if (ok) {
         if (next > g->pool->next_id) g->pool->next_id = next;
         engine_invalidate(g->eng);
@@ -569,7 +665,11 @@ bool game_group_begin(Game *g, Buf *err)
 bool game_group_end(Game *g, Buf *err)
 {
     if (!g->st) return true;
-    bool ok = store_group_end(g->st);
+    /* the group's events made no checkpoint: memory holds the state of
+     * the last one kept (unless one failed, and the game loads again) */
+    bool ok = g->reload || game_objects_checkpoint(g, g->known_event, false);
+    if (!ok) store_group_abort(g->st);
+    ok = ok && store_group_end(g->st);
     if (!ok) {
         /* the pool, the generator and the queue hold events the store
          * did not keep */

@@ -46,6 +46,9 @@ typedef struct Game {
     bool reload;         /* memory holds what the store did not keep (a failed commit): load again at the next lock */
     bool queue_stored_empty; /* the store holds no message waiting for sendNow: a commit need not clear them */
     bool defer_sync;     /* commits do not wait for the disk: the caller syncs before it acknowledges (the server) */
+    struct Dirty *dirty; /* the objects changed since the store's objects table was brought up to date */
+    size_t ndirty, dirty_cap; /* (repeats allowed), and how many changes that was: game_objects_checkpoint */
+    long changes_since;
 } Game;
 
 /* How long an event waits for another program's event to finish. */

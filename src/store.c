@@ -26,7 +26,7 @@
 
 #include "objfmt.h"
 
-#define STORE_FORMAT "3"
+#define STORE_FORMAT "4"
 
 enum {
     Q_META_GET, Q_META_SET, Q_PUT_OBJ, Q_DEL_OBJ, Q_RECEIVED, Q_OUTCOME, Q_EVENT_GET, Q_CHANGE,
@@ -313,6 +313,16 @@ static bool upgrade_from_2(Store *s)
            (exec(s, "ROLLBACK"), false);
 }
 
+/* Format 4: the objects table may lag behind the journal, the changes
+ * after the meta key objects_at completing it (store.h).  A game of format
+ * 3 has no such key, its objects being those of the settled event: only
+ * the version changes, so that an earlier build, which would read the
+ * objects as the state, refuses the game instead. */
+static bool upgrade_from_3(Store *s)
+{
+    return exec(s, "UPDATE meta SET value='4' WHERE key='format' AND value='3'");
+}
+
 /* The journal's code_check column, which a game made by an earlier build
  * of this format lacks: added when it is opened (another program opening
  * it at the same time may add it first). */
@@ -391,6 +401,12 @@ Store *store_open(const char *path, bool create, bool force, Buf *err)
             free(f);
             f = NULL;
             got = upgrade_from_2(s) ? 1 : -1;
+            if (got > 0) f = xstrdup("3");
+        }
+        if (got > 0 && strcmp(f, "3") == 0) {
+            free(f);
+            f = NULL;
+            got = upgrade_from_3(s) ? 1 : -1;
             if (got > 0) f = xstrdup(STORE_FORMAT);
         }
         bool ours = got > 0 && strcmp(f, STORE_FORMAT) == 0;
@@ -526,6 +542,8 @@ bool store_begin_read(Store *s)
     s->txn = run(s, s->group ? Q_SAVEPOINT : Q_BEGIN_READ);
     return s->txn;
 }
+
+bool store_in_group(const Store *s) { return s->group; }
 
 bool store_group_begin(Store *s)
 {
@@ -691,6 +709,14 @@ bool store_group_end(Store *s)
     if (!ok) store_rollback(s);
     else if (s->lazy) write_behind(s);
     return ok;
+}
+
+void store_group_abort(Store *s)
+{
+    if (!s->group) return;
+    s->group = false;
+    s->txn = false;
+    store_rollback(s);
 }
 
 /* Some errors (no memory, a full disk, an I/O error) end the transaction
@@ -955,8 +981,8 @@ bool store_event_outcome(Store *s, long n, const char *status, const char *messa
                          const char *trace_json, const char *hash, const char *code_check)
 {
     /* a test hook: the commit of event N fails as on a full disk */
-    const char *hook = getenv("NOMIC_TEST_FAIL_COMMIT");
-    if (hook && *hook && strtol(hook, NULL, 10) == n) {
+    static _Atomic long fail_at = -1;
+    if (n > 0 && env_number_once("NOMIC_TEST_FAIL_COMMIT", &fail_at) == n) {
         snprintf(s->err, sizeof s->err, "database or disk is full (NOMIC_TEST_FAIL_COMMIT=%ld)", n);
         return false;
     }
@@ -1128,21 +1154,32 @@ bool store_state_at(Store *s, long n, Pool *p, Buf *err)
     const char *snap = col_str(s, st, 1);
     bool ok = bind_failed(s) ? (buf_puts(err, s->err), false) : load_text(p, snap ? snap : "", "snapshot", err);
     sqlite3_finalize(st);
-    if (!ok) return false;
-    /* each object as the last change up to n left it: the work grows with
-     * the changes read, and the write path keeps no snapshot but event 0's
-     * (max() makes SQLite take body from the row of the latest event) */
-    if (!prepare(s, "SELECT id,body,max(event) FROM changes WHERE event>?1 AND event<=?2 GROUP BY id ORDER BY id", &st)) {
+    /* the write path keeps no snapshot but event 0's: the work grows with
+     * the changes read */
+    return ok && store_apply_changes(s, from, n, p, NULL, NULL, err);
+}
+
+bool store_apply_changes(Store *s, long from, long to, Pool *p, void (*applied)(void *ud, ObjId id, long changes),
+                         void *ud, Buf *err)
+{
+    /* max() makes SQLite take body from the row of the latest event */
+    sqlite3_stmt *st;
+    if (!prepare(s, "SELECT id,body,max(event),count(*) FROM changes WHERE event>?1 AND event<=?2 GROUP BY id ORDER BY id",
+                 &st)) {
         buf_puts(err, s->err);
         return false;
     }
     bind_int(s, st, 1, from);
-    bind_int(s, st, 2, n);
+    bind_int(s, st, 2, to);
+    bool ok = true;
+    int rc;
     while (ok && (rc = step_row(s, st)) == 1) {
         const char *body = col_str(s, st, 1);
+        ObjId id = (ObjId)sqlite3_column_int64(st, 0);
         if (bind_failed(s)) rc = -1;
-        else ok = apply_change(p, (ObjId)sqlite3_column_int64(st, 0), body, err);
+        else ok = apply_change(p, id, body, err);
         if (rc < 0) break;
+        if (applied) applied(ud, id, (long)sqlite3_column_int64(st, 3));
     }
     sqlite3_finalize(st);
     if (rc < 0) buf_puts(err, s->err);

@@ -96,6 +96,10 @@ void store_rollback(Store *s);
  * "Write-behind"). */
 bool store_group_begin(Store *s);
 bool store_group_end(Store *s);
+/* Ends the group open now keeping none of it (a write its end needed
+ * failed). */
+void store_group_abort(Store *s);
+bool store_in_group(const Store *s);
 
 /* NULL when the key is unset and when the store failed (store_error). */
 char *store_meta_get(Store *s, const char *key);
@@ -111,6 +115,13 @@ bool store_add_initial(Store *s, const char *label, const char *text);
 /* Calls fn for each initial set in load order. */
 bool store_each_initial(Store *s, bool (*fn)(void *ud, const char *label, const char *text), void *ud);
 
+/* The objects table: the state as of an event, not always the last.  An
+ * event writes its changes (below), not the objects it touched, which
+ * would put a page of the table in the log at almost every event; the
+ * game brings the table up to date once the changes since outnumber the
+ * objects (game.c, "checkpoints") and keeps the event it is up to date
+ * with in the meta key objects_at (none: the settled event).  Loading
+ * reads the table, then the changes after objects_at. */
 bool store_put_object(Store *s, ObjId id, const char *text); /* insert or replace; text as fmt_print_obj prints it */
 bool store_delete_object(Store *s, ObjId id);
 bool store_load_objects(Store *s, Pool *p, Buf *err);
@@ -155,6 +166,11 @@ bool store_put_snapshot(Store *s, long event, const char *text);
  * left it.  Nothing on the write path grows with the pool: the cost is
  * here, in the changes read. */
 bool store_state_at(Store *s, long n, Pool *p, Buf *err);
+/* Each object as its last change in events (from, to] left it, into p;
+ * applied(ud, id, changes), when not NULL, is told each id and how many
+ * changes it had. */
+bool store_apply_changes(Store *s, long from, long to, Pool *p, void (*applied)(void *ud, ObjId id, long changes),
+                         void *ud, Buf *err);
 
 /* The outbox.  A message is 'queued' until the rules' sendNow() hands it
  * over ('sent'); its delivery is then 'pending' until the transport takes

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <glib.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,6 +232,18 @@ char *read_file(const char *path, size_t *len)
 }
 
 int64_t time_now_wall(void) { return (int64_t)time(NULL); }
+
+long env_number_once(const char *name, _Atomic long *cache)
+{
+    long n = atomic_load_explicit(cache, memory_order_relaxed);
+    if (n < 0) {
+        const char *v = getenv(name);
+        n = v && *v ? strtol(v, NULL, 10) : 0;
+        if (n < 0) n = 0;
+        atomic_store_explicit(cache, n, memory_order_relaxed);
+    }
+    return n;
+}
 
 bool time_parse(const char *s, int64_t *out)
 {

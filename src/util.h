@@ -89,6 +89,12 @@ char *hex_of(const void *p, size_t n);
 /* SHA-256 of a text, as 64 hex digits, in a new string. */
 char *sha256_hex(const char *text);
 
+/* The number in environment variable `name` (0: unset, empty or not a
+ * number), read once into *cache (which starts at -1): for test hooks
+ * consulted at every event, where a getenv each time was a percent of a
+ * short one.  Atomic, for the server's threads. */
+long env_number_once(const char *name, _Atomic long *cache);
+
 /* Time: seconds since 1970-01-01 UTC. */
 #include <time.h>
 int64_t time_now_wall(void);

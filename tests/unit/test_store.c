@@ -179,31 +179,68 @@ static void every_past_state_from_the_journal(void **state)
     game_close(g);
 }
 
-/* Opened after any event, the game has the pool, the state hash and the
- * next object number it had (the meta's state row and the objects
- * table, written in the event's transaction). */
-static void reopened_after_every_event(void **state)
+/* The event the objects table is up to date with (game.c's checkpoints),
+ * or -1: none said (the settled event). */
+static long objects_at(Game *g)
 {
-    enum { EVENTS = 150 };
-    Game *g = new_game_of(NOTES);
+    char *v = NULL;
+    int got = store_meta_read(g->st, "objects_at", &v);
+    long at = got > 0 ? strtol(v, NULL, 10) : -1;
+    free(v);
+    return at;
+}
+
+/* Plays n events of NOTES from event `first` on, in groups of `group`
+ * events (0: each on its own); closes and opens the game after each event
+ * or group, and checks that it has the pool, the state hash and the next
+ * object number it had.  The objects table lags behind the journal (its
+ * checkpoints come once the changes outnumber the objects twice): the
+ * changes after it complete it.  Returns how many checkpoints there
+ * were, after checking that some openings had changes to apply. */
+static int reopen_while_playing(Game **gp, long first, long n, int group)
+{
+    Game *g = *gp;
     Buf err = {0};
-    for (long n = 1; n <= EVENTS; n++) {
+    int checkpoints = 0, behind = 0;
+    long at = objects_at(g);
+    for (long e = first; e < first + n; e++) {
         char body[64];
-        snprintf(body, sizeof body, "subtype: %s\nk: %ld\n", n % 3 == 0 ? "drop" : "keep", (n * 7) % 11);
-        assert_int_equal(move(g, 1000 + n, body, NULL), n);
+        snprintf(body, sizeof body, "subtype: %s\nk: %ld\n", e % 3 == 0 ? "drop" : "keep", (e * 7) % 11);
+        if (group && (e - first) % group == 0) assert_true(game_group_begin(g, &err));
+        assert_int_equal(move(g, 1000 + e, body, NULL), e);
+        if (group && (e - first) % group != group - 1 && e != first + n - 1) continue;
+        if (group) assert_true(game_group_end(g, &err));
         char *want = game_export_pool(g->pool);
         uint64_t hash = g->pool->state_hash;
         ObjId next = g->pool->next_id;
         game_close(g);
-        if (!(g = game_open(path, &err))) fail_msg("open after event %ld: %s", n, buf_str(&err));
+        if (!(g = game_open(path, &err))) fail_msg("open after event %ld: %s", e, buf_str(&err));
         char *got = game_export_pool(g->pool);
-        if (strcmp(got, want) != 0) fail_msg("opened after event %ld, the pool differs:\n%s\nwant:\n%s", n, got, want);
+        if (strcmp(got, want) != 0) fail_msg("opened after event %ld, the pool differs:\n%s\nwant:\n%s", e, got, want);
         assert_true(g->pool->state_hash == hash);
         assert_int_equal(g->pool->next_id, next);
         free(got);
         free(want);
+        long now = objects_at(g);
+        if (now != at) checkpoints++;
+        if (now >= 0 && now < e) behind++;
+        at = now;
     }
+    assert_true(behind > 0);
     buf_free(&err);
+    *gp = g;
+    return checkpoints;
+}
+
+/* Opened after any event, the game has the pool, the state hash and the
+ * next object number it had: its objects table and the changes since,
+ * whether it was played event by event or in groups. */
+static void reopened_after_every_event(void **state)
+{
+    Game *g = new_game_of(NOTES);
+    int by_event = reopen_while_playing(&g, 1, 300, 0);
+    int in_groups = reopen_while_playing(&g, 301, 300, 8);
+    if (by_event < 2 || in_groups < 2) fail_msg("checkpoints: %d event by event, %d in groups", by_event, in_groups);
     game_close(g);
 }
 
