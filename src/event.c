@@ -65,6 +65,30 @@ static unsigned stall_seconds(void)
     return s > 0 && s < 3600 ? (unsigned)s : 60;
 }
 
+/* The event's changes, for its journal row (store.h: a record per
+ * object, in id order), each noted for the objects table's checkpoint.
+ * An object the event made and deleted, a move most often, has none: no
+ * state after an event holds it. */
+static void changes_text(Game *g, Buf *b)
+{
+    size_t n;
+    Touched *t = touched_objects(g->pool, &n);
+    for (size_t i = 0; i < n; i++) {
+        const Obj *obj = pool_get(g->pool, t[i].id);
+        if (!obj && t[i].born) continue;
+        if (b->len) buf_putc(b, '\n');
+        if (obj) {
+            fmt_print_obj(b, obj, NULL, NULL);
+        } else {
+            buf_puts(b, "deleted: ");
+            buf_put_int(b, t[i].id);
+            buf_putc(b, '\n');
+        }
+        game_object_changed(g, t[i].id, t[i].born);
+    }
+    free(t);
+}
+
 /* Writes the event's outcome and effects in one transaction. */
 static bool commit_event(Game *g, Outcome *o)
 {
@@ -75,30 +99,11 @@ static bool commit_event(Game *g, Outcome *o)
         return false;
     }
     bool ok = store_begin(st);
+    Buf changes = {0};
     if (o->ran && o->er.status != EV_RUNAWAY) {
-        size_t n;
-        Touched *t = touched_objects(g->pool, &n);
-        Buf b = {0};
-        /* the changes; the objects table has them at its checkpoint
-         * (game.c) */
-        for (size_t i = 0; ok && i < n; i++) {
-            const Obj *obj = pool_get(g->pool, t[i].id);
-            if (obj) {
-                buf_reset(&b);
-                fmt_print_obj(&b, obj, NULL, NULL);
-                ok = store_put_change(st, o->event, t[i].id, buf_str(&b));
-            } else if (!t[i].born) {
-                /* (one the event made and deleted, a move most often, was
-                 * never stored: no state after an event holds it) */
-                ok = store_put_change(st, o->event, t[i].id, NULL);
-            } else {
-                continue;
-            }
-            game_object_changed(g, t[i].id, t[i].born);
-        }
-        buf_free(&b);
-        free(t);
-        /* a group's checkpoint is at its end (game_group_end) */
+        changes_text(g, &changes);
+        /* the objects table has them at its checkpoint (game.c), a
+         * group's at its end (game_group_end) */
         ok = ok && (store_in_group(st) || game_objects_checkpoint(g, o->event, false));
         /* the outbox: what sendNow handed over, and what still waits */
         if (g->summing && g->answering && o->status != OUTCOME_REFUSED && o->status != OUTCOME_LOOP)
@@ -116,9 +121,11 @@ static bool commit_event(Game *g, Outcome *o)
         const char *tj = o->ran ? buf_str(&o->er.trace_json) : NULL;
         char *code = code_notes_journal(&o->code);
         ok = store_event_outcome(st, o->event, outcome_name(o->status), o->message, trace, tj,
-                                 o->ran && o->er.status != EV_RUNAWAY ? o->hash : NULL, code);
+                                 o->ran && o->er.status != EV_RUNAWAY ? o->hash : NULL, code,
+                                 changes.len ? buf_str(&changes) : NULL);
         free(code);
     }
+    buf_free(&changes);
     if (!ok || !store_commit(st)) {
         store_rollback(st);
         /* the pool, the generator and the queue in memory hold an event
@@ -128,6 +135,7 @@ static bool commit_event(Game *g, Outcome *o)
         return false;
     }
     g->known_event = o->event;
+    game_state_kept(g, o->event);
     if (o->ran && o->er.status != EV_RUNAWAY) g->queue_stored_empty = g->eng->queue.len == 0;
     return true;
 }

@@ -8,9 +8,12 @@
 #include "game.h"
 
 /* game.c: the game's own state (settled event, generator, timers,
- * halted...), the meta row "state", written in the event's transaction;
- * false if the store failed. */
+ * halted...), the meta row "state", written in the event's transaction
+ * (in a group, at its end); false if the store failed. */
 bool game_save_state(Game *g, long settled);
+/* game.c: event `settled` is kept (its transaction committed); in a
+ * group, which writes the state row at its end, it is that row now. */
+void game_state_kept(Game *g, long settled);
 /* game.c: the objects table's checkpoints.  game_object_changed notes an
  * object an event changed (born: the event made it);
  * game_objects_checkpoint, in the transaction of

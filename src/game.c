@@ -91,6 +91,7 @@ void game_close(Game *g)
     sugar_free(g->sugar);
     recipient_list_free(g->last_list);
     free(g->dirty);
+    free(g->unsaved.last_mover);
     free(g);
 }
 
@@ -150,37 +151,99 @@ bool game_load_set(Game *g, const char *label, const char *text, Buf *err)
  * keys until its next event writes the row and deletes them. */
 static const char *const legacy_meta[] = {"settled", "rng", "next_id", "halted", "next_timer", "last_mover"};
 
-static void state_text(const Game *g, long settled, Buf *b)
+static void state_row(const Game *g, long settled, StateRow *r)
+{
+    r->settled = settled;
+    r->next_id = g->pool->next_id;
+    r->halted = g->halted;
+    r->have_timer = g->have_timer;
+    r->next_timer = g->next_timer;
+    memcpy(r->rng, g->eng->rng, sizeof r->rng);
+    r->last_mover = g->last_mover;
+}
+
+static void state_text(const StateRow *r, Buf *b)
 {
     buf_puts(b, "settled=");
-    buf_put_int(b, settled);
+    buf_put_int(b, r->settled);
     buf_puts(b, " next_id=");
-    buf_put_int(b, g->pool->next_id);
-    buf_puts(b, g->halted ? " halted=1 next_timer=" : " halted=0 next_timer=");
-    if (g->have_timer) buf_put_int(b, g->next_timer);
+    buf_put_int(b, r->next_id);
+    buf_puts(b, r->halted ? " halted=1 next_timer=" : " halted=0 next_timer=");
+    if (r->have_timer) buf_put_int(b, r->next_timer);
     else buf_putc(b, '-');
     for (int i = 0; i < 4; i++) {
         buf_puts(b, i ? "," : " rng=");
-        buf_put_hex64(b, g->eng->rng[i]);
+        buf_put_hex64(b, r->rng[i]);
     }
     buf_puts(b, " last_mover=");
-    if (g->last_mover) buf_puts(b, g->last_mover);
+    if (r->last_mover) buf_puts(b, r->last_mover);
+}
+
+static bool write_state(Game *g, const StateRow *r)
+{
+    Buf b = {0};
+    state_text(r, &b);
+    bool ok = store_meta_set(g->st, "state", buf_str(&b));
+    buf_free(&b);
+    return ok;
 }
 
 /* Writes the game's state as event `settled` leaves it, in that event's
  * transaction: false when a write failed, and the event then fails whole
- * (a generator state that replay would not match is never committed). */
+ * (a generator state that replay would not match is never committed).
+ * In a group, the row waits for the group's end (game_state_kept): a
+ * statement per event was 4% of a stream's instructions, and only the
+ * last event's row is ever read. */
 bool game_save_state(Game *g, long settled)
 {
-    Buf b = {0};
-    state_text(g, settled, &b);
-    bool ok = store_meta_set(g->st, "state", buf_str(&b));
-    buf_free(&b);
+    bool ok = true;
+    if (!store_in_group(g->st)) {
+        StateRow r;
+        state_row(g, settled, &r);
+        ok = write_state(g, &r);
+    }
     for (size_t i = 0; ok && g->legacy_meta && i < sizeof legacy_meta / sizeof *legacy_meta; i++)
         ok = store_meta_delete(g->st, legacy_meta[i]);
     if (ok) g->legacy_meta = false;
     if (ok && g->winner_note) ok = store_meta_set(g->st, "loop_winner", g->winner_note);
     return ok;
+}
+
+void game_state_kept(Game *g, long settled)
+{
+    if (!store_in_group(g->st)) return;
+    StateRow r;
+    state_row(g, settled, &r);
+    char *kept = g->unsaved.last_mover;
+    if (!r.last_mover) {
+        free(kept);
+        kept = NULL;
+    } else if (!kept || strcmp(kept, r.last_mover) != 0) {
+        free(kept);
+        kept = xstrdup(r.last_mover);
+    }
+    r.last_mover = kept;
+    g->unsaved = r;
+    g->state_unsaved = true;
+}
+
+/* The state row a group's events left unwritten, written: before the
+ * group's commit, and before anything reads the row within the group
+ * (loading the game again after an event that failed). */
+static bool game_state_flush(Game *g)
+{
+    if (!g->state_unsaved) return true;
+    bool ok = write_state(g, &g->unsaved);
+    if (ok) g->state_unsaved = false;
+    return ok;
+}
+
+/* The group's writes are gone: so is what it left unwritten. */
+static void state_unsaved_drop(Game *g)
+{
+    free(g->unsaved.last_mover);
+    g->unsaved.last_mover = NULL;
+    g->state_unsaved = false;
 }
 
 /* Reads a "state" row (state_text) into the game and *settled; false if
@@ -612,6 +675,10 @@ static bool game_reload(Game *g, Buf *err)
  * when used, and the outbox's deliveries are no part of the game). */
 static bool game_refresh(Game *g, Buf *err)
 {
+    if (!game_state_flush(g)) {
+        buf_puts(err, store_error(g->st));
+        return false;
+    }
     long settled = settled_event(g->st);
     if (settled < 0) {
         buf_puts(err, store_error(g->st));
@@ -665,11 +732,13 @@ bool game_group_begin(Game *g, Buf *err)
 bool game_group_end(Game *g, Buf *err)
 {
     if (!g->st) return true;
-    /* the group's events made no checkpoint: memory holds the state of
-     * the last one kept (unless one failed, and the game loads again) */
-    bool ok = g->reload || game_objects_checkpoint(g, g->known_event, false);
+    /* the group's events wrote neither the state row (kept from the last
+     * event kept) nor a checkpoint (made from memory, which holds that
+     * event's state unless a later one failed: the game loads again) */
+    bool ok = game_state_flush(g) && (g->reload || game_objects_checkpoint(g, g->known_event, false));
     if (!ok) store_group_abort(g->st);
     ok = ok && store_group_end(g->st);
+    state_unsaved_drop(g);
     if (!ok) {
         /* the pool, the generator and the queue hold events the store
          * did not keep */

@@ -22,6 +22,17 @@ typedef struct Incoming Incoming;
 
 typedef struct RecipientList RecipientList; /* mechanics.c */
 
+/* The game's own state as an event leaves it: the meta row "state"
+ * (game.c). */
+typedef struct StateRow {
+    long settled;
+    ObjId next_id;
+    bool halted, have_timer;
+    int64_t next_timer;
+    uint64_t rng[4];
+    char *last_mover;
+} StateRow;
+
 typedef struct Game {
     Store *st;           /* NULL: in memory */
     Pool *pool;
@@ -49,6 +60,8 @@ typedef struct Game {
     struct Dirty *dirty; /* the objects changed since the store's objects table was brought up to date */
     size_t ndirty, dirty_cap; /* (repeats allowed), and how many changes that was: game_objects_checkpoint */
     long changes_since;
+    StateRow unsaved;    /* in a group, the state row of its last event kept, */
+    bool state_unsaved;  /* written at the group's end (game_save_state); last_mover owned */
 } Game;
 
 /* How long an event waits for another program's event to finish. */

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -29,7 +30,7 @@
 #define STORE_FORMAT "4"
 
 enum {
-    Q_META_GET, Q_META_SET, Q_PUT_OBJ, Q_DEL_OBJ, Q_RECEIVED, Q_OUTCOME, Q_EVENT_GET, Q_CHANGE,
+    Q_META_GET, Q_META_SET, Q_PUT_OBJ, Q_DEL_OBJ, Q_RECEIVED, Q_OUTCOME, Q_EVENT_GET,
     Q_OUT_ADD, Q_RCPT_ADD, Q_RCPT_GET, Q_CONF_GET, Q_CONF_SET, Q_CONF_DEL, Q_TOKEN_GET, Q_TOKEN_SET,
     Q_TOKEN_OWNER, Q_OUT_CLAIM, Q_OUT_DONE, Q_OUT_RETRY, Q_BEGIN_WRITE, Q_BEGIN_READ, Q_COMMIT, Q_LAST_EVENT,
     Q_DATA_VERSION, Q_DROP_QUEUED, Q_LAST_TIME, Q_SAVEPOINT, Q_RELEASE, Q_ROLLBACK_TO, Q_META_UPDATE, Q_COUNT
@@ -41,10 +42,9 @@ static const char *queries[Q_COUNT] = {
     "INSERT INTO objects(id,body) VALUES(?1,?2) ON CONFLICT(id) DO UPDATE SET body=excluded.body",
     "DELETE FROM objects WHERE id=?1",
     "INSERT INTO events(kind,time,sender,input,status,received_at,raw,stamp) VALUES(?1,?2,?3,?4,'received',?5,?6,?7)",
-    "UPDATE events SET status=?2, message=?3, trace=?4, trace_json=?5, hash=?6, code_check=?7 WHERE n=?1",
+    "UPDATE events SET status=?2, message=?3, trace=?4, trace_json=?5, hash=?6, code_check=?7, changes=?8 WHERE n=?1",
     "SELECT n,kind,time,sender,input,status,message,trace,trace_json,hash,received_at,stamp,code_check FROM events"
     " WHERE n=?1",
-    "INSERT INTO changes(event,id,body) VALUES(?1,?2,?3)",
     ("INSERT INTO outbox(event,to_id,text,state,queued_at,sent_at,delivery,attempts)"
      " VALUES(?1,?2,?3,?4,?5,?6,?7,0)"),
     "INSERT OR IGNORE INTO recipients(list) VALUES(?1)",
@@ -84,17 +84,20 @@ static const char *queries[Q_COUNT] = {
     "UPDATE meta SET value=?2 WHERE key=?1",
 };
 
-/* meta and changes are written at every event: WITHOUT ROWID, each is one
- * b-tree (the key's), not a table and an index to keep in step.  A game
- * made before keeps its rowid tables and changes_event index; the
- * statements are the same for both. */
+/* meta is written at every event: WITHOUT ROWID, it is one b-tree (the
+ * key's), not a table and an index to keep in step.  changes, which games
+ * of format 3 wrote at every event (WITHOUT ROWID too), is made empty in
+ * a new game, where an event's changes are in its journal row, so that
+ * reading the changes is one code for both.  A game made before keeps its
+ * rowid tables and changes_event index; the statements are the same for
+ * both. */
 static const char *schema =
     "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS initial(seq INTEGER PRIMARY KEY, label TEXT NOT NULL, text TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS objects(id INTEGER PRIMARY KEY, body TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS events(n INTEGER PRIMARY KEY, kind TEXT NOT NULL, time INTEGER NOT NULL,"
     " sender TEXT, input TEXT, status TEXT NOT NULL, message TEXT, trace TEXT, trace_json TEXT, hash TEXT,"
-    " received_at INTEGER NOT NULL, raw TEXT, stamp INTEGER, code_check TEXT);"
+    " received_at INTEGER NOT NULL, raw TEXT, stamp INTEGER, code_check TEXT, changes TEXT);"
     "CREATE TABLE IF NOT EXISTS changes(event INTEGER NOT NULL, id INTEGER NOT NULL, body TEXT,"
     " PRIMARY KEY(event, id)) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS snapshots(event INTEGER PRIMARY KEY, body TEXT NOT NULL);"
@@ -313,14 +316,31 @@ static bool upgrade_from_2(Store *s)
            (exec(s, "ROLLBACK"), false);
 }
 
-/* Format 4: the objects table may lag behind the journal, the changes
- * after the meta key objects_at completing it (store.h).  A game of format
- * 3 has no such key, its objects being those of the settled event: only
- * the version changes, so that an earlier build, which would read the
- * objects as the state, refuses the game instead. */
+/* Format 4: an event's changes are a text in its journal row, and the
+ * objects table may lag behind the journal, the changes after the meta
+ * key objects_at completing it (store.h).  A game of format 3 kept a row
+ * per change in the table changes, and its objects table was its settled
+ * event's: the upgrade adds the column and says so in objects_at (an
+ * earlier build, which would take a lagging table for the state, refuses
+ * the game after it).  In one transaction, which finds the game still of
+ * format 3: another program may have upgraded it meanwhile. */
 static bool upgrade_from_3(Store *s)
 {
-    return exec(s, "UPDATE meta SET value='4' WHERE key='format' AND value='3'");
+    if (!exec(s, "BEGIN IMMEDIATE")) return false;
+    char *f = NULL;
+    int got = store_meta_read(s, "format", &f);
+    bool still = got > 0 && strcmp(f, "3") == 0;
+    free(f);
+    bool ok = got >= 0 && (!still || exec(s, "ALTER TABLE events ADD COLUMN changes TEXT;"
+                                             "INSERT OR IGNORE INTO meta(key,value) SELECT 'objects_at',"
+                                             " substr(value, 9, instr(value, ' ') - 9) FROM meta"
+                                             " WHERE key='state' AND value LIKE 'settled=% %';"
+                                             "INSERT OR IGNORE INTO meta(key,value) SELECT 'objects_at', value"
+                                             " FROM meta WHERE key='settled';"
+                                             "UPDATE meta SET value='4' WHERE key='format';"));
+    if (ok && exec(s, "COMMIT")) return true;
+    exec(s, "ROLLBACK");
+    return false;
 }
 
 /* The journal's code_check column, which a game made by an earlier build
@@ -978,7 +998,7 @@ long store_journal_received(Store *s, const char *kind, int64_t time, const char
 }
 
 bool store_event_outcome(Store *s, long n, const char *status, const char *message, const char *trace,
-                         const char *trace_json, const char *hash, const char *code_check)
+                         const char *trace_json, const char *hash, const char *code_check, const char *changes)
 {
     /* a test hook: the commit of event N fails as on a full disk */
     static _Atomic long fail_at = -1;
@@ -995,6 +1015,7 @@ bool store_event_outcome(Store *s, long n, const char *status, const char *messa
     bind_text(s, st, 5, trace_json);
     bind_text(s, st, 6, hash);
     bind_text(s, st, 7, code_check);
+    bind_text(s, st, 8, changes);
     return step_done(s, st);
 }
 
@@ -1094,16 +1115,6 @@ bool store_each_event(Store *s, long from, long to, bool (*fn)(void *ud, const E
     return ok && rc >= 0;
 }
 
-bool store_put_change(Store *s, long event, ObjId id, const char *text)
-{
-    sqlite3_stmt *st = stmt(s, Q_CHANGE);
-    if (!st) return false;
-    bind_int(s, st, 1, event);
-    bind_int(s, st, 2, id);
-    bind_text(s, st, 3, text);
-    return step_done(s, st);
-}
-
 bool store_put_snapshot(Store *s, long event, const char *text)
 {
     sqlite3_stmt *st;
@@ -1159,8 +1170,77 @@ bool store_state_at(Store *s, long n, Pool *p, Buf *err)
     return ok && store_apply_changes(s, from, n, p, NULL, NULL, err);
 }
 
-bool store_apply_changes(Store *s, long from, long to, Pool *p, void (*applied)(void *ud, ObjId id, long changes),
-                         void *ud, Buf *err)
+/* The changes of events (from, to] read so far, latest first: each
+ * object's last record (the others only counted). */
+typedef struct LastChange {
+    ObjId id;
+    char *text;   /* the record, or NULL: deleted */
+    long changes; /* the object's records read */
+} LastChange;
+
+typedef struct LastChanges {
+    LastChange *c;
+    size_t n, cap;
+    GHashTable *at; /* id -> index + 1 in c */
+} LastChanges;
+
+/* Takes one record of an event's changes text: "objectId: N\n..." or
+ * "deleted: N".  False when it is neither. */
+static bool take_record(LastChanges *l, const char *rec, size_t len)
+{
+    bool deleted = strncmp(rec, "deleted: ", 9) == 0;
+    if (!deleted && strncmp(rec, "objectId: ", 10) != 0) return false;
+    char *end;
+    unsigned long id = strtoul(rec + (deleted ? 9 : 10), &end, 10);
+    if (end == rec + (deleted ? 9 : 10) || id == 0 || id > UINT32_MAX) return false;
+    gpointer k = GUINT_TO_POINTER((guint)id);
+    size_t i = GPOINTER_TO_SIZE(g_hash_table_lookup(l->at, k));
+    if (i) {
+        l->c[i - 1].changes++;
+        return true;
+    }
+    GROW(l->c, l->n, l->cap);
+    l->c[l->n++] = (LastChange){(ObjId)id, deleted ? NULL : xstrndup(rec, len), 1};
+    g_hash_table_insert(l->at, k, GSIZE_TO_POINTER(l->n));
+    return true;
+}
+
+/* The changes texts of events (from, to], the latest first. */
+static bool read_event_changes(Store *s, long from, long to, LastChanges *l, Buf *err)
+{
+    sqlite3_stmt *st;
+    if (!prepare(s, "SELECT n,changes FROM events WHERE n>?1 AND n<=?2 AND changes IS NOT NULL ORDER BY n DESC", &st)) {
+        buf_puts(err, s->err);
+        return false;
+    }
+    bind_int(s, st, 1, from);
+    bind_int(s, st, 2, to);
+    int rc;
+    bool ok = true;
+    while (ok && (rc = step_row(s, st)) == 1) {
+        const char *t = col_str(s, st, 1);
+        if (bind_failed(s)) {
+            rc = -1;
+            break;
+        }
+        while (ok && t && *t) {
+            const char *sep = strstr(t, "\n\n");
+            size_t len = sep ? (size_t)(sep - t) + 1 : strlen(t);
+            if (!(ok = take_record(l, t, len)))
+                buf_printf(err, "event %lld: its changes do not read (a record \"%.40s\")",
+                           (long long)sqlite3_column_int64(st, 0), t);
+            t = sep ? sep + 2 : t + len;
+        }
+    }
+    sqlite3_finalize(st);
+    if (rc < 0) buf_puts(err, s->err);
+    return ok && rc >= 0;
+}
+
+/* The table changes of a game of format 3: each object's last row in
+ * (from, to], applied unless a later event's text had it. */
+static bool apply_table_changes(Store *s, long from, long to, Pool *p, LastChanges *l,
+                                void (*applied)(void *ud, ObjId id, long changes), void *ud, Buf *err)
 {
     /* max() makes SQLite take body from the row of the latest event */
     sqlite3_stmt *st;
@@ -1176,14 +1256,46 @@ bool store_apply_changes(Store *s, long from, long to, Pool *p, void (*applied)(
     while (ok && (rc = step_row(s, st)) == 1) {
         const char *body = col_str(s, st, 1);
         ObjId id = (ObjId)sqlite3_column_int64(st, 0);
-        if (bind_failed(s)) rc = -1;
-        else ok = apply_change(p, id, body, err);
-        if (rc < 0) break;
-        if (applied) applied(ud, id, (long)sqlite3_column_int64(st, 3));
+        long changes = (long)sqlite3_column_int64(st, 3);
+        if (bind_failed(s)) {
+            rc = -1;
+            break;
+        }
+        size_t i = GPOINTER_TO_SIZE(g_hash_table_lookup(l->at, GUINT_TO_POINTER((guint)id)));
+        if (i) {
+            l->c[i - 1].changes += changes;
+            continue;
+        }
+        ok = apply_change(p, id, body, err);
+        if (ok && applied) applied(ud, id, changes);
     }
     sqlite3_finalize(st);
     if (rc < 0) buf_puts(err, s->err);
     return ok && rc >= 0;
+}
+
+static int cmp_last_change(const void *a, const void *b)
+{
+    ObjId x = ((const LastChange *)a)->id, y = ((const LastChange *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+bool store_apply_changes(Store *s, long from, long to, Pool *p, void (*applied)(void *ud, ObjId id, long changes),
+                         void *ud, Buf *err)
+{
+    /* the events' texts first, latest first: every record there is later
+     * than the table's rows, which only games of format 3 wrote */
+    LastChanges l = {NULL, 0, 0, g_hash_table_new(g_direct_hash, g_direct_equal)};
+    bool ok = read_event_changes(s, from, to, &l, err) && apply_table_changes(s, from, to, p, &l, applied, ud, err);
+    qsort(l.c, l.n, sizeof *l.c, cmp_last_change);
+    for (size_t i = 0; ok && i < l.n; i++) {
+        ok = apply_change(p, l.c[i].id, l.c[i].text, err);
+        if (ok && applied) applied(ud, l.c[i].id, l.c[i].changes);
+    }
+    for (size_t i = 0; i < l.n; i++) free(l.c[i].text);
+    free(l.c);
+    g_hash_table_destroy(l.at);
+    return ok;
 }
 
 /* The id of a recipient list already written: 1 and *id, 0 none, -1 the

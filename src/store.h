@@ -2,11 +2,12 @@
  * store.h - persistence of one game in one SQLite database file.
  *
  * Tables: meta (key/value: format, clock, generator, settings), initial
- * (the initial sets as loaded), objects (the current pool, one printed
- * object per row), events (the journal: every move received, with its
- * outcome, trace and state hash), changes (per event, the new text of each
- * object it touched, for `show --at`), snapshots (the pool after event 0;
- * games of earlier builds have later ones too), outbox (every message,
+ * (the initial sets as loaded), objects (the pool as of a checkpoint, one
+ * printed object per row), events (the journal: every move received, with
+ * its outcome, trace, state hash and the new text of each object it
+ * touched, for loading and `show --at`), changes (the same for games of
+ * format 3), snapshots (the pool after event 0; games of earlier builds
+ * have later ones too), outbox (every message,
  * queued or sent) and
  * recipients (each distinct recipient list once), config (the settings
  * of the Mechanics), tokens (per address, hashed), mail_keys (each mail
@@ -142,8 +143,9 @@ bool store_token_set(Store *s, const char *address, const char *hash, int64_t wh
  * Mechanics took the message. */
 long store_journal_received(Store *s, const char *kind, int64_t time, const char *sender, const char *input,
                            const char *raw, int64_t stamp);
+/* changes: the objects the event changed (store_apply_changes), or NULL. */
 bool store_event_outcome(Store *s, long n, const char *status, const char *message, const char *trace,
-                         const char *trace_json, const char *hash, const char *code_check);
+                         const char *trace_json, const char *hash, const char *code_check, const char *changes);
 /* 1: *row is filled; 0: no event n; -1: the store failed. */
 int store_event_get(Store *s, long n, EventRow *row);
 /* A move event's message as received (a whole mail), malloc'd, or NULL. */
@@ -158,8 +160,13 @@ int store_last_time(Store *s, int64_t *t);
 bool store_each_event(Store *s, long from, long to, bool (*fn)(void *ud, const EventRow *r), void *ud);
 void event_row_free(EventRow *r);
 
-/* Changes and snapshots, for the state at an earlier event. */
-bool store_put_change(Store *s, long event, ObjId id, const char *text); /* text NULL: deleted */
+/* Changes and snapshots, for the state at an earlier event.  An event's
+ * changes are a text in its journal row (events.changes), a record per
+ * object it changed, in id order, records apart by an empty line: the
+ * object's new text (fmt_print_obj: "objectId: N" first), or the line
+ * "deleted: N".  (An object made and deleted within the event has none.)
+ * Games of format 3 kept a row per object in the table changes, which is
+ * read for their events of then. */
 bool store_put_snapshot(Store *s, long event, const char *text);
 /* The pool after event n, rebuilt into p (empty on entry): the latest
  * snapshot at or before n, then each object as its last change up to n

@@ -148,7 +148,8 @@ sqlite3 bumped.db "UPDATE meta SET value='$next' WHERE key='next_id'"
 printf 'REGISTER bob\n' | "$NOMIC" move bumped.db --from b@x --time 200 >out
 # (the move took the number $next; made and deleted in its event, it left
 # no change: the player the rules made is the first one kept)
-expect_eq "$(sqlite3 bumped.db "SELECT min(id) FROM changes WHERE event=(SELECT max(n) FROM events) AND id >= $next - 100")" "$((next + 1))" \
+expect_eq "$(sqlite3 bumped.db "SELECT changes FROM events WHERE n=(SELECT max(n) FROM events)" |
+    sed -n 's/^objectId: //p' | awk -v lo=$((next - 100)) '$1 >= lo' | sort -n | head -1)" "$((next + 1))" \
     "its objects are numbered from the stored next_id on"
 printf 'REGISTER bob\n' | "$NOMIC" move rows.db --from b@x --time 200 >out
 expect_in out "applied" "opened, the game takes a move"
@@ -164,6 +165,27 @@ sqlite3 broken.db "UPDATE meta SET value='garbage' WHERE key='state'"
 "$NOMIC" show broken.db >out 2>&1
 expect_eq "$?" "2" "a damaged state row: nomic show refuses the game"
 expect_in out "meta row \"state\" does not read" "and says which row and why"
+
+# --- a game of format 3 (tests/data/format3): upgraded when opened -------
+# its objects table was its last event's; format 4's may lag behind the
+# journal, whose rows now hold each event's changes
+cp "$SRCDIR/tests/data/format3/favor.db" f3.db
+"$NOMIC" show f3.db >out 2>&1
+expect_cmp "$SRCDIR/tests/data/format3/favor.show" out "format 3: opened, the game is the state the earlier build showed"
+expect_eq "$(sqlite3 f3.db "SELECT value FROM meta WHERE key IN ('format','objects_at') ORDER BY key")" "4
+10" "format 3: upgraded to 4, its objects table up to date with its last event"
+"$NOMIC" show f3.db --at 6 >out 2>&1
+expect_cmp "$SRCDIR/tests/data/format3/favor.at6" out "format 3: a past state from the changes it kept in their table"
+move f3.db erin@x 900100 "REGISTER erin" >out 2>&1
+expect_in out "applied" "format 3: upgraded, the game takes a move"
+move f3.db alice@x 900200 "CREATE 60 IF F THEN noop" >out 2>&1
+expect_in out "applied" "format 3: and another"
+"$NOMIC" show f3.db >now.txt
+"$NOMIC" show f3.db --at 12 >out
+expect_cmp now.txt out "format 3: the state after the new events, from the changes in their journal rows and the old table's"
+"$NOMIC" show f3.db --at 10 >out
+expect_cmp "$SRCDIR/tests/data/format3/favor.show" out "format 3: the state before them, still"
+expect_status 0 "format 3: replay agrees with the journal, old events and new" "$NOMIC" replay f3.db
 
 for args in "show g.db --type nothing --json" "show g.db --json" "log g.db --json" "outbox g.db --json"; do
     # shellcheck disable=SC2086
