@@ -44,7 +44,16 @@ static Touched *touched_objects(const Pool *p, size_t *n)
 {
     Touched *t = xmalloc((p->undo_len ? p->undo_len : 1) * sizeof *t);
     for (size_t i = 0; i < p->undo_len; i++) t[i] = (Touched){p->undo[i].id, p->undo[i].kind == UNDO_CREATE};
-    qsort(t, p->undo_len, sizeof *t, cmp_touched);
+    if (p->undo_len > 32) {
+        qsort(t, p->undo_len, sizeof *t, cmp_touched);
+    } else { /* most events: sorted in place, without qsort's calls */
+        for (size_t i = 1; i < p->undo_len; i++) {
+            Touched x = t[i];
+            size_t j = i;
+            for (; j > 0 && t[j - 1].id > x.id; j--) t[j] = t[j - 1];
+            t[j] = x;
+        }
+    }
     size_t k = 0;
     for (size_t i = 0; i < p->undo_len; i++) {
         if (k && t[k - 1].id == t[i].id) t[k - 1].born |= t[i].born;

@@ -283,50 +283,65 @@ static int rank(Sym name)
     }
 }
 
-static const Obj *sort_obj;
-static int cmp_attr(const void *x, const void *y)
+static int cmp_attr_of(const Obj *o, uint32_t x, uint32_t y)
 {
-    const Attr *a = &sort_obj->attrs[*(const uint32_t *)x];
-    const Attr *b = &sort_obj->attrs[*(const uint32_t *)y];
+    const Attr *a = &o->attrs[x], *b = &o->attrs[y];
     int ra = rank(a->name), rb = rank(b->name);
     if (ra != rb) return ra - rb;
     return strcmp(sym_text(a->name), sym_text(b->name));
 }
 
-/* An object's attributes in print order.  Most objects have a dozen
- * attributes or fewer: they are sorted in place, without qsort's calls. */
-uint32_t *fmt_order(const Obj *o)
+/* qsort's comparison finds the object here: one per thread, as the
+ * server's threads print objects at the same time */
+static _Thread_local const Obj *sorting;
+
+static int cmp_attr(const void *x, const void *y)
 {
-    uint32_t *ix = xmalloc((o->n ? o->n : 1) * sizeof *ix);
+    return cmp_attr_of(sorting, *(const uint32_t *)x, *(const uint32_t *)y);
+}
+
+/* Most objects have a dozen attributes or fewer: they are sorted in place,
+ * without qsort's calls. */
+static void order_into(const Obj *o, uint32_t *ix)
+{
     for (uint32_t i = 0; i < o->n; i++) ix[i] = i;
-    sort_obj = o;
     if (o->n > 16) {
+        sorting = o;
         qsort(ix, o->n, sizeof *ix, cmp_attr);
-        return ix;
+        return;
     }
     for (uint32_t i = 1; i < o->n; i++) {
         uint32_t x = ix[i], j = i;
-        for (; j > 0 && cmp_attr(&ix[j - 1], &x) > 0; j--) ix[j] = ix[j - 1];
+        for (; j > 0 && cmp_attr_of(o, ix[j - 1], x) > 0; j--) ix[j] = ix[j - 1];
         ix[j] = x;
     }
+}
+
+uint32_t *fmt_order(const Obj *o)
+{
+    uint32_t *ix = xmalloc((o->n ? o->n : 1) * sizeof *ix);
+    order_into(o, ix);
     return ix;
 }
 
+/* The store prints every object an event changed: the order of a small
+ * one is kept on the stack, and names are copied by their known length. */
 void fmt_print_obj(Buf *b, const Obj *o, FmtHide hide, void *ud)
 {
     buf_puts(b, "objectId: ");
     buf_put_int(b, o->id);
     buf_putc(b, '\n');
-    uint32_t *ix = fmt_order(o);
+    uint32_t small[32], *ix = o->n <= 32 ? small : xmalloc(o->n * sizeof *ix);
+    order_into(o, ix);
     for (uint32_t k = 0; k < o->n; k++) {
         const Attr *a = &o->attrs[ix[k]];
         if (hide && hide(o, a->name, ud)) continue;
-        buf_puts(b, sym_text(a->name));
-        buf_puts(b, ": ");
+        buf_add(b, sym_text(a->name), sym_len(a->name));
+        buf_add(b, ": ", 2);
         fmt_print_value(b, a->value);
         buf_putc(b, '\n');
     }
-    free(ix);
+    if (ix != small) free(ix);
 }
 
 void json_string(Buf *b, const char *s, size_t n)

@@ -57,9 +57,12 @@ static const char *queries[Q_COUNT] = {
      " ON CONFLICT(address) DO UPDATE SET hash=excluded.hash, issued_at=excluded.issued_at"),
     "SELECT address FROM tokens WHERE hash=?1",
     /* a claim is a lease: a process that dies while sending leaves the
-     * message 'sending' until ?2, when another takes it up again */
+     * message 'sending' until ?2, when another takes it up again.  Among
+     * the messages not delivered (the index): by the id, SQLite would
+     * read the outbox's whole history at every round of the sender */
     ("UPDATE outbox SET delivery='sending', next_try=?2, attempts=attempts+1 WHERE id=(SELECT id FROM outbox"
-     " WHERE id>?4 AND ((delivery IN ('pending','sending') AND coalesce(next_try,0)<=?1)"
+     " INDEXED BY outbox_pending WHERE delivery <> 'kept' AND delivery <> 'delivered'"
+     " AND id>?4 AND ((delivery IN ('pending','sending') AND coalesce(next_try,0)<=?1)"
      " OR (?3 AND delivery IN ('pending','failed'))) ORDER BY id LIMIT 1)"
      " RETURNING id,event,(SELECT list FROM recipients WHERE id=to_id),text,state,queued_at,sent_at,delivery,"
      "attempts,next_try,delivered_at,error,message_id"),
@@ -106,7 +109,10 @@ static const char *schema =
     " REFERENCES recipients(id), text TEXT NOT NULL, state TEXT NOT NULL, queued_at INTEGER, sent_at INTEGER,"
     " delivery TEXT, attempts INTEGER NOT NULL DEFAULT 0, next_try INTEGER, delivered_at INTEGER, error TEXT,"
     " message_id TEXT);"
-    "CREATE INDEX IF NOT EXISTS outbox_undelivered ON outbox(delivery) WHERE delivery IN ('pending','sending','failed');"
+    /* the messages not yet delivered (pending, sending, failed): two
+     * comparisons, where an IN list made SQLite build a table at every
+     * message written */
+    "CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(delivery) WHERE delivery <> 'kept' AND delivery <> 'delivered';"
     "CREATE TABLE IF NOT EXISTS config(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS tokens(address TEXT PRIMARY KEY, hash TEXT NOT NULL, issued_at INTEGER NOT NULL);";
 
@@ -318,7 +324,8 @@ static bool upgrade_from_2(Store *s)
 
 /* Format 4: an event's changes are a text in its journal row, and the
  * objects table may lag behind the journal, the changes after the meta
- * key objects_at completing it (store.h).  A game of format 3 kept a row
+ * key objects_at completing it (store.h); the outbox's index of messages
+ * not delivered is outbox_pending (see the schema).  A game of format 3 kept a row
  * per change in the table changes, and its objects table was its settled
  * event's: the upgrade adds the column and says so in objects_at (an
  * earlier build, which would take a lagging table for the state, refuses
@@ -332,6 +339,9 @@ static bool upgrade_from_3(Store *s)
     bool still = got > 0 && strcmp(f, "3") == 0;
     free(f);
     bool ok = got >= 0 && (!still || exec(s, "ALTER TABLE events ADD COLUMN changes TEXT;"
+                                             "DROP INDEX IF EXISTS outbox_undelivered;"
+                                             "CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(delivery)"
+                                             " WHERE delivery <> 'kept' AND delivery <> 'delivered';"
                                              "INSERT OR IGNORE INTO meta(key,value) SELECT 'objects_at',"
                                              " substr(value, 9, instr(value, ' ') - 9) FROM meta"
                                              " WHERE key='state' AND value LIKE 'settled=% %';"
