@@ -113,7 +113,7 @@ static bool commit_event(Game *g, Outcome *o)
         changes_text(g, &changes);
         /* the objects table has them at its checkpoint (game.c), a
          * group's at its end (game_group_end) */
-        ok = ok && (store_in_group(st) || game_objects_checkpoint(g, o->event, false));
+        ok = ok && (store_in_group(st) || game_objects_checkpoint(g, o->event));
         /* the outbox: what sendNow handed over, and what still waits */
         if (g->summing && g->answering && o->status != OUTCOME_REFUSED && o->status != OUTCOME_LOOP)
             game_answer_summary(g, g->answering->sender, g->summing, g->reading, o);

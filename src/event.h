@@ -19,9 +19,9 @@ void game_state_kept(Game *g, long settled);
  * game_objects_checkpoint, in the transaction of
  * event `settled` (or of a group, after it), writes the objects changed
  * since the last checkpoint as the pool has them, once the changes are
- * twice as many as the objects (or force); false if the store failed. */
+ * twice as many as the objects; false if the store failed. */
 void game_object_changed(Game *g, ObjId id, bool born);
-bool game_objects_checkpoint(Game *g, long settled, bool force);
+bool game_objects_checkpoint(Game *g, long settled);
 /* game.c: the whole pool in the object format (a snapshot). */
 char *game_export_pool(const Pool *p);
 /* game.c: a dry run draws from a throwaway generator: were it the game's,

@@ -515,9 +515,9 @@ static bool load_hash_key(Game *g)
  * change.  Loading applies the changes after the checkpoint to what the
  * table holds: a scan of at most about twice the pool's size in changes,
  * and a text read per object they touched (the loading of the table
- * itself reads one per object).  A checkpoint cut short by an
- * error leaves the table holding some objects newer than objects_at: the
- * changes applied at loading then write the same texts again. */
+ * itself reads one per object).  A checkpoint is written in the
+ * transaction of the event (or the group) after which it is due: all of
+ * it, with objects_at, or none. */
 
 /* Fewer changes than this never make a checkpoint: a small pool would
  * otherwise have one every few events. */
@@ -552,11 +552,11 @@ static int cmp_dirty(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-bool game_objects_checkpoint(Game *g, long settled, bool force)
+bool game_objects_checkpoint(Game *g, long settled)
 {
     size_t live = g->pool->all.live;
     long due = CHECKPOINT_MIN_CHANGES > 2 * (long)live ? CHECKPOINT_MIN_CHANGES : 2 * (long)live;
-    if (!g->st || !g->ndirty || (!force && g->changes_since < due)) return true;
+    if (!g->st || !g->ndirty || g->changes_since < due) return true;
     qsort(g->dirty, g->ndirty, sizeof *g->dirty, cmp_dirty);
     bool ok = true;
     Buf b = {0};
@@ -735,7 +735,7 @@ bool game_group_end(Game *g, Buf *err)
     /* the group's events wrote neither the state row (kept from the last
      * event kept) nor a checkpoint (made from memory, which holds that
      * event's state unless a later one failed: the game loads again) */
-    bool ok = game_state_flush(g) && (g->reload || game_objects_checkpoint(g, g->known_event, false));
+    bool ok = game_state_flush(g) && (g->reload || game_objects_checkpoint(g, g->known_event));
     if (!ok) store_group_abort(g->st);
     ok = ok && store_group_end(g->st);
     state_unsaved_drop(g);

@@ -325,12 +325,12 @@ static bool upgrade_from_2(Store *s)
 /* Format 4: an event's changes are a text in its journal row, and the
  * objects table may lag behind the journal, the changes after the meta
  * key objects_at completing it (store.h); the outbox's index of messages
- * not delivered is outbox_pending (see the schema).  A game of format 3 kept a row
- * per change in the table changes, and its objects table was its settled
- * event's: the upgrade adds the column and says so in objects_at (an
- * earlier build, which would take a lagging table for the state, refuses
- * the game after it).  In one transaction, which finds the game still of
- * format 3: another program may have upgraded it meanwhile. */
+ * not delivered is outbox_pending (see the schema).  A game of format 3
+ * kept a row per change in the table changes, and its objects table was
+ * its settled event's: the upgrade adds the column and says so in
+ * objects_at (an earlier build, which would take a lagging table for the
+ * state, refuses the game after it).  In one transaction, which finds the
+ * game still of format 3: another program may have upgraded it meanwhile. */
 static bool upgrade_from_3(Store *s)
 {
     if (!exec(s, "BEGIN IMMEDIATE")) return false;
