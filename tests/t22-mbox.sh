@@ -73,6 +73,20 @@ expect_eq "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))
     "150 players registered"
 expect_status 0 "the replay of 150 mails" "$NOMIC" replay many.db
 
+# ---- the mailbox on standard input (--mbox -), as a pipe gives it ----
+new_game stdin.db
+cat many | "$NOMIC" deliver stdin.db --mbox - > out 2> err
+expect_eq "$?" 0 "a mailbox on standard input: exit 0"
+expect_in out "mail 150 (line " "its last mail is taken"
+"$NOMIC" show stdin.db --type player --json > players.json
+expect_eq "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["objects"]))' players.json)" 150 \
+    "150 players registered from standard input"
+cat many | "$NOMIC" deliver stdin.db --mbox - > out 2> err
+expect_eq "$?" 0 "the same mailbox piped again: exit 0"
+"$NOMIC" show stdin.db --type player --json > players.json
+expect_eq "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["objects"]))' players.json)" 150 \
+    "piped again, no mail applied twice"
+
 # ---- the store fails in the middle of a group: the rest on the next try ----
 new_game fail.db
 NOMIC_TEST_FAIL_COMMIT=100 "$NOMIC" deliver fail.db --mbox many > out 2> err
