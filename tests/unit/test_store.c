@@ -1,6 +1,7 @@
 /*
  * test_store.c - a game in a SQLite file: the journal holds every event
- * with its outcome and hash, the state survives closing and reopening,
+ * with its outcome and hash, the state survives closing and reopening
+ * (event by event and in groups, across the objects table's checkpoints),
  * show --at reads old states, an event is all or nothing, and a long
  * stream of groups keeps its log bounded.
  */
