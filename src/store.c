@@ -1297,7 +1297,7 @@ bool store_apply_changes(Store *s, long from, long to, Pool *p, void (*applied)(
      * than the table's rows, which only games of format 3 wrote */
     LastChanges l = {NULL, 0, 0, g_hash_table_new(g_direct_hash, g_direct_equal)};
     bool ok = read_event_changes(s, from, to, &l, err) && apply_table_changes(s, from, to, p, &l, applied, ud, err);
-    qsort(l.c, l.n, sizeof *l.c, cmp_last_change);
+    if (l.n > 1) qsort(l.c, l.n, sizeof *l.c, cmp_last_change);
     for (size_t i = 0; ok && i < l.n; i++) {
         ok = apply_change(p, l.c[i].id, l.c[i].text, err);
         if (ok && applied) applied(ud, l.c[i].id, l.c[i].changes);
