@@ -61,7 +61,7 @@ typedef struct Game {
     size_t ndirty, dirty_cap; /* (repeats allowed), and how many changes that was: game_objects_checkpoint */
     long changes_since;
     StateRow unsaved;    /* in a group, the state row of its last event kept, */
-    bool state_unsaved;  /* written at the group's end (game_save_state); last_mover owned */
+    bool state_unsaved;  /* written at the group's end (game_state_kept); last_mover owned */
 } Game;
 
 /* How long an event waits for another program's event to finish. */

@@ -119,9 +119,10 @@ bool store_each_initial(Store *s, bool (*fn)(void *ud, const char *label, const 
 /* The objects table: the state as of an event, not always the last.  An
  * event writes its changes (below), not the objects it touched, which
  * would put a page of the table in the log at almost every event; the
- * game brings the table up to date once the changes since outnumber the
- * objects (game.c, "checkpoints") and keeps the event it is up to date
- * with in the meta key objects_at (none: the settled event).  Loading
+ * game brings the table up to date once the changes since are twice the
+ * live objects (game.c, "checkpoints") and keeps the event it is up to
+ * date with in the meta key objects_at (none, in a game of format 3 not
+ * yet upgraded: the settled event).  Loading
  * reads the table, then the changes after objects_at. */
 bool store_put_object(Store *s, ObjId id, const char *text); /* insert or replace; text as fmt_print_obj prints it */
 bool store_delete_object(Store *s, ObjId id);
