@@ -23,9 +23,11 @@ static void print_one(void *ud, Game *g, const Outcome *o)
     /* a rule designer trying a move sees how much of the budget it takes */
     const Meter *m = &o->er.used;
     if (p->trace && o->ran && m->work_max)
-        printf("cost: %llu of maxWork %llu, about %llu bytes of maxMemory %llu, %llu of maxDeliveries %llu\n",
+        printf("cost: %llu of maxWork %llu, about %llu bytes of maxMemory %llu, %llu of maxDeliveries %llu; "
+               "the first look at the rules %llu of maxWork\n",
                (unsigned long long)m->work, (unsigned long long)m->work_max, (unsigned long long)m->memory,
-               (unsigned long long)m->memory_max, (unsigned long long)m->deliveries, (unsigned long long)m->deliveries_max);
+               (unsigned long long)m->memory_max, (unsigned long long)m->deliveries, (unsigned long long)m->deliveries_max,
+               (unsigned long long)m->first_work);
 }
 
 static int move_or_try(int argc, char **argv, bool dry)

@@ -40,6 +40,7 @@ struct RuleEntry {
     bool first_empty;/* ... and its first conjunct had no solution */
     bool have_timer; /* the timer its last test set (timed rules) */
     int64_t timer;
+    unsigned long met; /* the last event (e->events) that met it */
 };
 
 /* A rule's positive conjunct and an object that changed in a way it reads. */
@@ -56,6 +57,10 @@ struct Interest {
 };
 
 #define MAX_SEEDS 32 /* past this, testing the rule in full is cheaper */
+
+/* The first look at the rules in an event may cost this many times the
+ * event's own budget (first_meeting). */
+#define FIRST_LOOK 4
 
 /* The budget of one event.  The defaults fit every shipped set and the
  * benchmark with room to spare; the ceilings keep one event of a game
@@ -472,6 +477,7 @@ static size_t rebuild(Engine *e, bool keep_knowledge)
             r.first_empty = was->first_empty;
             r.have_timer = was->have_timer;
             r.timer = was->timer;
+            r.met = was->met;
             *was = (RuleEntry){0};
         }
         if (!r.prog && !r.error) {
@@ -639,6 +645,13 @@ static Fired ran_away(Engine *e, ObjId rule, Sym order, Ctx *cx, EventResult *r)
     }
     const Limit *l = &limits[0];
     while (strcmp(l->setting, cx->meter.tripped) != 0) l++;
+    if (cx->meter.first_tripped) {
+        snprintf(r->message, sizeof r->message,
+                 "rule %u (ruleOrder %s) took the event's first look at the rules past %d times %s (%ld %s, "
+                 "engineSettings); the whole event was undone",
+                 rule, sym_text(order), FIRST_LOOK, l->setting, e->limit[l - limits], l->what);
+        return RAN_AWAY;
+    }
     snprintf(r->message, sizeof r->message,
              "rule %u (ruleOrder %s) took the event past %s (%ld %s, engineSettings); the whole event was undone",
              rule, sym_text(order), l->setting, e->limit[l - limits], l->what);
@@ -647,6 +660,58 @@ static Fired ran_away(Engine *e, ObjId rule, Sym order, Ctx *cx, EventResult *r)
 
 /* Tests one rule and, if it holds, runs its then; the changes it made are
  * the pool's undo records from *umark on. */
+/* Budgets replay.  A process that ran the events before this one knows
+ * which rules were false and skips them; a fresh one (the command line)
+ * knows nothing and tests each rule in full the first time the event
+ * meets it.  Were those first tests charged to the event, its verdict at
+ * a budget on the edge would depend on what the process ran before (a
+ * server, a replay, a search, a report).  So the first meeting of each
+ * rule in an event is either skipped (known false, nothing it reads
+ * changed since its last full test) or tested in full, and a full test
+ * then is charged apart, to the event's allowance for its first look at
+ * the rules (Meter.first_work).  Every later test and every firing is
+ * charged to the event, and there a fresh and a warm process do the same
+ * work.  The first look has an allowance of its own, FIRST_LOOK times
+ * the event's maxWork and maxMemory (within their ceilings): a fresh
+ * process looks at more than a warm one, so an allowance as tight as the
+ * event's would make the verdict of an event at its budget's edge depend
+ * on the process again.  Only a first look past that allowance, which a
+ * warm process may not have made whole, can still part them
+ * (docs/limits.md).  Returns whether this is
+ * the first meeting; *skip: it is, and the rule is known false. */
+static bool first_meeting(Engine *e, RuleEntry *re, bool *skip)
+{
+    *skip = false;
+    if (re->met == e->events) return false;
+    re->met = e->events;
+    *skip = re->known_false && !re->stale && !re->nseeds && !e->exhaustive;
+    return true;
+}
+
+static uint64_t first_look_max(uint64_t event_max, int limit)
+{
+    uint64_t ceiling = (uint64_t)limits[limit].ceiling;
+    return event_max >= ceiling / FIRST_LOOK ? ceiling : FIRST_LOOK * event_max;
+}
+
+/* The full test of a rule's first meeting, on the first look's allowance. */
+static bool test_first(RuleEntry *re, Ctx *cx)
+{
+    Meter *m = &cx->meter;
+    Meter event = *m;
+    m->work = m->first_work;
+    m->memory = m->first_memory;
+    m->work_max = first_look_max(m->work_max, LIMIT_WORK);
+    m->memory_max = first_look_max(m->memory_max, LIMIT_MEMORY);
+    bool held = test_rule(re, cx);
+    event.first_work = m->work;
+    event.first_memory = m->memory;
+    event.tripped = m->tripped;
+    event.first_tripped = m->tripped != NULL;
+    *m = event;
+    return held;
+}
+
 static Fired try_rule(Engine *e, RuleEntry *re, Ctx *cx, EventResult *r, size_t *umark)
 {
     Pool *p = e->pool;
@@ -655,12 +720,14 @@ static Fired try_rule(Engine *e, RuleEntry *re, Ctx *cx, EventResult *r, size_t 
     cx->private_attrs = e->private_attrs;
     cx->failed = false;
     drain(e);
-    bool may = may_hold(e, re, cx);
+    bool skip, first = first_meeting(e, re, &skip);
+    if (first && !skip) re->nseeds = 0; /* tested in full below */
+    bool may = !skip && (first || may_hold(e, re, cx));
     if (!cx->meter.tripped && !may) {
         merge_timer(cx, re->have_timer, re->timer); /* as its test would */
         return HELD_NOT;
     }
-    if (cx->meter.tripped || !test_rule(re, cx)) {
+    if (cx->meter.tripped || !(first ? test_first(re, cx) : test_rule(re, cx))) {
         if (cx->meter.tripped) {
             size_t m = pool_mark(p);
             trace_firing(e, r, re->id, re->order, re->prog, m, m, r->sent.len, e->queue.len, false, cx->error);
@@ -833,6 +900,7 @@ void engine_run(Engine *e, int64_t now, EventResult *r)
     if (e->dirty) rebuild(e, false);
     new_time(e, now);
     report_broken_rules(e, r);
+    e->events++;
     Seen seen = {0};
     seen_add(&seen, p);
     Ctx cx = {.pool = p, .now = now, .created = e->created, .rng = e->rng, .queue = &e->queue, .sent = &r->sent};

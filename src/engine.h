@@ -67,6 +67,7 @@ typedef struct Engine {
     bool trace_on;         /* build the text and JSON traces */
     bool exhaustive;       /* test every rule on every pass, skipping none:
                               the reference the tests compare skipping with */
+    unsigned long events;  /* events run: which rules an event met already */
 } Engine;
 
 /* EV_RUNAWAY: the event exceeded its budget (maxSteps or another limit)

@@ -52,6 +52,12 @@ typedef struct Meter {
     uint64_t number_bits;   /* the largest number a rule may compute */
     long number_digits;     /* ... as the setting gives it */
     const char *tripped;    /* the setting exceeded (maxWork ...), or NULL */
+    /* The full tests of the rules the event met for the first time,
+     * charged apart under the same maxima (engine.c, first_meeting): a
+     * process that ran the events before skips some of them, a fresh one
+     * none, and the event's own charge above must not depend on which. */
+    uint64_t first_work, first_memory;
+    bool first_tripped;     /* ... and they went past a ceiling */
 } Meter;
 
 typedef struct Ctx {

@@ -47,9 +47,9 @@ attack() { # NAME DESCRIPTION: the move that triggers the rule, by mallory
     guarded "$NOMIC" move "$1.db" --from mallory@evil.example --time 2026-01-01T00:02:00Z --file m > out 2> err
     echo $? > status
 }
-refused_for() { # NAME LIMIT: the attack was refused, naming the limit and the hostile rule
+refused_for() { # NAME LIMIT [PHRASE]: the attack was refused, naming the limit and the hostile rule
     expect_eq "$(cat status)" 1 "$1: the attack is refused"
-    expect_in out "took the event past $2" "$1: the refusal names the limit"
+    expect_in out "${3:-took the event past $2}" "$1: the refusal names the limit"
     expect_in out "rule 35 (ruleOrder 1)" "$1: the refusal names the rule"
     expect_in out "the whole event was undone" "$1: the event is undone"
     "$NOMIC" log "$1.db" --event 2 --json > log.json
@@ -105,7 +105,9 @@ goes_on work
 nested=$(awk 'BEGIN { s = "T"; for (i = 0; i < 200; i++) s = "count(" s ")>=0"; print s }')
 hostile_game nested "$TRIGGER & $nested" 'halt()'
 attack nested
-refused_for nested maxWork
+# a rule met for the first time in the event: its test is the event's
+# first look at the rules, which has an allowance of its own
+refused_for nested maxWork "took the event's first look at the rules past 4 times maxWork (50000000 units of work"
 goes_on nested
 
 # --- a message sent to many, again and again --------------------------------

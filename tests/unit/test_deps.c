@@ -343,6 +343,86 @@ static void shadow_evaluation_agrees_with_exhaustive(void **state)
     play_against_exhaustive("favor", 5, 400, true);
 }
 
+/* What an event is charged of its budget must not depend on what the
+ * engine remembers from the events before it (rules found false and not
+ * tested again): a fresh process (the command line) and a warm one (the
+ * server, replay) must reach the same verdict at a budget on the edge.
+ * `cold` forgets everything before each event, as a fresh process knows
+ * nothing; every event's charge is compared. */
+typedef struct Charges {
+    long events;
+    uint64_t work[8], memory[8];
+    EventOutcome status[8];
+} Charges;
+
+static void charge(void *ud, Game *g, const Outcome *o)
+{
+    Charges *c = ud;
+    if (c->events < 8) {
+        c->work[c->events] = o->er.used.work;
+        c->memory[c->events] = o->er.used.memory;
+        c->status[c->events] = o->status;
+    }
+    c->events++;
+}
+
+static void charges_agree(const Charges *w, const Charges *c, int step)
+{
+    if (w->events != c->events) fail_msg("step %d: %ld events warm, %ld cold", step, w->events, c->events);
+    for (long i = 0; i < w->events && i < 8; i++)
+        if (w->work[i] != c->work[i] || w->memory[i] != c->memory[i] || w->status[i] != c->status[i])
+            fail_msg("step %d, event %ld: warm charged %llu work and %llu memory (%s), cold %llu and %llu (%s)", step,
+                     i, (unsigned long long)w->work[i], (unsigned long long)w->memory[i], outcome_name(w->status[i]),
+                     (unsigned long long)c->work[i], (unsigned long long)c->memory[i], outcome_name(c->status[i]));
+}
+
+static void charges_do_not_depend_on_memory(const char *set, uint64_t seed, int steps, bool shadow)
+{
+    const char *label;
+    char *text = ruleset_load(set, &label, NULL);
+    assert_non_null(text);
+    Game *warm = unit_game(text), *cold = unit_game(text);
+    free(text);
+    for (Game **g = (Game *[]){warm, cold, NULL}; *g; g++) {
+        pool_set((*g)->pool, 1, SYM_maxSteps, sym_cstr("3000"));
+        if (shadow) pool_set((*g)->pool, 1, SYM_evaluation, SYM_shadow);
+        engine_invalidate((*g)->eng);
+    }
+    rng_state = seed;
+    long now = 1000000, charged = 0;
+    int step = 0;
+    for (; step < steps && !warm->halted; step++) {
+        now += roll(10) == 0 ? 86400 * (long)(1 + roll(12)) : (long)roll(600);
+        Charges cw = {0}, cc = {0};
+        engine_invalidate(cold->eng); /* a fresh process: nothing known */
+        if (roll(12) == 0) {
+            assert_true(game_tick(warm, now, false, charge, &cw));
+            assert_true(game_tick(cold, now, false, charge, &cc));
+        } else {
+            Buf b = {0};
+            const char *sender;
+            random_body(warm, &b, &sender);
+            assert_true(game_move(warm, sender, now, buf_str(&b), false, charge, &cw));
+            assert_true(game_move(cold, sender, now, buf_str(&b), false, charge, &cc));
+            buf_free(&b);
+        }
+        charges_agree(&cw, &cc, step);
+        if (warm->pool->state_hash != cold->pool->state_hash) fail_msg("step %d: the states differ", step);
+        charged += cw.events;
+    }
+    if (step < 50 || charged < 50) fail_msg("the game hardly played: %d steps, %ld events", step, charged);
+    game_close(warm);
+    game_close(cold);
+}
+
+static void charges_are_those_of_a_fresh_process(void **state)
+{
+    charges_do_not_depend_on_memory("favor", 11, 500, false);
+    charges_do_not_depend_on_memory("favor-draft", 12, 300, false);
+    charges_do_not_depend_on_memory("favor", 13, 300, true);
+    charges_do_not_depend_on_memory("suber", 14, 300, false);
+}
+
 int run_deps_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -354,6 +434,7 @@ int run_deps_tests(void)
         cmocka_unit_test(favor_draft_agrees_with_exhaustive),
         cmocka_unit_test(shadow_evaluation_agrees_with_exhaustive),
         cmocka_unit_test(rolled_back_memo_agrees_with_exhaustive),
+        cmocka_unit_test(charges_are_those_of_a_fresh_process),
     };
     return cmocka_run_group_tests_name("deps", tests, NULL, NULL);
 }

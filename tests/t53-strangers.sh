@@ -1,0 +1,140 @@
+#!/bin/sh
+# t53-strangers.sh - what a public game meets from strangers and heavy
+# players, as the Mechanics must bill it.  Here: budgets that replay.  An
+# event's verdict at a budget on its edge is a function of the game's state
+# and the event alone: the same moves played each by a fresh process (the
+# command line), in one warm process (nomic replay), and on the server with
+# reports and dry runs between them reach the same verdicts, in immediate
+# and in shadow evaluation.  Run from the project root.
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+SERVER=""
+stop_server() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null; SERVER=""; }
+trap 'stop_server; rm -rf "$T"' EXIT
+start_server() { # GAME
+    PORT=$(free_port)
+    "$NOMIC" serve "$1" --listen 127.0.0.1:"$PORT" >serve.out 2>serve.err &
+    SERVER=$!
+    i=0
+    until grep -q "http://127.0.0.1:$PORT/" serve.out 2>/dev/null; do
+        i=$((i + 1))
+        if [ $i -gt 100 ]; then fail "serve did not print its address"; cat serve.out serve.err; return 1; fi
+        sleep 0.05
+    done
+    URL=http://127.0.0.1:$PORT
+}
+
+# favor with its budget and evaluation set: favor_set MAXWORK EVALUATION
+favor_set() {
+    awk -v w="$1" -v ev="$2" '{ print } /^type: engineSettings$/ && !done { print "maxWork: " w; if (ev != "") print "evaluation: " ev; done = 1 }' \
+        "$ROOT/rulesets/favor.nomic" > set.nomic
+}
+
+# The moves: registrations, a proposal of two changes, votes, junk.
+i=0
+for m in "ann@x|subtype: register
+nickname: ann" \
+    "bob@x|subtype: register
+nickname: bob" \
+    "cy@x|subtype: register
+nickname: cy" \
+    "dee@x|subtype: register
+nickname: dee" \
+    "ann@x|subtype: register
+nickname: ann" \
+    "bob@x|subtype: ruleChange
+ruleChangeType: create
+newif: exists(type==\"player\" & score>5)
+newthen: noop()
+neworder: 20001
+
+subtype: ruleChange
+ruleChangeType: repeal
+target: 30" \
+    "ann@x|subtype: vote
+propId: 1
+vote: FOR" \
+    "cy@x|subtype: vote
+propId: 1
+vote: AGAINST" \
+    "dee@x|subtype: vote
+propId: 1
+vote: FOR" \
+    "bob@x|subtype: vote
+propId: 7
+vote: FOR" \
+    "ed@x|subtype: fly"; do
+    i=$((i + 1))
+    printf '%s\n' "${m%%|*}" > from.$i
+    printf '%s\n' "${m#*|}" > move.$i
+done
+NMOVES=$i
+
+play_cold() { # GAME: each move by a fresh process; the statuses into GAME.st
+    : > "$1.st"
+    k=0
+    while [ $k -lt $NMOVES ]; do
+        k=$((k + 1))
+        "$NOMIC" move "$1" --from "$(cat from.$k)" --file move.$k >/dev/null 2>&1
+        echo $? >> "$1.st"
+    done
+}
+statuses() { "$NOMIC" log "$1" --json | python3 -c "import json,sys; print(' '.join(e['status'] for e in json.load(sys.stdin)['events'] if e['kind']=='move'))"; }
+costs() { # GAME: what each move costs a fresh process, in order
+    k=0
+    while [ $k -lt $NMOVES ]; do
+        k=$((k + 1))
+        "$NOMIC" try "$1" --from "$(cat from.$k)" --file move.$k | sed -n 's/^cost: \([0-9]*\) of maxWork.*/\1/p'
+        "$NOMIC" move "$1" --from "$(cat from.$k)" --file move.$k >/dev/null 2>&1
+    done
+}
+
+for ev in "" shadow; do
+    mode=${ev:-immediate}
+    favor_set 50000000 "$ev"
+    "$NOMIC" init probe.db --ruleset set.nomic --force >/dev/null
+    costs probe.db > costs
+    [ "$(wc -l < costs)" -eq $NMOVES ] && ok || fail "$mode: the costs of the moves were not all read"
+    # every move's cost is an edge: at it the move is applied, one below
+    # refused; a warm process must agree with the fresh ones on both sides
+    for c in $(sort -nu costs); do
+        for budget in "$c" $((c - 1)); do
+            favor_set "$budget" "$ev"
+            "$NOMIC" init cold.db --ruleset set.nomic --force >/dev/null
+            play_cold cold.db
+            expect_status 0 "$mode at maxWork $budget: replay in one process agrees with a process a move" \
+                "$NOMIC" replay cold.db
+        done
+    done
+    edge=$(sort -n costs | tail -1)
+    for budget in "$edge" $((edge - 1)); do
+        favor_set "$budget" "$ev"
+        "$NOMIC" init cold.db --ruleset set.nomic --force >/dev/null
+        play_cold cold.db
+        cold=$(statuses cold.db)
+        echo "$cold" > "verdicts.$mode.$budget"
+        # the server, a report, a read of the log and a scam search (a dry
+        # run) before every move
+        "$NOMIC" init served.db --ruleset set.nomic --force >/dev/null
+        start_server served.db || break
+        k=0
+        while [ $k -lt $NMOVES ]; do
+            k=$((k + 1))
+            curl -s -o /dev/null "$URL/api/report/standings"
+            curl -s -o /dev/null "$URL/api/log"
+            curl -s -o /dev/null -X POST "$URL/api/scams" --data-urlencode "as=$(cat from.$k)" \
+                --data-urlencode 'goal=exists(type=="player" & score>0)' --data-urlencode budget=20
+            curl -s -o /dev/null -X POST "$URL/api/move?from=$(cat from.$k)" --data-binary @move.$k
+        done
+        stop_server
+        expect_eq "$(statuses served.db)" "$cold" "$mode at maxWork $budget: the server's verdicts are the fresh processes'"
+        expect_status 0 "$mode at maxWork $budget: the served game replays" "$NOMIC" replay served.db
+    done
+    if cmp -s "verdicts.$mode.$edge" "verdicts.$mode.$((edge - 1))"; then
+        fail "$mode: maxWork $edge and $((edge - 1)) give the same verdicts: not the edge"
+    else ok; fi
+done
+
+report strangers
