@@ -62,6 +62,10 @@ typedef struct Game {
     long changes_since;
     StateRow unsaved;    /* in a group, the state row of its last event kept, */
     bool state_unsaved;  /* written at the group's end (game_state_kept); last_mover owned */
+    int timer_fails;     /* timer events in a row that ran past the budget (the back-off, */
+    int64_t timer_retry; /* game.c), and when the timer is tried again (0: none) */
+    bool backoff_unsaved; /* changed by the event being run: written with it (meta timer_backoff) */
+    int64_t clock;       /* the time the caller runs the timers at (the wall clock, --time) */
 } Game;
 
 /* How long an event waits for another program's event to finish. */
@@ -185,6 +189,16 @@ int game_time_refusal(Game *g, int64_t time, char **why);
  * read once the game is locked and never before the last event, so that
  * commands run at once take their turns in time order. */
 #define GAME_TIME_NOW INT64_MIN
+
+/* When the next timer event runs: the rules' timer, or, while its
+ * events run past the budget, the back-off's later time (game.c:
+ * TIMER_BACKOFF_FIRST doubling, at most TIMER_BACKOFF_MAX); have_timer
+ * says whether there is one. */
+int64_t game_timer_due(const Game *g);
+/* A timer event that ran past the budget waits 1 minute, then 2, 4, ...,
+ * at most a day, counted from when it was tried (docs/limits.md). */
+#define TIMER_BACKOFF_FIRST 60
+#define TIMER_BACKOFF_MAX 86400
 
 /* Runs every timer due at or before `time`. */
 bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud);
