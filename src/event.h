@@ -35,6 +35,10 @@ void game_throwaway_rng(Game *g);
 void game_timer_backoff(Game *g, Outcome *o);
 void game_timer_backoff_clear(Game *g);
 
+/* game.c: the suspended rules (Engine.suspended), the meta key
+ * "suspended", in the caller's transaction. */
+bool game_save_suspended(Game *g);
+
 /* event.c: one message as an event.  moves: the object text to run (NULL:
  * the Mechanics refused the message, for the reason `why`, which is
  * taken); raw: as received, for the journal, or NULL; key: the mail's

@@ -256,6 +256,37 @@ static bool write_backoff(Game *g)
     return store_meta_set(g->st, "timer_backoff", v);
 }
 
+/* ---- the rules the game-keeper set aside (suspend.c) ----
+ * The meta key "suspended": their ids, ascending, apart by a space. */
+
+bool game_save_suspended(Game *g)
+{
+    if (!g->st) return true;
+    if (!g->eng->nsuspended) return store_meta_delete(g->st, "suspended");
+    Buf b = {0};
+    for (int i = 0; i < g->eng->nsuspended; i++) {
+        if (i) buf_putc(&b, ' ');
+        buf_put_int(&b, g->eng->suspended[i]);
+    }
+    bool ok = store_meta_set(g->st, "suspended", buf_str(&b));
+    buf_free(&b);
+    return ok;
+}
+
+static void load_suspended(Game *g, const char *v)
+{
+    ObjId *ids = NULL;
+    size_t n = 0, cap = 0;
+    for (char *end; *v; v = end) {
+        unsigned long id = strtoul(v, &end, 10);
+        if (end == v) break;
+        GROW(ids, n, cap);
+        ids[n++] = (ObjId)id;
+    }
+    engine_set_suspended(g->eng, ids, (int)n);
+    free(ids);
+}
+
 bool game_save_state(Game *g, long settled)
 {
     bool ok = true;
@@ -397,6 +428,8 @@ static bool load_meta(Game *g, ObjId *next)
     if ((v = meta_text(g, "timer_backoff", &failed)) &&
         sscanf(v, "%d %" SCNd64, &g->timer_fails, &g->timer_retry) != 2)
         g->timer_fails = 0;
+    free(v);
+    if ((v = meta_text(g, "suspended", &failed))) load_suspended(g, v);
     free(v);
     if ((v = meta_text(g, "seed", &failed))) g->seed = strtoull(v, NULL, 10);
     free(v);

@@ -211,6 +211,18 @@ bool game_event_tick(Game *g, int64_t time, bool dry, Outcome *o);
  * sets and journal; prints what differs, true when every hash matches. */
 bool game_replay(Game *g);
 
+/* The game-keeper's way out of a rule that stops the game (suspend.c):
+ * rule `rule` is set aside (on) or taken back (off), as an event of its
+ * own, kind "suspend" or "resume", journaled with the time it happens
+ * (the wall clock, never before the last event).  The engine leaves a
+ * suspended rule out of its run order; the timer's back-off starts
+ * again.  A request that cannot be done (no such rule, suspended
+ * already, not suspended) is reported through fn with no event and
+ * nothing kept.  False only when the store failed. */
+bool game_suspend(Game *g, ObjId rule, bool on, OutcomeFn fn, void *ud);
+/* replay: the same event as the journal has it (kind, input "rule: N"). */
+bool game_event_keeper(Game *g, const char *kind, const char *input, int64_t time, Outcome *o);
+
 /* Is `addr` one of the words of the recipient list `to`? */
 bool addressed_to(Sym to, const char *addr);
 

@@ -311,6 +311,10 @@ static char *game_fields(Server *s)
     buf_puts(&b, ",\"mailPolicy\":");
     json_string(&b, policy, strlen(policy));
     free(policy);
+    /* the rules the game-keeper set aside (nomic suspend): the engine skips them */
+    buf_puts(&b, ",\"suspended\":[");
+    for (int i = 0; i < g->eng->nsuspended; i++) buf_printf(&b, "%s%u", i ? "," : "", g->eng->suspended[i]);
+    buf_putc(&b, ']');
     seed_fields(&b, g);
     sugar_field(&b, g);
     return buf_take(&b);
