@@ -123,6 +123,7 @@ scenarios: $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/eval-check $(BUILD)/eng
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t51-depth.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t52-hostile_loop.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t53-strangers.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t55-stuck.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t60-scams.sh
 	$(BUILD)/suber-random --variant suber --games 100 --quiet
 	$(BUILD)/suber-random --variant suber1982 --games 20 --quiet

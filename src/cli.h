@@ -64,6 +64,8 @@ int cmd_slr(int argc, char **argv);
 int cmd_reveal(int argc, char **argv);
 int cmd_scams(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_suspend(int argc, char **argv);
+int cmd_resume(int argc, char **argv);
 
 /* Opens GAME or prints why not (returns NULL). */
 Game *cli_open(const char *path);

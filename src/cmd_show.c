@@ -11,8 +11,9 @@
 #include "privacy.h"
 
 /* Prints the objects of `type` (all when empty), or only `id`; returns how
- * many it printed. */
-static int print_objects(const Pool *p, const Viewer *v, Sym type, long id, bool json)
+ * many it printed.  keeper: the engine whose suspended rules are marked
+ * (a comment line before each in text, a list in JSON), or NULL. */
+static int print_objects(const Pool *p, const Viewer *v, Sym type, long id, bool json, const Engine *keeper)
 {
     int count = 0;
     Buf b = {0};
@@ -28,6 +29,9 @@ static int print_objects(const Pool *p, const Viewer *v, Sym type, long id, bool
             fmt_json_obj(&b, o, viewer_hides, (void *)v);
         } else {
             if (!first) buf_putc(&b, '\n');
+            if (keeper && engine_is_suspended(keeper, o->id))
+                buf_printf(&b, "# suspended by the game-keeper: the engine skips this rule until `nomic resume GAME %u`\n",
+                           o->id);
             fmt_print_obj(&b, o, viewer_hides, (void *)v);
         }
         first = false;
@@ -35,7 +39,15 @@ static int print_objects(const Pool *p, const Viewer *v, Sym type, long id, bool
         fwrite(b.s, 1, b.len, stdout);
         buf_reset(&b);
     }
-    if (json) printf("\n]}\n");
+    if (json) {
+        printf("\n]");
+        if (keeper && keeper->nsuspended) { /* the Mechanics' list, not an attribute: the rules neither read nor set it */
+            printf(",\"suspended\":[");
+            for (int i = 0; i < keeper->nsuspended; i++) printf("%s%u", i ? "," : "", keeper->suspended[i]);
+            printf("]");
+        }
+        printf("}\n");
+    }
     buf_free(&b);
     return count;
 }
@@ -84,7 +96,7 @@ int cmd_show(int argc, char **argv)
     }
     Sym type = o[0].set ? sym_cstr(o[0].value) : SYM_EMPTY;
     Viewer v = {e->private_attrs, o[4].set && *o[4].value ? o[4].value : NULL};
-    int n = print_objects(p, &v, type, id, o[3].set);
+    int n = print_objects(p, &v, type, id, o[3].set, at ? NULL : e);
     rc = 0;
     if (id && !n) {
         /* a question about one object that has no answer is an error */
@@ -113,7 +125,7 @@ int cmd_export(int argc, char **argv)
     free((engine_rules(g->eng, &ri), ri));
     printf("# exported from %s: %zu objects; the next objectId is %u\n\n", pos[0], pool_size(g->pool), g->pool->next_id);
     Viewer public = {g->eng->private_attrs, NULL};
-    print_objects(g->pool, &public, SYM_EMPTY, 0, false);
+    print_objects(g->pool, &public, SYM_EMPTY, 0, false, NULL);
     game_close(g);
     return 0;
 }

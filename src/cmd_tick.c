@@ -35,7 +35,12 @@ int cmd_tick(int argc, char **argv)
     if (n == 0) {
         char when[32];
         if (g->halted) printf("no timer runs: the game has ended\n");
-        else if (g->have_timer) {
+        else if (g->have_timer && game_timer_due(g) > g->next_timer) {
+            time_format(game_timer_due(g), when);
+            printf("no timer due: the timer's event ran past the budget %d time%s in a row; it is tried again at %s "
+                   "(%lld)\n",
+                   g->timer_fails, g->timer_fails == 1 ? "" : "s", when, (long long)game_timer_due(g));
+        } else if (g->have_timer) {
             time_format(g->next_timer, when);
             printf("no timer due; the next is at %s (%lld)\n", when, (long long)g->next_timer);
         } else printf("no timer is set\n");

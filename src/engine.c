@@ -117,6 +117,7 @@ void engine_free(Engine *e)
     free(e->untyped);
     msg_free(&e->queue);
     free(e->vars);
+    free(e->suspended);
     buf_free(&e->settings_note);
     e->pool->changes.on = false;
     e->pool->changes.len = 0;
@@ -460,6 +461,7 @@ static size_t rebuild(Engine *e, bool keep_knowledge)
     if (nold) qsort(by_id, (size_t)nold, sizeof *by_id, cmp_entry_id);
     const IdSet *s = pool_lookup(e->pool, SYM_type, e->run_type);
     IDSET_FOREACH (s, oid) {
+        if (engine_is_suspended(e, oid)) continue; /* set aside: as if it were not a rule */
         const Obj *o = pool_get(e->pool, oid);
         RuleEntry r = {.id = o->id, .order = obj_get(o, SYM_ruleOrder), .cond = obj_get(o, SYM_if),
                        .then = obj_get(o, SYM_then), .norestart = obj_get(o, SYM_noRestart) == SYM_T};
@@ -527,11 +529,39 @@ static size_t rebuild(Engine *e, bool keep_knowledge)
 int engine_rules(Engine *e, RuleInfo **out)
 {
     if (e->dirty) rebuild(e, false);
-    *out = xcalloc((size_t)(e->nrules ? e->nrules : 1), sizeof **out);
+    *out = xcalloc((size_t)(e->nrules + e->nsuspended + 1), sizeof **out);
     for (int i = 0; i < e->nrules; i++)
         (*out)[i] = (RuleInfo){e->rules[i].id, e->rules[i].order, e->rules[i].error, e->rules[i].cond, e->rules[i].prog,
                                e->rules[i].deps};
-    return e->nrules;
+    int n = e->nrules;
+    for (int i = 0; i < e->nsuspended; i++) {
+        const Obj *o = pool_get(e->pool, e->suspended[i]);
+        if (!o || obj_get(o, SYM_type) != e->run_type) continue; /* deleted (or no longer a rule) meanwhile */
+        (*out)[n++] = (RuleInfo){.id = o->id, .order = obj_get(o, SYM_ruleOrder), .cond = obj_get(o, SYM_if),
+                                 .suspended = true};
+    }
+    return n;
+}
+
+static int cmp_ids(const void *x, const void *y)
+{
+    ObjId a = *(const ObjId *)x, b = *(const ObjId *)y;
+    return a < b ? -1 : a > b;
+}
+
+void engine_set_suspended(Engine *e, const ObjId *ids, int n)
+{
+    free(e->suspended);
+    e->suspended = n ? xmalloc((size_t)n * sizeof *ids) : NULL;
+    if (n) memcpy(e->suspended, ids, (size_t)n * sizeof *ids);
+    e->nsuspended = n;
+    if (n) qsort(e->suspended, (size_t)n, sizeof *ids, cmp_ids);
+    e->dirty = true; /* the run order changes */
+}
+
+bool engine_is_suspended(const Engine *e, ObjId id)
+{
+    return e->nsuspended && bsearch(&id, e->suspended, (size_t)e->nsuspended, sizeof id, cmp_ids);
 }
 
 /* Did the changes in undo[from, to) touch a rule or the settings? */

@@ -68,6 +68,9 @@ typedef struct Engine {
     bool exhaustive;       /* test every rule on every pass, skipping none:
                               the reference the tests compare skipping with */
     unsigned long events;  /* events run: which rules an event met already */
+    ObjId *suspended;      /* rules the game-keeper set aside (nomic suspend):
+                              left out of the run order; ascending */
+    int nsuspended;
 } Engine;
 
 /* EV_RUNAWAY: the event exceeded its budget (maxSteps or another limit)
@@ -107,8 +110,16 @@ typedef struct RuleInfo {
     Sym cond;          /* its if, as written */
     const Prog *prog;  /* compiled, or NULL */
     const struct Deps *deps; /* what its if reads (deps.h), or NULL */
+    bool suspended;    /* set aside by the game-keeper: never tested (prog NULL) */
 } RuleInfo;
+/* The run order, then the suspended rules still in the pool. */
 int engine_rules(Engine *e, RuleInfo **out); /* caller frees *out */
+
+/* The rules the game-keeper set aside (a Mechanics' list, outside the
+ * pool: no rule reads or changes it): the engine leaves them out of its
+ * run order until they are taken off the list.  Copies ids. */
+void engine_set_suspended(Engine *e, const ObjId *ids, int n);
+bool engine_is_suspended(const Engine *e, ObjId id);
 /* The budget of one event under the game's settings (engineSettings),
  * for evaluations outside engine_run. */
 void engine_meter_start(const Engine *e, Meter *m);

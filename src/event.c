@@ -554,6 +554,7 @@ bool game_event_tick(Game *g, int64_t time, bool dry, Outcome *o)
     } else {
         status = settle(g, o, &sv, dry);
     }
+    if (!dry) game_timer_backoff(g, o);
     return finish(g, o, &sv, status, dry);
 }
 
@@ -627,6 +628,7 @@ bool game_recover(Game *g)
                 status = OUTCOME_REFUSED;
                 if (g->halted) o.message = xstrdup("the game has ended; timers no longer run");
                 else status = settle(g, &o, &sv, false);
+                game_timer_backoff(g, &o);
             } else {
                 status = process_move(g, r.sender ? r.sender : "", r.time, r.stamp, r.input ? r.input : "", false, &o, &sv);
             }

@@ -28,6 +28,17 @@ char *game_export_pool(const Pool *p);
  * `try` would show the numbers the next real events will draw. */
 void game_throwaway_rng(Game *g);
 
+/* game.c: the timer's back-off after timer event o (not a dry run): one
+ * that ran past the budget makes the next try wait longer, and says when
+ * in its message; one that did not ends the back-off.  Written with the
+ * event (game_save_state). */
+void game_timer_backoff(Game *g, Outcome *o);
+void game_timer_backoff_clear(Game *g);
+
+/* game.c: the suspended rules (Engine.suspended), the meta key
+ * "suspended", in the caller's transaction. */
+bool game_save_suspended(Game *g);
+
 /* event.c: one message as an event.  moves: the object text to run (NULL:
  * the Mechanics refused the message, for the reason `why`, which is
  * taken); raw: as received, for the journal, or NULL; key: the mail's

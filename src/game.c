@@ -194,9 +194,104 @@ static bool write_state(Game *g, const StateRow *r)
  * In a group, the row waits for the group's end (game_state_kept): a
  * statement per event was 4% of a stream's instructions, and only the
  * last event's row is ever read. */
+/* ---- the timer's back-off ----
+ *
+ * A timer whose event runs past the budget is undone whole, so the rules
+ * leave the timer where it was, due: tried again at once, it would run
+ * away again, twice a second on a server, each time journaled.  So the
+ * Mechanics wait before the next try, twice as long each time.  The count
+ * and the time of the next try are a meta key of their own,
+ * "timer_backoff" = "FAILS RETRY" (absent: none), written in the
+ * transaction of the timer event that changed them: the store then
+ * always agrees with its journal, a restart finds it, and an ordinary
+ * event does not write it.  It is not game state: replay feeds the
+ * journal's timer events at their own times and needs none of it. */
+
+int64_t game_timer_due(const Game *g)
+{
+    return g->timer_fails && g->timer_retry > g->next_timer ? g->timer_retry : g->next_timer;
+}
+
+static int64_t backoff_wait(int fails)
+{
+    int64_t wait = TIMER_BACKOFF_FIRST;
+    for (int i = 1; i < fails && wait < TIMER_BACKOFF_MAX; i++) wait *= 2;
+    return wait < TIMER_BACKOFF_MAX ? wait : TIMER_BACKOFF_MAX;
+}
+
+void game_timer_backoff(Game *g, Outcome *o)
+{
+    if (!o->ran || o->er.status != EV_RUNAWAY) {
+        if (g->timer_fails) game_timer_backoff_clear(g);
+        return;
+    }
+    /* from when it was tried, not from when it was due: a timer due long
+     * ago would otherwise be tried again at once, several times */
+    int64_t from = g->clock > o->time ? g->clock : o->time, wait = backoff_wait(++g->timer_fails);
+    g->timer_retry = from + wait;
+    g->backoff_unsaved = true;
+    char at[32];
+    time_format(g->timer_retry, at);
+    Buf b = {0};
+    buf_printf(&b, "%s; the timer is tried again at %s, in %lld minute%s (its event ran past the budget %d time%s in a "
+                   "row: the wait doubles each time, at most a day; `nomic suspend` sets a rule aside)",
+               o->message ? o->message : "refused", at, (long long)(wait / 60), wait == 60 ? "" : "s", g->timer_fails,
+               g->timer_fails == 1 ? "" : "s");
+    free(o->message);
+    o->message = buf_take(&b);
+}
+
+void game_timer_backoff_clear(Game *g)
+{
+    g->timer_fails = 0;
+    g->timer_retry = 0;
+    g->backoff_unsaved = true;
+}
+
+static bool write_backoff(Game *g)
+{
+    if (!g->timer_fails) return store_meta_delete(g->st, "timer_backoff");
+    char v[48];
+    snprintf(v, sizeof v, "%d %" PRId64, g->timer_fails, g->timer_retry);
+    return store_meta_set(g->st, "timer_backoff", v);
+}
+
+/* ---- the rules the game-keeper set aside (suspend.c) ----
+ * The meta key "suspended": their ids, ascending, apart by a space. */
+
+bool game_save_suspended(Game *g)
+{
+    if (!g->st) return true;
+    if (!g->eng->nsuspended) return store_meta_delete(g->st, "suspended");
+    Buf b = {0};
+    for (int i = 0; i < g->eng->nsuspended; i++) {
+        if (i) buf_putc(&b, ' ');
+        buf_put_int(&b, g->eng->suspended[i]);
+    }
+    bool ok = store_meta_set(g->st, "suspended", buf_str(&b));
+    buf_free(&b);
+    return ok;
+}
+
+static void load_suspended(Game *g, const char *v)
+{
+    ObjId *ids = NULL;
+    size_t n = 0, cap = 0;
+    for (char *end; *v; v = end) {
+        unsigned long id = strtoul(v, &end, 10);
+        if (end == v) break;
+        GROW(ids, n, cap);
+        ids[n++] = (ObjId)id;
+    }
+    engine_set_suspended(g->eng, ids, (int)n);
+    free(ids);
+}
+
 bool game_save_state(Game *g, long settled)
 {
     bool ok = true;
+    if (g->backoff_unsaved) ok = write_backoff(g);
+    if (ok) g->backoff_unsaved = false;
     if (!store_in_group(g->st)) {
         StateRow r;
         state_row(g, settled, &r);
@@ -327,6 +422,15 @@ static bool load_meta(Game *g, ObjId *next)
     if (!v && !failed) load_legacy_meta(g, &settled, next, &failed);
     free(v);
     g->known_event = settled;
+    g->timer_fails = 0;
+    g->timer_retry = 0;
+    g->backoff_unsaved = false;
+    if ((v = meta_text(g, "timer_backoff", &failed)) &&
+        sscanf(v, "%d %" SCNd64, &g->timer_fails, &g->timer_retry) != 2)
+        g->timer_fails = 0;
+    free(v);
+    if ((v = meta_text(g, "suspended", &failed))) load_suspended(g, v);
+    free(v);
     if ((v = meta_text(g, "seed", &failed))) g->seed = strtoull(v, NULL, 10);
     free(v);
     if ((v = meta_text(g, "created", &failed))) g->eng->created = strtoll(v, NULL, 10);

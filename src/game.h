@@ -62,6 +62,10 @@ typedef struct Game {
     long changes_since;
     StateRow unsaved;    /* in a group, the state row of its last event kept, */
     bool state_unsaved;  /* written at the group's end (game_state_kept); last_mover owned */
+    int timer_fails;     /* timer events in a row that ran past the budget (the back-off, */
+    int64_t timer_retry; /* game.c), and when the timer is tried again (0: none) */
+    bool backoff_unsaved; /* changed by the event being run: written with it (meta timer_backoff) */
+    int64_t clock;       /* the time the caller runs the timers at (the wall clock, --time) */
 } Game;
 
 /* How long an event waits for another program's event to finish. */
@@ -186,6 +190,16 @@ int game_time_refusal(Game *g, int64_t time, char **why);
  * commands run at once take their turns in time order. */
 #define GAME_TIME_NOW INT64_MIN
 
+/* When the next timer event runs: the rules' timer, or, while its
+ * events run past the budget, the back-off's later time (game.c:
+ * TIMER_BACKOFF_FIRST doubling, at most TIMER_BACKOFF_MAX); have_timer
+ * says whether there is one. */
+int64_t game_timer_due(const Game *g);
+/* A timer event that ran past the budget waits 1 minute, then 2, 4, ...,
+ * at most a day, counted from when it was tried (docs/limits.md). */
+#define TIMER_BACKOFF_FIRST 60
+#define TIMER_BACKOFF_MAX 86400
+
 /* Runs every timer due at or before `time`. */
 bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud);
 /* The journal's event kinds, one at a time, without running timers first
@@ -196,6 +210,18 @@ bool game_event_tick(Game *g, int64_t time, bool dry, Outcome *o);
 /* nomic replay's check (replay.c): the game rebuilt from its initial
  * sets and journal; prints what differs, true when every hash matches. */
 bool game_replay(Game *g);
+
+/* The game-keeper's way out of a rule that stops the game (suspend.c):
+ * rule `rule` is set aside (on) or taken back (off), as an event of its
+ * own, kind "suspend" or "resume", journaled with the time it happens
+ * (the wall clock, never before the last event).  The engine leaves a
+ * suspended rule out of its run order; the timer's back-off starts
+ * again.  A request that cannot be done (no such rule, suspended
+ * already, not suspended) is reported through fn with no event and
+ * nothing kept.  False only when the store failed. */
+bool game_suspend(Game *g, ObjId rule, bool on, OutcomeFn fn, void *ud);
+/* replay: the same event as the journal has it (kind, input "rule: N"). */
+bool game_event_keeper(Game *g, const char *kind, const char *input, int64_t time, Outcome *o);
 
 /* Is `addr` one of the words of the recipient list `to`? */
 bool addressed_to(Sym to, const char *addr);

@@ -38,6 +38,9 @@ const Command commands[] = {
      "search the moves after which a goal holds (a scam), in memory: found 0, none 3"},
     {"report", cmd_report, "nomic report GAME KIND [--time T]",
      "what a game-keeper posts (standings, the Proposal Pool...), as the set's report rules write it; nothing kept"},
+    {"suspend", cmd_suspend, "nomic suspend GAME RULE_ID",
+     "the game-keeper sets a rule aside (the engine skips it) until resumed; journaled"},
+    {"resume", cmd_resume, "nomic resume GAME RULE_ID", "the game-keeper takes a suspended rule back; journaled"},
     {"help", cmd_help, "nomic help [--markdown]", "this summary and the rule language's verbs and functions"},
     {NULL, NULL, NULL, NULL},
 };

@@ -31,6 +31,8 @@ static bool replay_event(void *ud, const EventRow *row)
     Replay *r = ud;
     Outcome o;
     if (strcmp(row->kind, "tick") == 0) game_event_tick(r->mem, row->time, false, &o);
+    else if (strcmp(row->kind, "suspend") == 0 || strcmp(row->kind, "resume") == 0)
+        game_event_keeper(r->mem, row->kind, row->input, row->time, &o);
     else game_event_move(r->mem, row->sender ? row->sender : "", row->time, row->stamp, row->input ? row->input : "", false, &o);
     r->events++;
     if (strcmp(row->status, "received") == 0) {

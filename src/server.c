@@ -311,6 +311,10 @@ static char *game_fields(Server *s)
     buf_puts(&b, ",\"mailPolicy\":");
     json_string(&b, policy, strlen(policy));
     free(policy);
+    /* the rules the game-keeper set aside (nomic suspend): the engine skips them */
+    buf_puts(&b, ",\"suspended\":[");
+    for (int i = 0; i < g->eng->nsuspended; i++) buf_printf(&b, "%s%u", i ? "," : "", g->eng->suspended[i]);
+    buf_putc(&b, ']');
     seed_fields(&b, g);
     sugar_field(&b, g);
     return buf_take(&b);
@@ -1419,7 +1423,7 @@ static long run_clock(Server *s, long cap)
     char *behind;
     bool late = game_time_refusal(g, now, &behind) != 0; /* unreadable: wait too */
     free(behind);
-    if (!g->halted && !late && (probe || (g->have_timer && g->next_timer <= now))) {
+    if (!g->halted && !late && (probe || (g->have_timer && game_timer_due(g) <= now))) {
         s->probed_at = g->known_event;
         before = g->known_event;
         atomic_store(&s->running, true);
@@ -1433,7 +1437,7 @@ static long run_clock(Server *s, long cap)
     long wait = cap;
     if (late) wait = 1;
     else if (!g->halted && g->have_timer) {
-        int64_t d = g->next_timer - time_now_wall();
+        int64_t d = game_timer_due(g) - time_now_wall(); /* a back-off's wait included */
         if (d < wait) wait = d < 0 ? 0 : (long)d;
     }
     game_unlock(g);

@@ -324,9 +324,16 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
 /* Runs the timers due at or before `time`, each as its own event. */
 static bool run_due_timers(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud)
 {
-    for (int guard = 0; guard < 100000 && !g->halted && g->have_timer && g->next_timer <= time; guard++) {
+    g->clock = time; /* a back-off counts from it */
+    for (int guard = 0; guard < 100000 && !g->halted && g->have_timer && game_timer_due(g) <= time; guard++) {
         Outcome o;
-        int64_t at = g->next_timer;
+        /* while the timer backs off, the try happens when the wait ends
+         * (its time goes forward); else when the rules' timer is due */
+        int64_t at = game_timer_due(g), last;
+        /* nor before the last event (a keeper's suspend, moves since a
+         * try that ran away): the game's time goes forward only */
+        if (game_last_time(g, &last) < 0) return false;
+        if (at < last) at = last;
         bool ok = game_event_tick(g, at, dry, &o);
         if (fn && ok) fn(ud, g, &o);
         bool stuck = !o.er.have_timer || o.er.next_timer <= at;

@@ -658,7 +658,9 @@
 
   async function loadRules() {
     const rules = await getJSON('api/rules');
-    const key = JSON.stringify(rules);
+    // the rules the game-keeper set aside (api/game): the engine skips them
+    const suspended = new Set(((state.game && state.game.suspended) || []).map(String));
+    const key = JSON.stringify(rules) + [...suspended].join(' ');
     if (state.drawn.rules === key) return;
     state.drawn.rules = key;
     state.rules = new Map(rules.map((r) => [String(r.objectId), r]));
@@ -666,15 +668,18 @@
     if (!rules.length) root.appendChild(h('p', {class: 'empty'}, 'This game has no rules (yet).'));
     for (const r of rules) {
       const err = r.error !== null && r.error !== undefined;
+      const off = suspended.has(String(r.objectId));
       const extra = Object.keys(r).filter((k) => !RULE_SHOWN[k]);
       const card = h('article', {
-        class: 'rule' + (err ? ' has-error' : ''), id: 'rule-' + r.objectId,
+        class: 'rule' + (err ? ' has-error' : '') + (off ? ' suspended' : ''), id: 'rule-' + r.objectId,
         dataset: {ruleId: r.objectId, ruleOrder: r.ruleOrder !== undefined ? r.ruleOrder : ''},
       },
       h('div', {class: 'rule-head'},
         h('span', {class: 'rule-id'}, 'Rule ' + r.objectId),
         h('span', {class: 'rule-order', title: 'ruleOrder'}, 'order ' + (r.ruleOrder !== undefined ? r.ruleOrder : '(none)')),
-        err ? h('span', {class: 'badge bad error-badge', title: String(r.error)}, 'error') : null),
+        err ? h('span', {class: 'badge bad error-badge', title: String(r.error)}, 'error') : null,
+        off ? h('span', {class: 'badge warn suspended-badge', 'data-testid': 'rule-suspended',
+          title: 'set aside by the game-keeper (nomic suspend): the engine skips it until it is resumed'}, 'suspended') : null),
       clause('if', r.if !== undefined ? r.if : ''),
       clause('then', r.then !== undefined ? r.then : ''),
       r.comment !== undefined ? h('p', {class: 'comment'}, r.comment) : null,
@@ -721,6 +726,9 @@
 
   // ---- history -------------------------------------------------------------------
 
+  // the game-keeper's events (nomic suspend / resume): the Mechanics', not a player's
+  const KEEPER_KINDS = {suspend: 1, resume: 1};
+
   function eventView(ev, fresh) {
     const st = String(ev.status || '');
     const stKind = {applied: 'good', 'no effect': 'info', refused: 'bad', halted: 'warn', loop: 'warn', received: 'info'}[st] || '';
@@ -730,11 +738,12 @@
     },
     h('div', {class: 'event-head'},
       h('span', {class: 'event-no'}, '#' + ev.event),
-      badge(ev.kind || '?', ev.kind === 'tick' ? 'info' : ''),
+      badge(ev.kind || '?', ev.kind === 'tick' ? 'info' : KEEPER_KINDS[ev.kind] ? 'warn' : ''),
       badge(st || '?', stKind),
       h('span', {class: 'when', title: String(ev.time)}, fmtTime(ev.time)),
       ev.sender ? h('span', {class: 'sender'}, 'from ' + ev.sender) :
-        (ev.kind === 'tick' ? h('span', {class: 'hint'}, 'the clock') : null)));
+        (ev.kind === 'tick' ? h('span', {class: 'hint'}, 'the clock') :
+          KEEPER_KINDS[ev.kind] ? h('span', {class: 'hint'}, 'the game-keeper') : null)));
     if (ev.message !== null && ev.message !== undefined) li.appendChild(h('p', {class: 'message'}, ev.message));
     if (ev.input !== null && ev.input !== undefined) {
       li.appendChild(h('pre', {class: 'code input'}, ev.input.replace(/(\n---)?\s*$/, '')));
