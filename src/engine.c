@@ -131,6 +131,8 @@ void event_result_free(EventResult *r)
     msg_free(&r->sent);
     buf_free(&r->trace);
     buf_free(&r->trace_json);
+    trace_tail_free(r->tail);
+    r->tail = NULL;
 }
 
 /* ---- the run order ---- */
@@ -938,6 +940,7 @@ void engine_run(Engine *e, int64_t now, EventResult *r)
     if (e->shadow) run_shadow(e, &cx, r, &seen);
     else run_immediate(e, &cx, r, &seen);
     r->used = cx.meter;
+    if (r->status == EV_RUNAWAY && e->trace_on) trace_shorten(r);
     if (r->trace_omitted && e->trace_on) {
         buf_printf(&r->trace, "... and %ld more firings, not shown: the trace keeps its first %u bytes\n", r->trace_omitted,
                    TRACE_MAX);

@@ -87,20 +87,105 @@ static bool sends_private(const Engine *e, const Node *n, const bool *secret)
     return false;
 }
 
+/* The last TRACE_TAIL firings of an event, for the short trace of one
+ * undone by its budget (trace_shorten): where each began in the trace, or,
+ * past the trace's size, each one's own text. */
+struct TraceTail {
+    size_t head;                       /* where the first firing began */
+    size_t at_t[TRACE_TAIL], at_j[TRACE_TAIL];
+    long in;                           /* firings in the trace itself */
+    Buf t[TRACE_TAIL], j[TRACE_TAIL];
+    long out;                          /* firings past its size, each kept */
+    long in_at_out;                    /* ... here, in order: the trace had `in` */
+};
+
+void trace_tail_free(TraceTail *tt)
+{
+    if (!tt) return;
+    for (int i = 0; i < TRACE_TAIL; i++) buf_free(&tt->t[i]), buf_free(&tt->j[i]);
+    free(tt);
+}
+
+static void put_firing(Engine *e, Buf *t, Buf *j, ObjId rule, Sym order, const Prog *p, size_t ufrom, size_t uto,
+                       size_t nsent, size_t qfrom, bool changed, const char *error);
+
 void trace_firing(Engine *e, EventResult *r, ObjId rule, Sym order, const Prog *p, size_t ufrom, size_t uto, size_t sfrom,
                   size_t qfrom, bool changed, const char *error)
 {
     if (!e->trace_on) return;
     Buf *t = &r->trace, *j = &r->trace_json;
-    /* past its size the trace counts firings instead of showing them, but
-     * for a while longer it still shows the errors: they say why */
-    size_t room = error ? 2 * TRACE_MAX : TRACE_MAX;
-    if (t->len > room || j->len > room) {
-        r->trace_omitted++;
-        return;
+    if (!r->tail) {
+        r->tail = xcalloc(1, sizeof *r->tail);
+        r->tail->head = t->len;
     }
-    buf_printf(t, "rule %u (ruleOrder %s)%s", rule, sym_text(order), error ? " did not fire:" : " fired:");
+    TraceTail *tt = r->tail;
+    size_t nsent = r->sent.len > sfrom ? r->sent.len - sfrom : 0;
+    /* past its size the trace counts firings instead of showing them, but
+     * for a while longer it still shows the errors: they say why; the
+     * last few are kept aside all the same, in order */
+    if (t->len > TRACE_MAX || j->len > TRACE_MAX) {
+        if (!tt->out) tt->in_at_out = tt->in;
+        int k = (int)(tt->out++ % TRACE_TAIL);
+        buf_reset(&tt->t[k]);
+        buf_reset(&tt->j[k]);
+        put_firing(e, &tt->t[k], &tt->j[k], rule, order, p, ufrom, uto, nsent, qfrom, changed, error);
+        if (!error || t->len > 2 * TRACE_MAX || j->len > 2 * TRACE_MAX) {
+            r->trace_omitted++;
+            return;
+        }
+    }
     if (j->len > 1) buf_putc(j, ',');
+    tt->at_t[tt->in % TRACE_TAIL] = t->len;
+    tt->at_j[tt->in % TRACE_TAIL] = j->len;
+    tt->in++;
+    put_firing(e, t, j, rule, order, p, ufrom, uto, nsent, qfrom, changed, error);
+}
+
+/* The text of firing i of those in the trace itself. */
+static void firing_in(const EventResult *r, long i, Buf *t, Buf *j)
+{
+    const TraceTail *tt = r->tail;
+    int k = (int)(i % TRACE_TAIL), next = (int)((i + 1) % TRACE_TAIL);
+    size_t t_end = i + 1 < tt->in ? tt->at_t[next] : r->trace.len;
+    size_t j_end = i + 1 < tt->in ? tt->at_j[next] - 1 : r->trace_json.len; /* less the comma */
+    buf_add(t, r->trace.s + tt->at_t[k], t_end - tt->at_t[k]);
+    buf_add(j, r->trace_json.s + tt->at_j[k], j_end - tt->at_j[k]);
+}
+
+void trace_shorten(EventResult *r)
+{
+    const TraceTail *tt = r->tail;
+    if (!tt) return;
+    long before = tt->out ? tt->in_at_out : tt->in; /* in the trace, before any kept aside */
+    long total = before + tt->out, kept = total < TRACE_TAIL ? total : TRACE_TAIL;
+    Buf t = {0}, j = {0};
+    buf_add(&t, r->trace.s, tt->head); /* the notes before the first firing */
+    buf_putc(&j, '[');
+    if (total > kept) {
+        buf_printf(&t, "... %ld firings before the last %ld not kept: the event was undone\n", total - kept, kept);
+        buf_printf(&j, "{\"omitted\":%ld}", total - kept);
+    }
+    for (long i = total - kept; i < before; i++) {
+        if (j.len > 1) buf_putc(&j, ',');
+        firing_in(r, i, &t, &j);
+    }
+    for (long i = tt->out > kept ? tt->out - kept : 0; i < tt->out; i++) {
+        if (j.len > 1) buf_putc(&j, ',');
+        int k = (int)(i % TRACE_TAIL);
+        buf_add(&t, tt->t[k].s, tt->t[k].len);
+        buf_add(&j, tt->j[k].s, tt->j[k].len);
+    }
+    buf_free(&r->trace);
+    buf_free(&r->trace_json);
+    r->trace = t;
+    r->trace_json = j;
+    r->trace_omitted = 0;
+}
+
+static void put_firing(Engine *e, Buf *t, Buf *j, ObjId rule, Sym order, const Prog *p, size_t ufrom, size_t uto,
+                       size_t nsent, size_t qfrom, bool changed, const char *error)
+{
+    buf_printf(t, "rule %u (ruleOrder %s)%s", rule, sym_text(order), error ? " did not fire:" : " fired:");
     buf_printf(j, "{\"rule\":%u,\"ruleOrder\":", rule);
     json_string(j, sym_text(order), sym_len(order));
     buf_printf(j, ",\"changed\":%s,\"bindings\":{", changed ? "true" : "false");
@@ -183,9 +268,9 @@ void trace_firing(Engine *e, EventResult *r, ObjId rule, Sym order, const Prog *
         buf_putc(j, '}');
     }
     buf_puts(j, "]");
-    if (r->sent.len > sfrom) {
-        buf_printf(t, "  sendNow: %zu message%s handed over\n", r->sent.len - sfrom, r->sent.len - sfrom == 1 ? "" : "s");
-        buf_printf(j, ",\"sent\":%zu", r->sent.len - sfrom);
+    if (nsent) {
+        buf_printf(t, "  sendNow: %zu message%s handed over\n", nsent, nsent == 1 ? "" : "s");
+        buf_printf(j, ",\"sent\":%zu", nsent);
     }
     if (error) {
         buf_puts(j, ",\"error\":");

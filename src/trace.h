@@ -10,6 +10,13 @@
  * its two forms); the rest are counted in r->trace_omitted. */
 #define TRACE_MAX (1u << 20)
 
+/* An event undone by its budget keeps a short trace instead: the notes
+ * before its first firing, how many firings were not kept, and its last
+ * TRACE_TAIL firings, the last of which says what tripped
+ * (docs/limits.md). */
+#define TRACE_TAIL 16
+void trace_shorten(EventResult *r);
+
 /* Adds one firing of rule (ruleOrder order, compiled as p) to r's traces:
  * its bindings (e->vars), the changes of the undo log in [ufrom, uto),
  * the messages queued from qfrom and handed over from sfrom, or the error

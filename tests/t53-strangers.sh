@@ -137,4 +137,35 @@ for ev in "" shadow; do
     else ok; fi
 done
 
+# ---- an event undone by its budget keeps a short trace ----------------------
+# 999 registrations a move, each run to maxWork: the journal keeps the move
+# and its last firings, not megabytes of trace.
+cat > spin.nomic <<'SET'
+type: rule
+ruleOrder: 1
+if: exists(type=="move" & subtype=="spin") & exists(type=="c" & n==%n & objectId==%o)
+then: set(%o)(n==%n+1)
+
+type: c
+n: 0
+SET
+favor_set 300000 ""
+"$NOMIC" init spin.db --ruleset set.nomic --ruleset spin.nomic --force >/dev/null
+before=$(stat -c %s spin.db)
+k=0
+while [ $k -lt 5 ]; do
+    k=$((k + 1))
+    printf 'subtype: spin\n' | "$NOMIC" move spin.db --from mallory@x >/dev/null 2>&1
+done
+"$NOMIC" log spin.db --event 5 > spin.log
+expect_in spin.log "took the event past maxWork (300000 units of work" "an undone event says which limit"
+expect_in spin.log "firings before the last 16 not kept: the event was undone" "its trace says what was not kept"
+expect_in spin.log "did not fire: %n=(unbound) %o=(unbound) the event exceeded maxWork" "its trace ends with the trip"
+traced=$(sqlite3 spin.db "select max(length(trace) + length(trace_json)) from events")
+[ "$traced" -lt 16384 ] && ok || fail "an undone event's traces take $traced bytes, expected under 16 KiB"
+sqlite3 spin.db "pragma wal_checkpoint(truncate)" >/dev/null
+grown=$(( $(stat -c %s spin.db) - before ))
+[ "$grown" -lt 262144 ] && ok || fail "five undone events grew the journal by $grown bytes, expected under 256 KiB"
+expect_status 0 "the undone events replay" "$NOMIC" replay spin.db
+
 report strangers
