@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "billing.h"
 #include "codecheck.h"
 #include "mechanics.h"
 #include "objfmt.h"
@@ -124,6 +125,7 @@ static bool commit_event(Game *g, Outcome *o)
     }
     if (ok && o->status == OUTCOME_REFUSED && g->answering) ok = game_answer_refusal(g, g->answering, o);
     if (ok && g->token_to) ok = game_mail_token(g, g->token_to, o->event, o->time);
+    if (ok && g->billing) ok = billing_charge(g, g->billing, o);
     ok = ok && game_save_state(g, o->event);
     if (ok) {
         const char *trace = o->ran ? buf_str(&o->er.trace) : NULL;

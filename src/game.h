@@ -52,6 +52,7 @@ typedef struct Game {
     const char *reading; /* how the Mechanics read the message being run (lines set aside), or NULL */
     const char *token_to; /* an address whose token the event being run issues and mails, or NULL */
     const char *summing;  /* the moves of a mail being run, answered with what they did (game_answer_summary), or NULL */
+    const struct Payers *billing; /* who pays for the event being run (billing.h), or NULL */
     ObjId *fired;         /* the rules that fired in the event being run (for engine_why_not) */
     size_t nfired, fired_cap;
     bool reload;         /* memory holds what the store did not keep (a failed commit): load again at the next lock */
@@ -93,6 +94,7 @@ struct Incoming {
     int nlines;
     const char *how;     /* how the mail's text was found, for its answer (an HTML part), or NULL */
     bool wants_token;    /* a mail's line `TOKEN`: mail the sender's address its token */
+    const char *client;  /* the HTTP client's IP, billed with the sender (billing.h), or NULL */
 };
 
 /* The most moves one message may hold (docs/limits.md). */
@@ -122,6 +124,7 @@ typedef struct Outcome {
     char hash[17];       /* state hash after the event, hex */
     bool failed_read;    /* a read of the store failed while the event ran: it is not committed */
     CodeNotes code;      /* the Mechanics' check of the moves' rule code (codecheck.h) */
+    bool over_quota;     /* refused: its sender is over a quota (billing.h) */
 } Outcome;
 
 void outcome_free(Outcome *o);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "addrs.h"
+#include "billing.h"
 
 const ConfigKey config_keys[] = {
     {"transport", "outbox",
@@ -21,6 +22,9 @@ const ConfigKey config_keys[] = {
     {"mailPolicy", "open", "open: any sender may move; tokens: a move counts only with its sender's token"},
     {"listen", "127.0.0.1:8080", "the address nomic serve listens on"},
     {"name", "", "the game's display name, in mail subjects and on the page (default: the file's name)"},
+    {"quotaEvents", "600", "events one sender (an address, or an HTTP client's IP) may have run in an hour"},
+    {"quotaWork", "1000000000", "units of work one sender's events may cost in an hour"},
+    {"quotaJournal", "16777216", "bytes one sender's events may add to the journal in an hour"},
     {0},
 };
 
@@ -88,6 +92,7 @@ static const char *check_value(const char *key, const char *v)
             if (*p < 0x20 || *p == 0x7f) return "a name without control characters";
         return NULL;
     }
+    if (strncmp(key, "quota", 5) == 0) return quota_check_value(key, v);
     if (strcmp(key, "mailFrom") == 0)
         return strchr(v, '@') && !strpbrk(v, " \t\r\n<>") ? NULL : "a bare mail address, such as game@example.org";
     return NULL;

@@ -703,8 +703,20 @@ static void api_outbox(Store *rd, const char *you, Answer *a)
 typedef struct MoveResult {
     Buf *b;
     const char *sender;
-    bool answered, refused;
+    bool answered, refused, over_quota;
 } MoveResult;
+
+/* The client's IP, billed with the sender (billing.h), into ip. */
+static const char *client_ip(struct MHD_Connection *c, char ip[INET6_ADDRSTRLEN])
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+    ip[0] = 0;
+    if (sa && sa->sa_family == AF_INET) inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, ip, INET6_ADDRSTRLEN);
+    else if (sa && sa->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, ip, INET6_ADDRSTRLEN);
+    return ip[0] ? ip : "unknown";
+}
 
 /* The outcome of the move itself (timers due before it run first and are
  * in the log). */
@@ -715,6 +727,7 @@ static void move_outcome(void *ud, Game *g, const Outcome *o)
     Buf *b = m->b;
     m->answered = true;
     m->refused = o->status == OUTCOME_REFUSED;
+    m->over_quota = o->over_quota;
     buf_printf(b, "{\"event\":%ld,\"status\":", o->event);
     json_string(b, outcome_name(o->status), strlen(outcome_name(o->status)));
     buf_puts(b, ",\"message\":");
@@ -807,9 +820,13 @@ static void api_move(Server *s, struct MHD_Connection *c, const char *you, Reque
         answer_error(a, 400, "from=%s: not a bare address", sender);
     else {
         Incoming in = {VIA_HTTP, sender, time_now_wall(), 0, body, NULL, NULL, false};
+        char ip[INET6_ADDRSTRLEN];
+        /* a stranger is billed by IP as well: behind the keeper's proxy,
+         * strangers share one tally, players with a token have their own */
+        in.client = you ? NULL : client_ip(c, ip);
         const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
         if (h && strncasecmp(h, "Bearer ", 7) == 0) in.token = h + 7;
-        MoveResult m = {&a->body, sender, false, false};
+        MoveResult m = {&a->body, sender, false, false, false};
         pthread_mutex_lock(&s->game_mu);
         atomic_store(&s->running, true);
         bool kept = game_submit(s->g, &in, false, move_outcome, &m);
@@ -829,7 +846,7 @@ static void api_move(Server *s, struct MHD_Connection *c, const char *you, Reque
         } else {
             /* the policy refuses before the rules run: no trace */
             bool forbidden = m.refused && strcmp(policy, "tokens") == 0 && !you;
-            answer_json(a, forbidden ? 403 : 200);
+            answer_json(a, m.over_quota ? 429 : forbidden ? 403 : 200);
             wake_postman(s);
         }
         free(policy);
@@ -1523,6 +1540,7 @@ bool server_run(Game *g, const char *path, const char *host, int port)
     }
     /* group commit (durable()) */
     g->defer_sync = true;
+    store_yield(g->st, true);
     if (!store_sync_commits(g->st, false)) {
         fprintf(stderr, "nomic serve: %s\n", store_error(g->st));
         buf_free(&err);

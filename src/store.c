@@ -121,10 +121,14 @@ static const char *schema =
  * mail_keys, each mail taken (its Message-ID and sender, or a digest)
  * and the event it became, so that a mail is applied at most once;
  * answers, when the Mechanics last answered an address about a mail they
- * refused unread; and the index that finds the queue without reading the
- * outbox's history. */
+ * refused unread; tallies, what each sender (an address, or a client's
+ * IP) had run and had refused in each hour (billing.c); and the index
+ * that finds the queue without reading the outbox's history. */
 static const char *extras =
     "CREATE TABLE IF NOT EXISTS mail_keys(key TEXT PRIMARY KEY, event INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS tallies(who TEXT NOT NULL, hour INTEGER NOT NULL, events INTEGER NOT NULL,"
+    " work INTEGER NOT NULL, bytes INTEGER NOT NULL, refused INTEGER NOT NULL, last_refusal TEXT,"
+    " PRIMARY KEY(who, hour)) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS answers(address TEXT PRIMARY KEY, at INTEGER NOT NULL);"
     "CREATE INDEX IF NOT EXISTS outbox_queued ON outbox(state) WHERE state='queued';";
 
@@ -140,6 +144,9 @@ struct Store {
     int lockfd;        /* the database file, for flock: the writer's lock */
     struct WriteBehind *behind; /* started by the first group that did not wait for the disk, or NULL */
     int locks;         /* store_lock nesting */
+    bool yields;       /* leaves gaps in a long streak of events (store_yield) */
+    int64_t released_ms, streak_ms; /* the lock's last release, and since when this
+                                     * program has held it with hardly a gap */
     int64_t data_version;
     int bind_rc;       /* the first bind that failed since the statement was taken */
     sqlite3_stmt *binding; /* the statement last taken, and its parameters bound (bit i-1: ?i) */
@@ -478,12 +485,40 @@ void store_close(Store *s)
     free(s);
 }
 
+static int64_t monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The lock is fair: another program waiting for it looks every 10 ms, and
+ * a server taking it again at once after each event of a stream of moves
+ * (store_yield) would make it wait past its deadline.  So once it has held
+ * the lock for LOCK_STREAK_MS with hardly a gap, it leaves one of
+ * LOCK_GAP_MS before taking it again, which any waiter sees. */
+#define LOCK_STREAK_MS 100
+#define LOCK_GAP_MS 25
+
+static void leave_a_gap(Store *s)
+{
+    int64_t now = monotonic_ms();
+    if (!s->released_ms || now - s->released_ms > 10) {
+        s->streak_ms = now;
+        return;
+    }
+    if (now - s->streak_ms < LOCK_STREAK_MS) return;
+    usleep(LOCK_GAP_MS * 1000);
+    s->streak_ms = monotonic_ms();
+}
+
 bool store_lock(Store *s, int wait_ms)
 {
     if (s->locks) {
         s->locks++;
         return true;
     }
+    if (s->yields) leave_a_gap(s);
     for (int waited = 0;; waited += 10) {
         if (flock(s->lockfd, LOCK_EX | LOCK_NB) == 0) break;
         if (errno != EWOULDBLOCK && errno != EINTR) {
@@ -500,11 +535,16 @@ bool store_lock(Store *s, int wait_ms)
     return true;
 }
 
+void store_yield(Store *s, bool yields) { s->yields = yields; }
+
 void store_unlock(Store *s)
 {
     /* closing the descriptor releases it too: an error here leaves
      * nothing held that store_close would not release */
-    if (s->locks && --s->locks == 0) (void)flock(s->lockfd, LOCK_UN);
+    if (s->locks && --s->locks == 0) {
+        (void)flock(s->lockfd, LOCK_UN);
+        s->released_ms = monotonic_ms();
+    }
 }
 
 bool store_changed_elsewhere(Store *s)
@@ -1546,6 +1586,51 @@ bool store_answered(Store *s, const char *address, int64_t when)
 {
     return put_pair(s, "INSERT INTO answers(address,at) VALUES(?1,?2) ON CONFLICT(address) DO UPDATE SET at=excluded.at",
                     address, when);
+}
+
+int store_tally_read(Store *s, const char *who, int64_t hour, SenderTally *t)
+{
+    memset(t, 0, sizeof *t);
+    sqlite3_stmt *st;
+    if (!prepare(s, "SELECT events,work,bytes,refused FROM tallies WHERE who=?1 AND hour=?2", &st)) return -1;
+    bind_text(s, st, 1, who);
+    bind_int(s, st, 2, hour);
+    int rc = step_row(s, st);
+    if (rc == 1) *t = (SenderTally){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
+                              sqlite3_column_int64(st, 3)};
+    sqlite3_finalize(st);
+    return rc;
+}
+
+bool store_tally_add(Store *s, const char *who, int64_t hour, const SenderTally *d, const char *refusal)
+{
+    sqlite3_stmt *st;
+    if (!prepare(s,
+                 "INSERT INTO tallies(who,hour,events,work,bytes,refused,last_refusal) VALUES(?1,?2,?3,?4,?5,?6,?7)"
+                 " ON CONFLICT(who,hour) DO UPDATE SET events=events+?3, work=work+?4, bytes=bytes+?5,"
+                 " refused=refused+?6, last_refusal=coalesce(?7,last_refusal)",
+                 &st))
+        return false;
+    bind_text(s, st, 1, who);
+    bind_int(s, st, 2, hour);
+    bind_int(s, st, 3, d->events);
+    bind_int(s, st, 4, d->work);
+    bind_int(s, st, 5, d->bytes);
+    bind_int(s, st, 6, d->refused);
+    bind_text(s, st, 7, refusal);
+    bool ok = step_done(s, st);
+    sqlite3_finalize(st);
+    return ok;
+}
+
+bool store_tallies_prune(Store *s, int64_t before)
+{
+    sqlite3_stmt *st;
+    if (!prepare(s, "DELETE FROM tallies WHERE hour<?1", &st)) return false;
+    bind_int(s, st, 1, before);
+    bool ok = step_done(s, st);
+    sqlite3_finalize(st);
+    return ok;
 }
 
 bool store_event_set_aside(Store *s, long n)

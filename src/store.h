@@ -223,6 +223,10 @@ char *store_token_owner(Store *s, const char *hash);
  * up to wait_ms; nests. */
 bool store_lock(Store *s, int wait_ms);
 void store_unlock(Store *s);
+/* A program that writes event after event for others (the server) leaves
+ * the lock free for a moment now and then, so that another program
+ * waiting for it gets its turn within its deadline (store.c). */
+void store_yield(Store *s, bool yields);
 /* Has another connection committed since the last call? */
 bool store_changed_elsewhere(Store *s);
 
@@ -235,6 +239,17 @@ bool store_mail_taken(Store *s, const char *key, long event);
  * never; -1: the store failed), and the record of an answer. */
 int64_t store_answered_at(Store *s, const char *address);
 bool store_answered(Store *s, const char *address, int64_t when);
+/* A sender's tally for an hour (billing.h): events run, their work and
+ * journal bytes, and requests refused unread or over quota.  read: 1 with
+ * *t, 0 when there is none (*t zero), -1 when the store fails; add adds d
+ * (refusal: the last refusal's reason, or NULL); prune drops the hours
+ * before `before`. */
+typedef struct SenderTally {
+    int64_t events, work, bytes, refused;
+} SenderTally;
+int store_tally_read(Store *s, const char *who, int64_t hour, SenderTally *t);
+bool store_tally_add(Store *s, const char *who, int64_t hour, const SenderTally *d, const char *refusal);
+bool store_tallies_prune(Store *s, int64_t before);
 
 /* Every distinct sender in the journal (for the loop meta-rule's notice). */
 char *store_all_senders(Store *s);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "billing.h"
 #include "mailin.h"
 #include "mechanics.h"
 #include "prose.h"
@@ -185,6 +186,42 @@ static bool time_now_locked(Game *g, int64_t *now)
     return true;
 }
 
+/* A message refused and only counted (billing.h): its outcome, with no
+ * event, for the caller's answer. */
+static void counted_only(Game *g, const Incoming *m, const char *why, bool over, OutcomeFn fn, void *ud)
+{
+    Outcome o;
+    memset(&o, 0, sizeof o);
+    o.kind = "move";
+    o.time = m->time;
+    o.status = OUTCOME_REFUSED;
+    o.over_quota = over;
+    Buf b = {0};
+    buf_printf(&b, "%s (counted in the sender's tally for this hour, not journaled again)", why);
+    o.message = buf_take(&b);
+    if (fn) fn(ud, g, &o);
+    outcome_free(&o);
+}
+
+/* Bills a message from outside (billing.h): over a quota, *why says so
+ * and *over is set; a message refused unread or over quota is counted,
+ * and *counted set when it need not be journaled (not the first of the
+ * hour).  False when the store failed. */
+static bool bill_message(Game *g, const Incoming *m, const Payers *pay, bool unread, char **why, bool *over,
+                         bool *counted)
+{
+    *over = *counted = false;
+    if (!*why) {
+        int rc = billing_over(g, pay, m->time, why);
+        if (rc < 0) return false;
+        *over = unread = rc == 1;
+    }
+    if (!unread) return true;
+    int first = billing_refused(g, pay, m->time, *why);
+    *counted = first == 0;
+    return first >= 0;
+}
+
 static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud)
 {
     Incoming forward, now;
@@ -233,6 +270,23 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
         if (failed) return false;
     }
     unread = why && !copy;
+    Payers pay = {0};
+    bool billed = !dry && m->via != VIA_CLI && g->st, over = false, counted = false;
+    if (billed) {
+        payers_of(m, &pay);
+        if (!bill_message(g, m, &pay, unread, &why, &over, &counted)) {
+            free(why);
+            payers_free(&pay);
+            return false;
+        }
+        unread = unread || over;
+        if (counted) {
+            counted_only(g, m, why, over, fn, ud);
+            free(why);
+            payers_free(&pay);
+            return true;
+        }
+    }
     Buf moves = {0}, err = {0};
     const char *text = m->body;
     ProseRead pr = {0};
@@ -270,6 +324,7 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
                 prose_free(&pr);
                 buf_free(&moves);
                 buf_free(&err);
+                payers_free(&pay);
                 return false;
             }
             unread = why != NULL;
@@ -298,14 +353,18 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
         prose_free(&pr);
         buf_free(&moves);
         buf_free(&err);
+        payers_free(&pay);
         return false;
     }
+    g->billing = billed && !why ? &pay : NULL;
     g->answering = answer ? m : NULL;
     g->answer_unread = unread;
     g->reading = reading;
     g->summing = answer && !why && m->lines ? text : NULL;
     bool ok = event_message(g, m->sender, m->time, m->stamp ? m->stamp : m->time, why ? NULL : text, raw,
                             copy ? NULL : m->key, why, dry, &o);
+    g->billing = NULL;
+    o.over_quota = over;
     g->answering = NULL;
     g->answer_unread = false;
     g->reading = NULL;
@@ -318,6 +377,7 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     free(summary);
     buf_free(&moves);
     buf_free(&err);
+    payers_free(&pay);
     return ok;
 }
 

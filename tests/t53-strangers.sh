@@ -168,4 +168,76 @@ grown=$(( $(stat -c %s spin.db) - before ))
 [ "$grown" -lt 262144 ] && ok || fail "five undone events grew the journal by $grown bytes, expected under 256 KiB"
 expect_status 0 "the undone events replay" "$NOMIC" replay spin.db
 
+# ---- every sender is billed ----------------------------------------------------
+# quotas per sender and hour: past quotaEvents a move is answered 429 and
+# not run; a stranger's requests refused unread are counted, not journaled
+# a row each.
+"$NOMIC" init bill.db --ruleset favor --force >/dev/null
+"$NOMIC" config bill.db quotaEvents 3
+expect_status 2 "a quota takes a whole number within its ceiling" "$NOMIC" config bill.db quotaEvents 100001
+expect_in err "quotaEvents 100001: expected a whole number from 1 to 100000" "the ceiling is named"
+alice=$("$NOMIC" token bill.db alice@x)
+start_server bill.db
+codes=""
+for n in 1 2 3 4 5; do
+    codes="$codes $(curl -s -o quota.$n -w '%{http_code}' -X POST "$URL/api/move" -H "Authorization: Bearer $alice" \
+        --data-binary "REGISTER alice$n")"
+done
+expect_eq "$codes" " 200 200 200 429 429" "past quotaEvents a move is answered 429"
+expect_in quota.4 "over quota: the sender alice@x had 3 events run this hour (quotaEvents 3, nomic config); the message was not run" \
+    "the 429 says which quota and why"
+# another sender is not held back by alice's quota
+expect_eq "$(curl -s -o /dev/null -w '%{http_code}' -X POST "$URL/api/move" -H "Authorization: Bearer $("$NOMIC" token bill.db bob@x)" \
+    --data-binary 'REGISTER bob')" 200 "another sender's move runs"
+stop_server
+expect_eq "$(sqlite3 bill.db "select count(*) from events where sender='alice@x'")" 4 \
+    "alice's three events and her first refusal are journaled, the second is counted"
+expect_eq "$(sqlite3 bill.db "select events || ' ' || refused from tallies where who='alice@x'")" "3 2" \
+    "alice's tally: three events run, two refused"
+# 400 token-less moves under mailPolicy tokens, each a new address
+"$NOMIC" config bill.db mailPolicy tokens
+start_server bill.db
+before=$(sqlite3 bill.db "select count(*) from events")
+n=0
+while [ $n -lt 400 ]; do
+    n=$((n + 1))
+    curl -s -o /dev/null -w '%{http_code}\n' -X POST "$URL/api/move?from=s$n@x" --data-binary "REGISTER s$n"
+done | sort | uniq -c > strangers.codes
+stop_server
+expect_in strangers.codes "400 403" "token-less moves are refused"
+expect_eq "$(($(sqlite3 bill.db "select count(*) from events") - before))" 1 \
+    "400 refusals from one client: the first is journaled, the others counted"
+expect_eq "$(sqlite3 bill.db "select refused from tallies where who='ip 127.0.0.1'")" 400 "the client's tally counts them all"
+[ "$(sqlite3 bill.db "select count(*) from tallies")" -le 4 ] && ok || fail "a tally row per sprayed address"
+expect_status 0 "the billed game replays" "$NOMIC" replay bill.db
+
+# ---- the lock is fair --------------------------------------------------------
+# A token holder's stream of moves, each run to maxWork, through four
+# connections; meanwhile another player moves nine times from the command
+# line, each waiting for the lock at most 10 s: every one gets its turn.
+favor_set 50000000 ""
+"$NOMIC" init fair.db --ruleset set.nomic --ruleset spin.nomic --force >/dev/null
+"$NOMIC" config fair.db quotaWork 250000000000
+"$NOMIC" config fair.db quotaEvents 100000
+start_server fair.db
+for c in 1 2 3 4; do
+    (end=$(($(date +%s) + 12)); while [ "$(date +%s)" -lt $end ]; do
+        curl -s -o /dev/null -X POST "$URL/api/move?from=mallory@x" --data-binary 'subtype: spin'
+    done) &
+done
+sleep 1
+k=0 waited=0
+while [ $k -lt 9 ]; do
+    k=$((k + 1))
+    printf 'subtype: register\nnickname: p%s\n' $k | "$NOMIC" move fair.db --from "p$k@x" >/dev/null 2>fair.err
+    rc=$?
+    [ $rc -le 1 ] || { waited=$((waited + 1)); cat fair.err; }
+done
+wait_curls() { for j in $(jobs -p); do [ "$j" = "$SERVER" ] || wait "$j"; done; }
+wait_curls
+stop_server
+expect_eq "$waited" 0 "a player's nine moves beside a stream of heavy moves: none gave up waiting for the lock"
+spins=$(sqlite3 fair.db "select count(*) from events where sender='mallory@x'")
+[ "$spins" -ge 4 ] && ok || fail "the heavy stream ran only $spins events: it was not a stream"
+
 report strangers
