@@ -8,8 +8,9 @@
 # a false guess: the two answers must be the same.  The owner, asking with
 # her token, gets different answers: so the probes can tell, and only the
 # view hides.  Also: a search's wait never plays a timer past the real
-# clock; a report asked by the public runs on the public view.  Run from
-# the project root.
+# clock; a report asked by the public runs on the public view; the "no
+# effect" explanation draws from a throwaway generator.  Run from the
+# project root.
 . "$(dirname "$0")/lib.sh"
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
@@ -167,4 +168,44 @@ expect_cmp "try.$SECRET.out" "try.$WRONG.out" "nomic try --from bob: the same fo
 stop_server
 
 expect_status 0 "replay agrees after the explanations and dry runs" "$NOMIC" replay p.db
+
+# ------------------------------------------------------------- the explanation's generator
+# A roll's explanation says whether random() drew low; the next event's
+# first draw is the game's.  Were the explanation's generator a copy of
+# the game's, the two would agree every time: 20 rounds agreeing by
+# chance is one in a million.
+cat >roll.nomic <<'EOF'
+# roll: a move whose explanation reads random(), and a move that draws
+type: engineSettings
+runType: rule
+
+type: rule
+ruleOrder: 100
+if: exists(type=="move" & subtype=="roll" & objectId==%m) & random(1, 1000000) < 500000 & exists(type=="nothing")
+then: delete(%m)
+
+type: rule
+ruleOrder: 200
+if: exists(type=="move" & subtype=="roll" & objectId==%m)
+then: delete(%m)
+
+type: rule
+ruleOrder: 300
+if: exists(type=="move" & subtype=="draw" & objectId==%m)
+then: create(type=="drawn" & value==random(1, 1000000)) & delete(%m)
+EOF
+"$NOMIC" init r.db --ruleset roll.nomic --time $T0 >/dev/null
+agree=0
+k=0
+while [ $k -lt 20 ]; do
+    k=$((k + 1))
+    printf 'subtype: roll\n' | "$NOMIC" move r.db --from a@x >roll.out 2>&1
+    printf 'subtype: draw\n' | "$NOMIC" move r.db --from a@x >/dev/null 2>&1
+    drawn=$("$NOMIC" show r.db --type drawn | sed -n 's/^value: //p' | tail -n 1)
+    if grep -qF '`random(1, 1000000) < 500000` does not hold' roll.out; then said=high; else said=low; fi
+    if [ "$drawn" -lt 500000 ]; then was=low; else was=high; fi
+    [ $said = $was ] && agree=$((agree + 1))
+done
+expect_in roll.out "no effect" "a roll has no effect and is explained"
+[ $agree -lt 20 ] && ok || fail "the explanation's random() foretold the game's next draw 20 times out of 20"
 report t53-private
