@@ -26,9 +26,6 @@ static bool owns(const Viewer *v, const Obj *o)
     return false;
 }
 
-/* Whether v owns o; a view of nobody (v->address NULL) owns nothing. */
-bool viewer_owns(const Viewer *v, const Obj *o) { return owns(v, o); }
-
 bool viewer_hides(const Obj *o, Sym name, void *ud)
 {
     const Viewer *v = ud;

@@ -25,8 +25,6 @@ typedef struct Viewer {
 
 /* Does v see every attribute of what `owner` sent or owns? */
 bool viewer_sees_all(const Viewer *v, const char *owner);
-/* Does v own o (its moveSender or defaultEmail is v's address)? */
-bool viewer_owns(const Viewer *v, const Obj *o);
 /* For fmt_print_obj and fmt_json_obj (ud: a Viewer): hides a private
  * attribute from all but the object's owner. */
 bool viewer_hides(const Obj *o, Sym name, void *ud);
