@@ -390,7 +390,15 @@ static void explain_no_effect(Game *g, Outcome *o, const FmtDoc *doc, size_t run
         /* read as the mover may (their own secrets, nobody else's), with a
          * throwaway generator: an explanation is no oracle of another's
          * private value nor of the game's next draws */
-        view_as(g, sym_text(from));
+        if (g->sender_unproven) {
+            /* anyone may claim the address: the public view, and the move
+             * as its sender wrote it, which the sender knows */
+            view_as(g, NULL);
+            for (int k = 0; k < doc->objs[i].n; k++)
+                pool_set(g->pool, id, doc->objs[i].attrs[k].name, doc->objs[i].attrs[k].value);
+        } else {
+            view_as(g, sym_text(from));
+        }
         uint64_t rng[4];
         memcpy(rng, g->eng->rng, sizeof rng);
         game_throwaway_rng(g);

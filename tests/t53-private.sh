@@ -147,18 +147,26 @@ expect_eq "$(cat report.out)" "alice's secret: []" "nomic report: the same publi
 # the "no effect" explanation of a move naming alice's secret, by bob:
 # the same words for a true and a false guess (the guess itself aside)
 neutral() { python3 -c 'import sys; [sys.stdout.write(l.replace(sys.argv[1], "GUESS")) for l in sys.stdin]' "$1"; }
-explain() { # GUESS TOKEN: the explanation, the guess and move ids made neutral
-    printf 'subtype: probe\nguess: %s\nof: alice\n' "$1" >probe.move
-    http POST /api/move -H "Authorization: Bearer $2" --data-binary @probe.move
-    json body "j['message']" | grep -F "ruleOrder 90000" | neutral "$1"
+explain() { # GUESS PATH [curl args]: the explanation of the probe rule, the guess made neutral
+    guess=$1 path=$2
+    shift 2
+    printf 'subtype: probe\nguess: %s\nof: alice\n' "$guess" >probe.move
+    http POST "$path" "$@" --data-binary @probe.move
+    json body "j['message']" | grep -F "ruleOrder 90000" | neutral "$guess"
 }
-explain "$SECRET" "$TB" >why.true
-explain "$WRONG" "$TB" >why.false
+explain "$SECRET" /api/move -H "Authorization: Bearer $TB" >why.true
+explain "$WRONG" /api/move -H "Authorization: Bearer $TB" >why.false
 expect_in why.true "does not hold" "the explanation explains"
 expect_cmp why.true why.false "the no-effect explanation of bob's probe is the same for a true and a false guess"
 expect_not_in why.true "nothing" "bob's explanation stops where the secret is read, not after it"
-explain "$SECRET" "$TA" >why.own
+explain "$SECRET" /api/move -H "Authorization: Bearer $TA" >why.own
 expect_in why.own 'exists(type=="nothing")' "alice's explanation of her own secret reads it (the mover's view)"
+# the game is mailPolicy open: anyone may move as alice without a token,
+# but the answer goes to whoever asked, so it takes the public view
+explain "$SECRET" '/api/move?from=alice@x' >why.true
+explain "$WRONG" '/api/move?from=alice@x' >why.false
+expect_in why.true "does not hold" "a token-less move as alice is explained"
+expect_cmp why.true why.false "a token-less move as alice: the same explanation for a true and a false guess"
 # nomic try: the same view as its sender's
 for g in "$SECRET" "$WRONG"; do
     printf 'subtype: probe\nguess: %s\nof: alice\n' "$g" | "$NOMIC" try p.db --from bob@x 2>&1 |
