@@ -390,7 +390,7 @@ static void explain_no_effect(Game *g, Outcome *o, const FmtDoc *doc, size_t run
         /* read as the mover may (their own secrets, nobody else's), with a
          * throwaway generator: an explanation is no oracle of another's
          * private value nor of the game's next draws */
-        if (g->sender_unproven) {
+        if (g->public_view) {
             /* anyone may claim the address: the public view, and the move
              * as its sender wrote it, which the sender knows */
             view_as(g, NULL);
@@ -548,7 +548,7 @@ bool event_message(Game *g, const char *sender, int64_t time, int64_t stamp, con
     if (dry) {
         /* only a request runs a dry move: it sees what its sender may */
         game_throwaway_rng(g);
-        view_as(g, sender);
+        view_as(g, g->public_view ? NULL : sender);
     }
     EventOutcome status = OUTCOME_REFUSED;
     if (moves) {

@@ -54,8 +54,9 @@ typedef struct Game {
     const char *summing;  /* the moves of a mail being run, answered with what they did (game_answer_summary), or NULL */
     ObjId *fired;         /* the rules that fired in the event being run (for engine_why_not) */
     size_t nfired, fired_cap;
-    bool sender_unproven; /* the message being run came with no proof of its sender (an HTTP move without a
-                           * token): its "no effect" explanation reads the public view (event.c) */
+    bool public_view;     /* the message being run is answered to whoever asked, with no proof that it is
+                           * its sender (an HTTP move without a token, a report): its dry run and its "no
+                           * effect" explanation read the public view (event.c) */
     bool reload;         /* memory holds what the store did not keep (a failed commit): load again at the next lock */
     bool queue_stored_empty; /* the store holds no message waiting for sendNow: a commit need not clear them */
     bool defer_sync;     /* commits do not wait for the disk: the caller syncs before it acknowledges (the server) */
