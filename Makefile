@@ -122,6 +122,7 @@ scenarios: $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/eval-check $(BUILD)/eng
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t50-hostile.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t51-depth.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t52-hostile_loop.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t53-private.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t53-strangers.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t55-stuck.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t60-scams.sh

@@ -107,8 +107,9 @@ int cmd_scams(int argc, char **argv)
         buf_free(&err);
         goto out;
     }
+    /* the search sees what --as may: their own private values, nobody else's */
     ScamQuery q = {senders, o[O_WITH].nvalues + 1, o[O_GOAL].value, (int)depth, budget, o[O_WAIT].set,
-                   isatty(2)};
+                   isatty(2), senders[0]};
     ScamResult r;
     if (!scams_search(g, scams_game_time(g), &q, &r, &err)) {
         fprintf(stderr, "nomic scams: %s\n", buf_str(&err));

@@ -24,6 +24,7 @@
 #include "codecheck.h"
 #include "mechanics.h"
 #include "objfmt.h"
+#include "privacy.h"
 
 /* ---- one event ---- */
 
@@ -251,6 +252,16 @@ static void restore_meta(Game *g, Saved *s)
     s->last_mover = s->winner_note = NULL;
 }
 
+/* A dry run a request triggers (`try`, a report) and the "no effect"
+ * explanation play on what `viewer` may see (NULL: the public): every
+ * private value of what the viewer does not own reads "" (privacy_blank).
+ * Under the caller's undo mark, which rolls it back with the rest; the
+ * engine forgets what it knew of the state it did not see. */
+static void view_as(Game *g, const char *viewer)
+{
+    if (privacy_blank(g->pool, viewer)) engine_invalidate(g->eng);
+}
+
 static void saved_free(Saved *s)
 {
     msg_free(&s->queue);
@@ -378,8 +389,24 @@ static void explain_no_effect(Game *g, Outcome *o, const FmtDoc *doc, size_t run
                 if (was->attrs[k].name != SYM_objectId) pool_set(g->pool, id, was->attrs[k].name, was->attrs[k].value);
         }
         if (doc->n > 1) buf_printf(&b, "\nmove %d:", i + 1);
+        /* read as the mover may (their own secrets, nobody else's), with a
+         * throwaway generator: an explanation is no oracle of another's
+         * private value nor of the game's next draws */
+        if (g->public_view) {
+            /* anyone may claim the address: the public view, and the move
+             * as its sender wrote it, which the sender knows */
+            view_as(g, NULL);
+            for (int k = 0; k < doc->objs[i].n; k++)
+                pool_set(g->pool, id, doc->objs[i].attrs[k].name, doc->objs[i].attrs[k].value);
+        } else {
+            view_as(g, sym_text(from));
+        }
+        uint64_t rng[4];
+        memcpy(rng, g->eng->rng, sizeof rng);
+        game_throwaway_rng(g);
         Buf why = {0};
         engine_why_not(g->eng, o->time, id, g->fired, g->nfired, &why);
+        memcpy(g->eng->rng, rng, sizeof rng);
         for (const char *p = buf_str(&why); *p;) {
             const char *nl = strchr(p, '\n');
             size_t n = nl ? (size_t)(nl - p) : strlen(p);
@@ -520,7 +547,11 @@ bool event_message(Game *g, const char *sender, int64_t time, int64_t stamp, con
     }
     Saved sv;
     save_state(g, &sv);
-    if (dry) game_throwaway_rng(g);
+    if (dry) {
+        /* only a request runs a dry move: it sees what its sender may */
+        game_throwaway_rng(g);
+        view_as(g, g->public_view ? NULL : sender);
+    }
     EventOutcome status = OUTCOME_REFUSED;
     if (moves) {
         status = process_move(g, sender, time, stamp, moves, dry, o, &sv);

@@ -55,6 +55,9 @@ typedef struct Game {
     const struct Payers *billing; /* who pays for the event being run (billing.h), or NULL */
     ObjId *fired;         /* the rules that fired in the event being run (for engine_why_not) */
     size_t nfired, fired_cap;
+    bool public_view;     /* the message being run is answered to whoever asked, with no proof that it is
+                           * its sender (an HTTP move without a token, a report): its dry run and its "no
+                           * effect" explanation read the public view (event.c) */
     bool reload;         /* memory holds what the store did not keep (a failed commit): load again at the next lock */
     bool queue_stored_empty; /* the store holds no message waiting for sendNow: a commit need not clear them */
     bool defer_sync;     /* commits do not wait for the disk: the caller syncs before it acknowledges (the server) */

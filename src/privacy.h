@@ -32,4 +32,22 @@ bool viewer_hides(const Obj *o, Sym name, void *ud);
  * hidden from everyone, the owner too. */
 bool publication_hides(const Obj *o, Sym name, void *ud);
 
+/* The viewer-scoped state every dry run a request triggers plays on
+ * (`try`, a report, the "no effect" explanation, the scam search): sets
+ * to "" every private value of every object v does not own, so that
+ * whatever the rules or a goal compute (attribute() of a glued name,
+ * word() over privateAttributes, a variable bound to the value, an
+ * indexed match on it) reads "" as the public does.  Blanking the pool,
+ * rather than hiding values in the evaluator's reads, leaves no path
+ * uncovered: indexes, the state hash and every builtin see the same
+ * state.  The caller blanks under an undo mark (p->logging on) and rolls
+ * back to it; pool_set keeps the indexes and the hash true meanwhile.
+ * The private attributes are read from the pool itself, not from an
+ * engine that may not have seen the latest settings.
+ * Returns how many values it blanked. */
+size_t privacy_blank(Pool *p, const char *viewer);
+/* The private attributes as the pool holds them now: the privateAttributes
+ * of every engineSettings object (as the engine reads them), or "". */
+Sym privacy_attributes(const Pool *p);
+
 #endif

@@ -42,7 +42,9 @@ bool report_run(Game *g, const char *kind, int64_t t, Report *r)
 {
     Buf body = {0};
     buf_printf(&body, "subtype: report\nkind: %s\n", kind);
+    g->public_view = true; /* a report is for everyone: no address's private values, whoever holds "report" */
     bool stored = game_move(g, REPORT_SENDER, t, buf_str(&body), true, collect, r);
+    g->public_view = false;
     buf_free(&body);
     return stored;
 }

@@ -5,6 +5,7 @@
  */
 #include "scams.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -470,6 +471,7 @@ typedef struct Search {
     int64_t now;
     bool have_timer;
     int64_t next_timer;
+    int64_t wait_until;         /* the latest time a wait may reach */
     bool halted;
     int limit;
     long events, explored;
@@ -532,7 +534,7 @@ static bool run_step(Search *S, const ScamStep *st, Buf *trace)
     Game *g = S->g;
     if (S->halted) return false;
     if (st->wait) {
-        if (!S->have_timer) return false;
+        if (!S->have_timer || S->next_timer > S->wait_until) return false;
         S->now = S->next_timer;
     } else {
         Sym from = S->senders[st->sender], when = sym_from_long((long)S->now), batch = SYM_EMPTY;
@@ -939,6 +941,26 @@ static void warm_up(Search *S)
     if (!quiet) frame_restore(S, f);
 }
 
+/* The search's state as q->viewer may see it (scams.h): the private
+ * values of what the viewer does not own blanked under the undo log, the
+ * messages queued for others set aside, and waits held to the real clock
+ * in a game with private attributes (a timer's result may tell a secret
+ * before the game does).  Returns the queue as it was, to put back. */
+static MsgList view_of(Search *S)
+{
+    Game *g = S->g;
+    const char *viewer = S->q->viewer;
+    bool private = privacy_attributes(g->pool) != SYM_EMPTY;
+    privacy_blank(g->pool, viewer);
+    engine_invalidate(g->eng);
+    MsgList was = g->eng->queue, kept = {0};
+    for (size_t i = 0; i < was.len; i++)
+        if (!private || (viewer && addressed_to(was.m[i].to, viewer))) msg_push(&kept, was.m[i].to, was.m[i].text);
+    g->eng->queue = kept;
+    S->wait_until = private ? time_now_wall() : INT64_MAX;
+    return was;
+}
+
 bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *err)
 {
     memset(r, 0, sizeof *r);
@@ -948,6 +970,10 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
     S.goal_vars = xcalloc((size_t)S.goal->nvars + 1, sizeof *S.goal_vars);
     S.senders = xcalloc((size_t)q->nsenders, sizeof *S.senders);
     for (int i = 0; i < q->nsenders; i++) S.senders[i] = sym_cstr(q->senders[i]);
+    bool was_logging = g->pool->logging;
+    g->pool->logging = true;
+    size_t view_mark = pool_mark(g->pool);
+    MsgList queue = view_of(&S);
     vocab_build(&S.v, g);
     /* the search's own generator: the same answer on every run, and
      * nothing about the game's next draws */
@@ -960,8 +986,6 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
         g->eng->rng[i] = z ^ (z >> 31);
     }
-    bool was_logging = g->pool->logging;
-    g->pool->logging = true;
     S.frames = xcalloc(SCAM_MAX_DEPTH + 1, sizeof *S.frames);
     for (int i = 0; i <= SCAM_MAX_DEPTH; i++) S.frames[i].memo = engine_memo_new();
     warm_up(&S);
@@ -989,6 +1013,9 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
         msg_free(&S.frames[i].queue);
     }
     free(S.frames);
+    pool_undo_to(g->pool, view_mark); /* the private values back */
+    msg_free(&g->eng->queue);
+    g->eng->queue = queue;
     pool_forget_undo(g->pool);
     g->pool->logging = was_logging;
     memcpy(g->eng->rng, saved_rng, sizeof saved_rng);

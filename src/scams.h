@@ -39,6 +39,7 @@ typedef struct ScamQuery {
     long budget;                /* events, at most */
     bool wait;                  /* "wait for the next timer" is a step */
     bool progress;              /* a progress line on standard error */
+    const char *viewer;         /* whose private values the search sees (NULL: nobody's); see scams_search */
 } ScamQuery;
 
 /* One step of an answer: a message, or a wait.  A message holds one move,
@@ -65,7 +66,16 @@ typedef struct ScamResult {
 
 /* Searches from the game's state at time `now`.  False, with the reason in
  * err, when the goal is not a condition; otherwise r says what was found.
- * The game is as it was afterwards. */
+ * The game is as it was afterwards.
+ *
+ * Privacy: the search plays on q->viewer's view of the state (privacy.h,
+ * privacy_blank): every private value of what the viewer does not own
+ * reads "", to the rules and to the goal alike, and a message queued
+ * before the search shows to a goal only if addressed to the viewer.  So
+ * found or none tells nothing of another's private value, however the
+ * goal computes its name.  And in a game with private attributes a wait
+ * never reaches past the real clock: a timer not yet due is not played
+ * (nomic try refuses a time later than now for the same reason). */
 /* The time a search plays at: that of the journal's last event (time
  * does not pass unless the query waits), or when the game was made. */
 int64_t scams_game_time(Game *g);

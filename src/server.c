@@ -829,7 +829,9 @@ static void api_move(Server *s, struct MHD_Connection *c, const char *you, Reque
         MoveResult m = {&a->body, sender, false, false, false};
         pthread_mutex_lock(&s->game_mu);
         atomic_store(&s->running, true);
+        s->g->public_view = !you; /* the answer goes to whoever asked */
         bool kept = game_submit(s->g, &in, false, move_outcome, &m);
+        s->g->public_view = false;
         atomic_store(&s->running, false);
         uint64_t commit = kept ? note_commit(s) : 0;
         char *policy = game_config(s->g, "mailPolicy");
@@ -857,22 +859,6 @@ static void api_move(Server *s, struct MHD_Connection *c, const char *you, Reque
 }
 
 /* ---- POST /api/scams: "what does this open up?" ---- */
-
-static bool word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
-
-/* Does the goal name one of the rules' private attributes (as a word)?
- * Their values are nobody's to probe, not even through found or none. */
-static bool names_private(const char *goal, const char *private_attrs)
-{
-    for (const char *w = private_attrs; *w;) {
-        while (*w == ' ') w++;
-        size_t n = strcspn(w, " ");
-        for (const char *p = goal; n && *p; p++)
-            if (strncmp(p, w, n) == 0 && (p == goal || !word_char(p[-1])) && !word_char(p[n])) return true;
-        w += n;
-    }
-    return false;
-}
 
 /* An address as a search's sender: at most 320 bytes (RFC 5321's bound)
  * and no white space, comma or angle bracket, the bare form moves carry;
@@ -990,8 +976,11 @@ static bool scams_collect(pid_t pid, int fd, Buf *out, int *status)
  * the search of nomic scams on the game as it stands, or as it would be
  * if the proposal were adopted.  The game is copied (fork) under game_mu,
  * for a moment; the search runs in the copy, beside the writer and the
- * other requests, at most SCAMS_AT_ONCE at a time. */
-static void api_scams(Server *s, Request *rq, Answer *a)
+ * other requests, at most SCAMS_AT_ONCE at a time.  It plays on the public
+ * view of the state (scams.h), or on as='s own when the request's token
+ * is as='s: a goal cannot probe another's private value, however it
+ * computes the attribute's name. */
+static void api_scams(Server *s, const char *you, Request *rq, Answer *a)
 {
     const char *raw = buf_str(&rq->body);
     char *as = form_field(raw, "as"), *goal = form_field(raw, "goal"), *proposal = form_field(raw, "proposal");
@@ -1018,17 +1007,16 @@ static void api_scams(Server *s, Request *rq, Answer *a)
         atomic_fetch_sub(&s->searches, 1);
         answer_error(a, 503, "%d searches are running already: ask again in a moment", SCAMS_AT_ONCE);
     } else {
-        ScamQuery q = {(const char *const *)co.who, co.n, goal, (int)depth, budget, wait_s && strcmp(wait_s, "T") == 0, false};
+        ScamQuery q = {(const char *const *)co.who, co.n, goal, (int)depth, budget, wait_s && strcmp(wait_s, "T") == 0, false,
+                       you && strcmp(you, as) == 0 ? as : NULL};
         int fds[2] = {-1, -1};
         pid_t pid = -1;
-        bool private_goal = false;
         pthread_mutex_lock(&s->game_mu);
         sync_views(s);
         Buf err = {0};
         bool locked = game_lock(s->g, &err);
         if (locked) {
-            private_goal = names_private(goal, sym_text(s->g->eng->private_attrs));
-            if (!private_goal && pipe(fds) == 0) {
+            if (pipe(fds) == 0) {
                 int64_t now = scams_game_time(s->g);
                 pid = fork();
                 if (pid == 0) {
@@ -1043,7 +1031,6 @@ static void api_scams(Server *s, Request *rq, Answer *a)
         Buf out = {0};
         int status = 0;
         if (!locked) answer_error(a, 503, "the game cannot be read: %s", buf_str(&err));
-        else if (private_goal) answer_error(a, 400, "the goal names a private attribute (privateAttributes): its values are not to be probed");
         else if (pid < 0) answer_error(a, 503, "the search could not start: %s", strerror(errno));
         else if (!scams_collect(pid, fds[0], &out, &status)) answer_error(a, 500, "the search was lost");
         else if (WIFSIGNALED(status)) answer_error(a, 503, "the search ran out of time (%d s): ask with a smaller budget", SCAMS_SECONDS);
@@ -1206,7 +1193,7 @@ static void route_api(Server *s, struct MHD_Connection *c, const char *url, bool
     if (bad) answer_error(a, 401, "the token given is not valid (nomic token GAME ADDRESS issues one)");
     else if (is_move ? !post : !get) answer_error(a, 405, "%s takes %s", url, is_move ? "POST" : "GET");
     else if (strcmp(api, "token") == 0) api_token(s, c, rq, a);
-    else if (strcmp(api, "scams") == 0) api_scams(s, rq, a);
+    else if (strcmp(api, "scams") == 0) api_scams(s, you, rq, a);
     else if (is_move) api_move(s, c, you, rq, a);
     else if (strcmp(api, "game") == 0) api_game(snap, you, a);
     else if (strcmp(api, "objects") == 0)

@@ -3,8 +3,11 @@
  * Mechanics reading the rules on the state the event left, to tell a
  * player which rules read such a move and where each one's condition
  * stopped holding.  It decides nothing, changes nothing of the game (a
- * copy of the generator, a queue of its own, bindings undone) and runs
- * under one event's budget.
+ * copy of the generator it is given, a queue of its own, bindings undone)
+ * and runs under one event's budget.  Its caller (event.c) gives it a
+ * throwaway generator and the mover's view of the state (privacy_blank):
+ * what it prints of the conditions and the values they bound is never
+ * another player's private value, nor the game's next draw.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -72,8 +75,8 @@ void engine_why_not(Engine *e, int64_t now, ObjId move, const ObjId *fired, size
     if (!o) return;
     RuleInfo *rules;
     int nrules = engine_rules(e, &rules);
-    /* a copy of the generator and a queue of its own: explaining draws
-     * nothing the game will draw, and sends nothing */
+    /* a copy of the (throwaway) generator and a queue of its own:
+     * explaining draws nothing and sends nothing */
     uint64_t rng[4];
     memcpy(rng, e->rng, sizeof rng);
     MsgList queue = {0}, sent = {0};

@@ -5,12 +5,15 @@
  * lists hold exactly the live objects with that value, "5" and "5.0"
  * share one, the range index knows every number, the running state hash is
  * the one computed afresh, and an undo to any mark gives back the pool as
- * it was, ids included.
+ * it was, ids included.  And privacy_blank, the viewer-scoped view that
+ * dry runs play on, undone by the same log.
  */
 #include "unit.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "privacy.h"
 
 #define IDS 400     /* ids the model tracks */
 #define NAMES 4
@@ -227,6 +230,63 @@ static void many_lists_of_one_id(void **state)
     pool_free(p);
 }
 
+static ObjId make_obj(Pool *p, const char *const *kv)
+{
+    ObjId id = pool_create(p);
+    for (; kv[0]; kv += 2) pool_set(p, id, sym_cstr(kv[0]), sym_cstr(kv[1]));
+    return id;
+}
+
+static const char *get(const Pool *p, ObjId id, const char *name) { return sym_text(obj_get(pool_get(p, id), sym_cstr(name))); }
+
+static bool found(const Pool *p, const char *name, const char *value)
+{
+    const IdSet *s = pool_lookup(p, sym_cstr(name), sym_cstr(value));
+    return s && s->live > 0;
+}
+
+/* privacy_blank: a viewer's dry run sees "" for the private values of what
+ * it does not own (moveSender or defaultEmail its address), in the objects
+ * and in the indexes, and the undo gives every value back. */
+static void privacy_blank_is_a_view_undone_exactly(void **state)
+{
+    Pool *p = pool_new();
+    uint64_t key[2] = {3, 4};
+    pool_set_hash_key(p, key);
+    make_obj(p, (const char *const[]){"type", "engineSettings", "privateAttributes", "secret hidden", NULL});
+    ObjId mine = make_obj(p, (const char *const[]){"type", "naut", "defaultEmail", "alice@x", "secret", "s1", NULL});
+    ObjId move = make_obj(p, (const char *const[]){"type", "move", "moveSender", "alice@x", "hidden", "h1", NULL});
+    ObjId bobs = make_obj(p, (const char *const[]){"type", "naut", "defaultEmail", "bob@x", "secret", "42", "hidden", "h2",
+                                                   "score", "7", NULL});
+    uint64_t hash = p->state_hash;
+    p->logging = true;
+    size_t mark = pool_mark(p);
+    assert_int_equal(privacy_blank(p, "alice@x"), 2);
+    assert_string_equal(get(p, mine, "secret"), "s1");
+    assert_string_equal(get(p, move, "hidden"), "h1");
+    assert_string_equal(get(p, bobs, "secret"), "");
+    assert_string_equal(get(p, bobs, "hidden"), "");
+    assert_string_equal(get(p, bobs, "score"), "7");
+    assert_false(found(p, "secret", "42")); /* an indexed match finds nothing either */
+    assert_true(found(p, "secret", "s1"));
+    assert_string_equal(get(p, 1, "privateAttributes"), "secret hidden");
+    pool_undo_to(p, mark);
+    assert_true(p->state_hash == hash);
+    assert_string_equal(get(p, bobs, "secret"), "42");
+    assert_true(found(p, "secret", "42"));
+    /* the public owns nothing */
+    assert_int_equal(privacy_blank(p, NULL), 4);
+    assert_string_equal(get(p, mine, "secret"), "");
+    pool_undo_to(p, mark);
+    assert_true(p->state_hash == hash);
+    /* no private attributes: nothing to blank */
+    pool_set(p, 1, sym_cstr("privateAttributes"), SYM_EMPTY);
+    assert_int_equal(privacy_blank(p, NULL), 0);
+    pool_forget_undo(p);
+    p->logging = false;
+    pool_free(p);
+}
+
 int run_pool_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -234,6 +294,7 @@ int run_pool_tests(void)
         cmocka_unit_test(undo_restores_exactly),
         cmocka_unit_test(unchanged_since_sees_a_real_difference),
         cmocka_unit_test(many_lists_of_one_id),
+        cmocka_unit_test(privacy_blank_is_a_view_undone_exactly),
     };
     return cmocka_run_group_tests_name("pool", tests, NULL, NULL);
 }
