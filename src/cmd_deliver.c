@@ -115,13 +115,16 @@ static int take_mail(Game *g, const MailIn *m, const char *raw, size_t n, size_t
                    m->token, m->automatic, key, refusal.len ? buf_str(&refusal) : NULL,
                    m->lines ? m->lines : (const int[]){0}, m->nlines, how, m->wants_token};
     int rc = 0;
-    if (!game_submit(g, &in, false, print_one, m->sender)) {
+    const char *bad;
+    char *canon = game_address(g, m->sender, &bad); /* the replies are to the address's one form */
+    if (!game_submit(g, &in, false, print_one, canon ? canon : m->sender)) {
         fprintf(stderr, "%s: the store failed: %s\n", who, store_error(g->st));
         rc = EX_TEMPFAIL_;
     }
     buf_free(&refusal);
     free(summary);
     free(key);
+    free(canon);
     return rc;
 }
 

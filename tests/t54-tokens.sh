@@ -89,7 +89,8 @@ expect_eq "$("$NOMIC" show k.db --type player | grep defaultEmail: | sort | tr '
     "defaultEmail: Ann@example.org defaultEmail: ann@example.org " "kept: the local part as written, the domain still in lower case"
 
 # ---- one address, one player: IDNA ----
-printf 'REGISTER jorg\n' | "$NOMIC" move a.db --from 'jörg@Bücher.example' >/dev/null
+printf 'REGISTER jorg\n' | "$NOMIC" move a.db --from 'jörg@Bücher.example' >out
+expect_in out "reply to jörg@xn--bcher-kva.example:" "nomic move shows the rules' reply to the address in its one form"
 expect_eq "$("$NOMIC" show a.db --type player | grep -c 'defaultEmail: jörg@xn--bcher-kva.example')" 1 \
     "a U-label domain is kept as its A-label (xn--)"
 TJ=$("$NOMIC" token a.db 'jörg@xn--BCHER-kva.example')
