@@ -1555,15 +1555,26 @@ int store_token_known(Store *s, const char *address)
     return rc;
 }
 
+/* The keys that begin with the prefix are a range of the primary key
+ * (from the prefix to the prefix with its last byte one more), so the
+ * count reads them only, not every address ever answered. */
 long store_answers_since(Store *s, const char *prefix, int64_t since)
 {
     sqlite3_stmt *st;
-    if (!prepare(s, "SELECT count(*) FROM answers WHERE substr(address,1,length(?1))=?1 AND at>=?2", &st)) return -1;
-    bind_text(s, st, 1, prefix);
-    bind_int(s, st, 2, since);
-    long n = step_row(s, st) == 1 ? (long)sqlite3_column_int64(st, 0) : -1;
-    sqlite3_finalize(st);
-    return n;
+    size_t n = strlen(prefix);
+    if (!n || (unsigned char)prefix[n - 1] == 0xff) return -1;
+    char *end = xstrdup(prefix);
+    end[n - 1]++;
+    long count = -1;
+    if (prepare(s, "SELECT count(*) FROM answers WHERE address>=?1 AND address<?2 AND at>=?3", &st)) {
+        bind_text(s, st, 1, prefix);
+        bind_text(s, st, 2, end);
+        bind_int(s, st, 3, since);
+        count = step_row(s, st) == 1 ? (long)sqlite3_column_int64(st, 0) : -1;
+        sqlite3_finalize(st);
+    }
+    free(end);
+    return count;
 }
 
 char *store_all_senders(Store *s)
