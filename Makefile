@@ -6,7 +6,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
 PKGS    := glib-2.0 gmime-3.0 libcurl libmicrohttpd
-PKGS    += libxml-2.0
+PKGS    += libxml-2.0 libidn2
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 LIBS    := -lsqlite3 -lgmp -lm $(shell pkg-config --libs $(PKGS))
 BUILD   ?= build
@@ -124,6 +124,7 @@ scenarios: $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/eval-check $(BUILD)/eng
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t52-hostile_loop.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t53-private.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t53-strangers.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t54-tokens.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t55-stuck.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t60-scams.sh
 	$(BUILD)/suber-random --variant suber --games 100 --quiet

@@ -1,14 +1,95 @@
 /*
- * addrs.c - the distinct words of a text, in order, with a keyed table
- * (addrs.h).
+ * addrs.c - an address's one form, and the distinct words of a text, in
+ * order, with a keyed table (addrs.h).
  */
 #include "addrs.h"
 
+#include <glib.h>
+#include <idn2.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
+
+static void ascii_lower(char *s)
+{
+    for (; *s; s++)
+        if (*s >= 'A' && *s <= 'Z') *s = (char)(*s - 'A' + 'a');
+}
+
+/* Lower case of a local part: UTF-8 as Unicode folds it, other bytes as
+ * ASCII does. */
+static char *local_lower(const char *s, size_t n)
+{
+    if (g_utf8_validate(s, (gssize)n, NULL)) {
+        char *g = g_utf8_strdown(s, (gssize)n);
+        char *r = xstrdup(g);
+        g_free(g);
+        return r;
+    }
+    char *r = xmalloc(n + 1);
+    memcpy(r, s, n);
+    r[n] = 0;
+    ascii_lower(r);
+    return r;
+}
+
+static bool all_ascii(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s >= 0x80) return false;
+    return true;
+}
+
+/* The domain's one form: lower case, internationalised labels as
+ * A-labels.  NULL with *why when IDNA refuses it. */
+static char *domain_canonical(const char *d, const char **why)
+{
+    if (all_ascii(d)) {
+        char *r = xstrdup(d);
+        ascii_lower(r);
+        return r;
+    }
+    char *a = NULL;
+    int rc = idn2_to_ascii_8z(d, &a, IDN2_NFC_INPUT | IDN2_NONTRANSITIONAL);
+    if (rc != IDN2_OK) {
+        *why = "its domain is not a valid internationalised domain name (IDNA)";
+        return NULL;
+    }
+    char *r = xstrdup(a);
+    idn2_free(a);
+    ascii_lower(r);
+    return r;
+}
+
+char *addr_canonical(const char *addr, bool keep_local_case, const char **why)
+{
+    *why = NULL;
+    const char *at = strrchr(addr, '@');
+    size_t nlocal = at ? (size_t)(at - addr) : strlen(addr);
+    char *local;
+    if (keep_local_case) {
+        local = xmalloc(nlocal + 1);
+        memcpy(local, addr, nlocal);
+        local[nlocal] = 0;
+    } else {
+        local = local_lower(addr, nlocal);
+    }
+    if (!at) return local;
+    char *domain = domain_canonical(at + 1, why);
+    if (!domain) {
+        free(local);
+        return NULL;
+    }
+    size_t n = strlen(local) + 1 + strlen(domain) + 1;
+    char *r = xmalloc(n);
+    snprintf(r, n, "%s@%s", local, domain);
+    free(local);
+    free(domain);
+    return r;
+}
 
 static uint64_t key[2] = {0x736f6d6570736575ULL, 0x646f72616e646f6dULL};
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;

@@ -1,6 +1,7 @@
 /*
- * addrs.h - the distinct words of a text, in order of first appearance:
- * the addresses of a recipient list (the R of send(R, text)).
+ * addrs.h - mail addresses: the one form the Mechanics know an address
+ * by (addr_canonical), and the distinct words of a text, in order of first
+ * appearance: the addresses of a recipient list (the R of send(R, text)).
  *
  * The list keeps its own copy of the text and grows by appending to it, so
  * that a list which extends the one read before (the players' list, one
@@ -16,6 +17,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* An address in its one form, malloc'd, so that every spelling of one
+ * mailbox is one player: the domain in lower case and, when it is
+ * internationalised, in its IDNA A-label form (xn--..., libidn2,
+ * UTS #46 without transitional mapping), so its U-label and A-label
+ * spellings are one; the local part in lower case (ASCII and UTF-8),
+ * unless keep_local_case (the rare host whose mailboxes differ by case;
+ * RFC 5321 leaves the local part to the host).  A text without `@` is
+ * taken as a local part alone.  NULL, with *why, for a domain IDNA
+ * refuses. */
+char *addr_canonical(const char *addr, bool keep_local_case, const char **why);
 
 typedef struct Addrs {
     char *text;         /* every text appended, one after the other */

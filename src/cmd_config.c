@@ -21,10 +21,12 @@ int cmd_config(int argc, char **argv)
     if (!cli_parse(argc, argv, o, 1, pos, 1, 3, &npos, config_usage)) goto out;
     if (!(g = cli_open(pos[0]))) goto out;
     if (npos == 1) {
+        int width = 0; /* the values in one column */
+        for (const ConfigKey *k = config_keys; k->key; k++)
+            if ((int)strlen(k->key) > width) width = (int)strlen(k->key);
         for (const ConfigKey *k = config_keys; k->key; k++) {
             char *v = game_config(g, k->key);
-            if (*v) printf("%-10s %s\n", k->key, v);
-            else printf("%-10s (unset)\n", k->key);
+            printf("%-*s %s\n", width, k->key, *v ? v : "(unset)");
             free(v);
         }
         rc = 0;
@@ -62,6 +64,13 @@ int cmd_token(int argc, char **argv)
         goto out;
     }
     if (!(g = cli_open(pos[0]))) goto out;
+    const char *bad;
+    char *canon = game_address(g, pos[1], &bad);
+    if (!canon) {
+        fprintf(stderr, "nomic token: %s: %s\n", pos[1], bad);
+        goto out;
+    }
+    free(canon);
     char *t = game_issue_token(g, pos[1]);
     if (!t) {
         fprintf(stderr, "nomic token: could not issue a token: %s\n", store_error(g->st));

@@ -31,6 +31,7 @@
 #include "cli.h"
 #include "mailin.h"
 #include "mbox.h"
+#include "mechanics.h"
 
 #define EX_USAGE_ 64
 #define EX_DATAERR_ 65
@@ -64,13 +65,24 @@ static char *read_stdin(size_t *kept, size_t *total, char **sha256)
 }
 
 /* A mail's identity, taken at most once: its Message-ID with its sender
+ * (in the form the game knows it by) and the digest of its text as read
  * (the same mail by another route, or the MTA's retry), or the digest of
- * the whole mail when it has no Message-ID. */
-static char *mail_key(const MailIn *m, const char *sha256)
+ * the whole mail when it has no Message-ID.  A mail under the same
+ * Message-ID and sender with another text is another mail: a forgery
+ * carrying the Message-ID of a player's next mail cannot take its place. */
+static char *mail_key(Game *g, const MailIn *m, const char *sha256)
 {
     Buf b = {0};
-    if (m->message_id) buf_printf(&b, "message-id %s <%s>", m->sender, m->message_id);
-    else buf_printf(&b, "sha256 %s", sha256);
+    if (m->message_id) {
+        const char *why;
+        char *who = game_address(g, m->sender, &why);
+        char *text = sha256_hex(m->text ? m->text : "");
+        buf_printf(&b, "message-id %s <%s> text %s", who ? who : m->sender, m->message_id, text);
+        free(who);
+        free(text);
+    } else {
+        buf_printf(&b, "sha256 %s", sha256);
+    }
     if (b.len > MAX_KEY) {
         /* a forged header may be long: the key stays small */
         char *h = sha256_hex(buf_str(&b));
@@ -95,7 +107,7 @@ static int take_mail(Game *g, const MailIn *m, const char *raw, size_t n, size_t
                    MAX_MAIL >> 20, MAX_MAIL);
         summary = mail_summary_of(raw, n, total, sha256);
     }
-    char *key = mail_key(m, sha256);
+    char *key = mail_key(g, m, sha256);
     int64_t now = time_now_wall();
     const char *how = m->no_text ? "it has no text/plain nor text/html part: only text is read"
                       : m->html ? "it has no text/plain part; its text/html part was read" : NULL;
@@ -103,13 +115,16 @@ static int take_mail(Game *g, const MailIn *m, const char *raw, size_t n, size_t
                    m->token, m->automatic, key, refusal.len ? buf_str(&refusal) : NULL,
                    m->lines ? m->lines : (const int[]){0}, m->nlines, how, m->wants_token};
     int rc = 0;
-    if (!game_submit(g, &in, false, print_one, m->sender)) {
+    const char *bad;
+    char *canon = game_address(g, m->sender, &bad); /* the replies are to the address's one form */
+    if (!game_submit(g, &in, false, print_one, canon ? canon : m->sender)) {
         fprintf(stderr, "%s: the store failed: %s\n", who, store_error(g->st));
         rc = EX_TEMPFAIL_;
     }
     buf_free(&refusal);
     free(summary);
     free(key);
+    free(canon);
     return rc;
 }
 

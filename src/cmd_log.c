@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "mechanics.h"
 #include "objfmt.h"
 #include "views.h"
 
@@ -62,6 +63,7 @@ int cmd_log(int argc, char **argv)
     const char *pos[1];
     int npos, rc = EXIT_USAGE;
     Game *g = NULL;
+    char *as = NULL;
     if (!cli_parse(argc, argv, o, 3, pos, 1, 1, &npos, commands[5].usage)) goto out;
     long from = 1, to = 0x7fffffffL;
     if (o[0].set) {
@@ -79,12 +81,16 @@ int cmd_log(int argc, char **argv)
     }
     RuleInfo *ri;
     free((engine_rules(g->eng, &ri), ri)); /* reads the private attributes */
-    LogState st = {o[1].set, true, {.private_attrs = g->eng->private_attrs, .address = o[2].set ? o[2].value : NULL}};
+    const char *bad;
+    as = o[2].set ? game_address(g, o[2].value, &bad) : NULL; /* the form the game knows it by */
+    LogState st = {o[1].set, true,
+                   {.private_attrs = g->eng->private_attrs, .address = as ? as : o[2].set ? o[2].value : NULL}};
     if (st.json) printf("{\"version\":1,\"events\":[");
     store_each_event(g->st, from, to, print_event, &st);
     if (st.json) printf("\n]}\n");
     rc = 0;
 out:
+    free(as);
     game_close(g);
     cli_free_opts(o, 3);
     return rc;

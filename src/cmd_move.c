@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "mechanics.h"
 
 typedef struct Printer {
     const char *sender;
@@ -38,7 +39,7 @@ static int move_or_try(int argc, char **argv, bool dry)
     const char *usage = dry ? "nomic try GAME --from ADDR [--time T] [--file F]"
                             : "nomic move GAME --from ADDR [--time T] [--file F]";
     int64_t t;
-    char *body = NULL;
+    char *body = NULL, *from = NULL;
     Game *g = NULL;
     if (!cli_parse(argc, argv, o, 3, pos, 1, 1, &npos, usage) || !cli_time(&o[1], &t)) goto out;
     if (!o[0].set || !*o[0].value) {
@@ -59,7 +60,9 @@ static int move_or_try(int argc, char **argv, bool dry)
         goto out;
     }
     if (!(g = cli_open(pos[0]))) goto out;
-    Printer p = {o[0].value, dry, false};
+    const char *bad;
+    from = game_address(g, o[0].value, &bad); /* the replies are to the address's one form */
+    Printer p = {from ? from : o[0].value, dry, false};
     if (!game_move(g, o[0].value, t, body, dry, print_one, &p)) {
         fprintf(stderr, "nomic %s: the store failed: %s\n", argv[0], store_error(g->st));
         rc = EXIT_USAGE;
@@ -71,6 +74,7 @@ static int move_or_try(int argc, char **argv, bool dry)
 out:
     game_close(g);
     free(body);
+    free(from);
     cli_free_opts(o, 3);
     return rc;
 }

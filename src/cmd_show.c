@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "mechanics.h"
 #include "objfmt.h"
 #include "privacy.h"
 
@@ -58,6 +59,7 @@ int cmd_show(int argc, char **argv)
     const char *pos[1];
     int npos, rc = EXIT_USAGE;
     Game *g = NULL;
+    char *as = NULL;
     Pool *at = NULL;
     Engine *e = NULL;
     if (!cli_parse(argc, argv, o, 5, pos, 1, 1, &npos, commands[4].usage)) goto out;
@@ -95,7 +97,9 @@ int cmd_show(int argc, char **argv)
         free((engine_rules(e, &ri), ri));
     }
     Sym type = o[0].set ? sym_cstr(o[0].value) : SYM_EMPTY;
-    Viewer v = {e->private_attrs, o[4].set && *o[4].value ? o[4].value : NULL};
+    const char *bad;
+    if (o[4].set && *o[4].value) as = game_address(g, o[4].value, &bad); /* the form the game knows it by */
+    Viewer v = {e->private_attrs, as ? as : o[4].set && *o[4].value ? o[4].value : NULL};
     int n = print_objects(p, &v, type, id, o[3].set, at ? NULL : e);
     rc = 0;
     if (id && !n) {
@@ -105,6 +109,7 @@ int cmd_show(int argc, char **argv)
         rc = 1;
     }
 out:
+    free(as);
     if (at) {
         engine_free(e);
         pool_free(at);

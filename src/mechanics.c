@@ -25,6 +25,10 @@ const ConfigKey config_keys[] = {
     {"quotaEvents", "600", "events one sender (an address, or an HTTP client's IP) may have run in an hour"},
     {"quotaWork", "1000000000", "units of work one sender's events may cost in an hour"},
     {"quotaJournal", "16777216", "bytes one sender's events may add to the journal in an hour"},
+    {"addressCase", "fold",
+     "fold: an address's local part is compared in any case (Alice@ and alice@ are one player); keep: as written"},
+    {"tokenMailsPerHour", "20", "tokens mailed on request in an hour, to all addresses together (0 to 1000)"},
+    {"tokenRequestsPerClient", "10", "requests for a token (POST /api/token) one client IP may make in an hour (0 to 100)"},
     {0},
 };
 
@@ -74,9 +78,22 @@ static bool valid_host_port(const char *s)
     return *end == 0 && port > 0 && port < 65536;
 }
 
+/* Is v a whole number from 0 to max? */
+static bool count_at_most(const char *v, long max)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    return *v >= '0' && *v <= '9' && *end == 0 && n >= 0 && n <= max;
+}
+
 /* NULL, or why the value does not fit the key. */
 static const char *check_value(const char *key, const char *v)
 {
+    if (strcmp(key, "addressCase") == 0) return strcmp(v, "fold") == 0 || strcmp(v, "keep") == 0 ? NULL : "fold or keep";
+    if (strcmp(key, "tokenMailsPerHour") == 0)
+        return count_at_most(v, TOKEN_MAILS_MAX) ? NULL : "a whole number from 0 to 1000";
+    if (strcmp(key, "tokenRequestsPerClient") == 0)
+        return count_at_most(v, TOKEN_REQUESTS_MAX) ? NULL : "a whole number from 0 to 100";
     if (strcmp(key, "transport") == 0) {
         if (strcmp(v, "outbox") == 0) return NULL;
         if (strncmp(v, "sendmail:", 9) == 0) return v[9] == '/' ? NULL : "sendmail: takes an absolute path";
@@ -113,16 +130,39 @@ bool game_config_set(Game *g, const char *key, const char *value, Buf *err)
     return true;
 }
 
+/* ---- addresses ---- */
+
+char *game_address(Game *g, const char *addr, const char **why)
+{
+    char *how = game_config(g, "addressCase");
+    char *a = addr_canonical(addr, strcmp(how, "keep") == 0, why);
+    free(how);
+    return a;
+}
+
 /* ---- tokens ---- */
+
+/* A new token: its text (malloc'd) and, in *hash, its SHA-256. */
+static char *new_token(char **hash)
+{
+    unsigned char r[16];
+    *hash = NULL;
+    if (!random_bytes(r, sizeof r)) return NULL;
+    char *token = hex_of(r, sizeof r);
+    *hash = sha256_hex(token);
+    return token;
+}
 
 char *game_issue_token(Game *g, const char *address)
 {
-    unsigned char r[16];
-    if (!random_bytes(r, sizeof r)) return NULL;
-    char *token = hex_of(r, sizeof r);
-    char *h = sha256_hex(token);
-    bool ok = store_token_set(g->st, address, h, (int64_t)time_now_wall());
+    const char *why;
+    char *a = game_address(g, address, &why);
+    if (!a) return NULL;
+    char *h, *token = new_token(&h);
+    /* the game-keeper's token voids at once the one before, and any offer */
+    bool ok = token && store_token_set(g->st, a, h, (int64_t)time_now_wall()) && store_token_offer_drop(g->st, a);
     free(h);
+    free(a);
     if (!ok) {
         free(token);
         return NULL;
@@ -130,19 +170,37 @@ char *game_issue_token(Game *g, const char *address)
     return token;
 }
 
-bool game_token_valid(Game *g, const char *address, const char *token)
+/* Do the two hex digests match?  Every byte is compared: the time taken
+ * says nothing about the hash. */
+static bool same_hash(const char *want, const char *got)
 {
-    if (!token || !*token || !g->st) return false;
-    char *want = store_token_hash(g->st, address);
-    if (!want) return false;
-    char *got = sha256_hex(token);
-    /* compare every byte: the time taken says nothing about the hash */
     size_t n = strlen(want);
     unsigned diff = strlen(got) != n;
     for (size_t i = 0; i < n && got[i]; i++) diff |= (unsigned char)(want[i] ^ got[i]);
-    free(want);
-    free(got);
     return diff == 0;
+}
+
+int game_token_check(Game *g, const char *address, const char *token, bool use)
+{
+    if (!token || !*token || !g->st) return 0;
+    char *want = NULL, *offer = NULL, *got = sha256_hex(token);
+    int rc = store_token_read(g->st, address, &want);
+    if (rc > 0 && same_hash(want, got)) rc = 1;
+    else if (rc >= 0) {
+        rc = store_token_offer_read(g->st, address, &offer);
+        if (rc > 0 && !same_hash(offer, got)) rc = 0;
+        /* the offer's first use makes it the token, voiding the old */
+        if (rc > 0 && use && !store_token_offer_take(g->st, address)) rc = -1;
+    }
+    free(want);
+    free(offer);
+    free(got);
+    return rc;
+}
+
+bool game_token_valid(Game *g, const char *address, const char *token)
+{
+    return game_token_check(g, address, token, false) > 0;
 }
 
 char *game_token_owner(Game *g, const char *token)
@@ -154,9 +212,60 @@ char *game_token_owner(Game *g, const char *token)
     return who;
 }
 
+/* Does the game know the address: a token or an offer, or an object of
+ * the state that names it as its sender or its owner (moveSender,
+ * defaultEmail: the owners privacy.c knows)?  1, 0, or -1. */
+static int address_known(Game *g, const char *address)
+{
+    int rc = store_token_known(g->st, address);
+    if (rc) return rc;
+    Sym a = sym_cstr(address);
+    const IdSet *by = pool_lookup(g->pool, SYM_moveSender, a), *own = pool_lookup(g->pool, SYM_defaultEmail, a);
+    return (by && by->live) || (own && own->live);
+}
+
+TokenMail game_token_mail_check(Game *g, const char *address, int64_t time, char **why)
+{
+    Buf b = {0}, key = {0};
+    *why = NULL;
+    char *t = game_config(g, "transport"), *most = game_config(g, "tokenMailsPerHour");
+    TokenMail r = TOKEN_MAIL_OK;
+    int known;
+    int64_t last;
+    long sent;
+    buf_printf(&key, "token %s", address);
+    if (strcmp(t, "outbox") == 0) {
+        r = TOKEN_MAIL_NO_TRANSPORT;
+        buf_puts(&b, "this game's transport is the outbox: nothing leaves the host, so no token is mailed; "
+                     "ask the game-keeper (nomic token GAME ADDRESS)");
+    } else if ((known = address_known(g, address)) <= 0) {
+        r = known < 0 ? TOKEN_MAIL_FAILED : TOKEN_MAIL_UNKNOWN;
+        buf_printf(&b, "%s is not an address this game knows (no token, no object of the game names it): no token "
+                       "is mailed there; ask the game-keeper (nomic token GAME ADDRESS)",
+                   address);
+    } else if ((last = store_answered_at(g->st, buf_str(&key))) < 0) {
+        r = TOKEN_MAIL_FAILED;
+    } else if (last > 0 && time - last < ANSWER_PERIOD) {
+        r = TOKEN_MAIL_RECENT;
+        buf_printf(&b, "a token was mailed to %s less than %d minutes ago; not again yet", address, ANSWER_PERIOD / 60);
+    } else if ((sent = store_answers_since(g->st, "token ", time - ANSWER_PERIOD + 1)) < 0) {
+        r = TOKEN_MAIL_FAILED;
+    } else if (sent >= strtol(most, NULL, 10)) {
+        r = TOKEN_MAIL_BUSY;
+        buf_printf(&b, "the game mailed %ld tokens in the last hour, the most it mails (tokenMailsPerHour %s); "
+                       "ask again later",
+                   sent, most);
+    }
+    free(t);
+    free(most);
+    buf_free(&key);
+    *why = buf_take(&b);
+    return r;
+}
+
 bool game_mail_token(Game *g, const char *address, long event, int64_t time)
 {
-    char *token = game_issue_token(g, address);
+    char *h, *token = new_token(&h);
     if (!token) return false;
     char *name = game_config(g, "name");
     Buf b = {0}, key = {0};
@@ -164,12 +273,17 @@ bool game_mail_token(Game *g, const char *address, long event, int64_t time)
     buf_puts(&b, "Under mailPolicy tokens a move counts only with its sender's token: write the line\n\n"
                  "    token: ");
     buf_printf(&b, "%s\n\nin each mail of moves (over HTTP: Authorization: Bearer %s).\n"
-                   "Keep it to yourself. A mail with the line TOKEN asks for a new one, which voids this one.\n",
+                   "Keep it to yourself. Your token before this one, if you had one, counts until you first use\n"
+                   "this one, and no longer then. A mail with the line TOKEN asks for a new one.\n",
                token, token);
     buf_printf(&key, "token %s", address);
-    bool ok = store_outbox_add(g->st, event, address, buf_str(&b), "sent", game_delivery(g), time) > 0 &&
+    const char *delivery = game_delivery(g);
+    /* an offer: the token in use stays valid until this one is used */
+    bool ok = delivery && store_token_offer_set(g->st, address, h, time) &&
+              store_outbox_add(g->st, event, address, buf_str(&b), "sent", delivery, time) > 0 &&
               store_answered(g->st, buf_str(&key), time);
     free(token);
+    free(h);
     free(name);
     buf_free(&b);
     buf_free(&key);

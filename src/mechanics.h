@@ -12,6 +12,10 @@
  *   listen      the address `nomic serve` listens on
  *   name        the game's display name (mail subjects, the page); empty:
  *               the file's name
+ *   addressCase fold (an address's local part in any case is one
+ *               address) | keep
+ *   tokenMailsPerHour, tokenRequestsPerClient  the ceilings on tokens
+ *               mailed on request (in all, and per client IP over HTTP)
  */
 #ifndef NOMIC_MECHANICS_H
 #define NOMIC_MECHANICS_H
@@ -38,15 +42,48 @@ const char *game_delivery(Game *g);
  * with a message in err when the key or value is not one it takes. */
 bool game_config_set(Game *g, const char *key, const char *value, Buf *err);
 
-/* Issues (or re-issues, voiding the old one) an address's token; returns
- * it, malloc'd, or NULL if the store failed.  Only its hash is kept. */
+/* An address in the one form the Mechanics know it by (addr_canonical,
+ * under the setting addressCase), malloc'd; NULL with *why when it has
+ * none.  Every way in applies it: a message's sender, a token's address. */
+char *game_address(Game *g, const char *addr, const char **why);
+
+/* The game-keeper's token (nomic token): issues (or re-issues) an
+ * address's token, voiding at once the old one and any token mailed on
+ * request; returns it, malloc'd, or NULL if the store failed.  Only its
+ * hash is kept. */
 char *game_issue_token(Game *g, const char *address);
+/* Is `token` the (canonical) address's: 1 yes, 0 no, -1 the store
+ * failed.  A token mailed on request is valid beside the one before;
+ * with `use` (a message that counts), its first use voids that one. */
+int game_token_check(Game *g, const char *address, const char *token, bool use);
 bool game_token_valid(Game *g, const char *address, const char *token);
-/* Issues a token for address and mails it there (the outbox, in event
- * `event`'s transaction); notes when, for the once-an-hour ceiling. */
+
+/* May a token be mailed to `address` now, on request (a mail's TOKEN, POST
+ * /api/token)?  Only where mail leaves the host (not transport outbox),
+ * to an address the game knows (it has a token, or an object of the state
+ * names it as moveSender or defaultEmail), at most once an ANSWER_PERIOD
+ * per address and tokenMailsPerHour in all.  *why (malloc'd) says why
+ * not. */
+typedef enum TokenMail {
+    TOKEN_MAIL_OK,
+    TOKEN_MAIL_NO_TRANSPORT, /* transport outbox: nothing would leave */
+    TOKEN_MAIL_UNKNOWN,      /* an address the game does not know */
+    TOKEN_MAIL_RECENT,       /* this address had one less than an hour ago */
+    TOKEN_MAIL_BUSY,         /* tokenMailsPerHour reached */
+    TOKEN_MAIL_FAILED,       /* the store cannot say */
+} TokenMail;
+TokenMail game_token_mail_check(Game *g, const char *address, int64_t time, char **why);
+/* Mails address a new token (the outbox, in event `event`'s
+ * transaction), offered beside the one in use until first used; notes
+ * when, for the ceilings above. */
 bool game_mail_token(Game *g, const char *address, long event, int64_t time);
-/* The address a token belongs to, malloc'd, or NULL. */
+/* The address a token (or a token mailed and not yet used) belongs to,
+ * malloc'd, or NULL. */
 char *game_token_owner(Game *g, const char *token);
+
+/* Ceilings of the token mail settings (docs/limits.md). */
+#define TOKEN_MAILS_MAX 1000   /* tokenMailsPerHour */
+#define TOKEN_REQUESTS_MAX 100 /* tokenRequestsPerClient */
 
 /* The Mechanics' answer to a mail whose moves the rules ran: the moves
  * read (the object text `moves`), how it was read (`reading`: lines set

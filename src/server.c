@@ -38,6 +38,7 @@
 #include "mailout.h"
 #include "mechanics.h"
 #include "objfmt.h"
+#include "perclient.h"
 #include "report.h"
 #include "scams.h"
 #include "views.h"
@@ -706,7 +707,8 @@ typedef struct MoveResult {
     bool answered, refused, over_quota;
 } MoveResult;
 
-/* The client's IP, billed with the sender (billing.h), into ip. */
+/* The client's IP, into ip ("unknown" when it has none): billed with the
+ * sender (billing.h), and counted for the tokens it asks for. */
 static const char *client_ip(struct MHD_Connection *c, char ip[INET6_ADDRSTRLEN])
 {
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -810,6 +812,17 @@ static void api_move(Server *s, struct MHD_Connection *c, const char *you, Reque
     if (from && !*from) {
         free(from);
         from = NULL;
+    }
+    if (from) {
+        /* one address, one player: from= in the form the token's address has */
+        const char *bad;
+        pthread_mutex_lock(&s->game_mu);
+        char *canon = game_address(s->g, from, &bad);
+        pthread_mutex_unlock(&s->game_mu);
+        if (canon) {
+            free(from);
+            from = canon;
+        }
     }
     const char *sender = you ? you : from;
     if (!body || !*body) answer_error(a, 400, "no move: the body holds the moves (object format or sugar lines)");
@@ -1058,22 +1071,64 @@ static void api_scams(Server *s, const char *you, Request *rq, Answer *a)
     free(wait_s);
 }
 
+/* May a token be mailed to `who` at `now`, asked by this client?  0 yes,
+ * else the HTTP status of the refusal, said in a (nothing is journaled:
+ * a refusal here costs the game no row).  The canonical address in
+ * *canon.  Under game_mu. */
+static unsigned token_refusal(Server *s, struct MHD_Connection *c, const char *from, int64_t now, char **canon,
+                              Answer *a)
+{
+    char ip[INET6_ADDRSTRLEN], *per = game_config(s->g, "tokenRequestsPerClient"), *why = NULL;
+    long most = strtol(per, NULL, 10), count;
+    unsigned status = 0;
+    const char *bad;
+    Buf err = {0};
+    client_ip(c, ip);
+    if (!perclient_take(ip, now, most, &count))
+        answer_error(a, status = 429, "this client (%s) asked for %ld tokens in the last hour, the most it may "
+                                      "(tokenRequestsPerClient %s); ask again later", ip, count, per);
+    else if (!game_lock(s->g, &err)) answer_error(a, status = 503, "the game is busy: %s", buf_str(&err));
+    else {
+        *canon = game_address(s->g, from, &bad);
+        TokenMail r = *canon ? game_token_mail_check(s->g, *canon, now, &why) : TOKEN_MAIL_UNKNOWN;
+        game_unlock(s->g);
+        if (!*canon) answer_error(a, status = 400, "from=%s: %s", from, bad);
+        else if (r == TOKEN_MAIL_NO_TRANSPORT) answer_error(a, status = 409, "%s", why);
+        else if (r == TOKEN_MAIL_UNKNOWN) answer_error(a, status = 403, "%s", why);
+        else if (r == TOKEN_MAIL_RECENT || r == TOKEN_MAIL_BUSY) answer_error(a, status = 429, "%s", why);
+        else if (r == TOKEN_MAIL_FAILED)
+            answer_error(a, status = 503, "the game cannot be read: %s", store_error(s->g->st));
+    }
+    free(why);
+    free(per);
+    buf_free(&err);
+    return status;
+}
+
 /* POST /api/token?from=ADDRESS: "mail me my token", as a mail's line
  * TOKEN does (docs/mechanics.md): an event that mails the address a new
- * token, at most once an hour per address.  Only the address's owner
- * reads it. */
+ * token, which voids the one before when first used.  Only to an address
+ * the game knows, over a transport that sends mail, within the hourly
+ * ceilings per address, per client and in all; a refusal is answered
+ * without an event.  Only the address's owner reads the token. */
 static void api_token(Server *s, struct MHD_Connection *c, Request *rq, Answer *a)
 {
     const char *q = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "from");
-    char *from = q ? xstrdup(q) : form_field(buf_str(&rq->body), "from");
+    char *from = q ? xstrdup(q) : form_field(buf_str(&rq->body), "from"), *canon = NULL;
+    int64_t now = time_now_wall();
     if (!from || !*from) answer_error(a, 400, "whose token? Give from=ADDRESS: the token is mailed there");
     else if (strlen(from) > 320 || strpbrk(from, " \t\r\n<>,\"") || !strchr(from, '@'))
         answer_error(a, 400, "from=%s: not a bare address", from);
     else {
-        Incoming in = {VIA_HTTP, from, time_now_wall(), 0, "", NULL, NULL, false, NULL, NULL, (const int[]){0}, 0,
-                       NULL, true};
-        MoveResult m = {&a->body, from, false, false};
         pthread_mutex_lock(&s->game_mu);
+        if (token_refusal(s, c, from, now, &canon, a)) {
+            pthread_mutex_unlock(&s->game_mu);
+            free(canon);
+            free(from);
+            return;
+        }
+        Incoming in = {VIA_HTTP, canon, now, 0, "", NULL, NULL, false, NULL, NULL, (const int[]){0}, 0, NULL, true};
+        MoveResult m = {&a->body, canon, false, false};
         atomic_store(&s->running, true);
         bool kept = game_submit(s->g, &in, false, move_outcome, &m);
         atomic_store(&s->running, false);
@@ -1088,6 +1143,7 @@ static void api_token(Server *s, struct MHD_Connection *c, Request *rq, Answer *
         }
         free(why);
     }
+    free(canon);
     free(from);
 }
 

@@ -122,7 +122,9 @@ static const char *schema =
  * and the event it became, so that a mail is applied at most once;
  * answers, when the Mechanics last answered an address about a mail they
  * refused unread; tallies, what each sender (an address, or a client's
- * IP) had run and had refused in each hour (billing.c); and the index
+ * IP) had run and had refused in each hour (billing.c); token_offers, a
+ * token mailed on request that does not yet void the address's token (it
+ * does when first used); and the index
  * that finds the queue without reading the outbox's history. */
 static const char *extras =
     "CREATE TABLE IF NOT EXISTS mail_keys(key TEXT PRIMARY KEY, event INTEGER NOT NULL);"
@@ -130,6 +132,7 @@ static const char *extras =
     " work INTEGER NOT NULL, bytes INTEGER NOT NULL, refused INTEGER NOT NULL, last_refusal TEXT,"
     " PRIMARY KEY(who, hour)) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS answers(address TEXT PRIMARY KEY, at INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS token_offers(address TEXT PRIMARY KEY, hash TEXT NOT NULL, issued_at INTEGER NOT NULL);"
     "CREATE INDEX IF NOT EXISTS outbox_queued ON outbox(state) WHERE state='queued';";
 
 static void write_behind_stop(Store *s);
@@ -1517,7 +1520,103 @@ bool store_outbox_failed(Store *s, long id, const char *message_id, const char *
     return step_done(s, st);
 }
 
-char *store_token_owner(Store *s, const char *hash) { return lookup(s, Q_TOKEN_OWNER, hash); }
+/* One text that a query with one text parameter answers: 1 and *v
+ * (malloc'd), 0 no row, -1 the store failed. */
+static int lookup_text(Store *s, const char *sql, const char *key, char **v)
+{
+    sqlite3_stmt *st;
+    *v = NULL;
+    if (!prepare(s, sql, &st)) return -1;
+    bind_text(s, st, 1, key);
+    int rc = step_row(s, st);
+    if (rc == 1) *v = col_text(s, st, 0);
+    if (rc == 1 && bind_failed(s)) rc = -1;
+    sqlite3_finalize(st);
+    return rc;
+}
+
+char *store_token_owner(Store *s, const char *hash)
+{
+    char *who;
+    if (lookup_read(s, Q_TOKEN_OWNER, hash, &who) == 0)
+        lookup_text(s, "SELECT address FROM token_offers WHERE hash=?1", hash, &who);
+    return who;
+}
+
+int store_token_offer_read(Store *s, const char *address, char **hash)
+{
+    return lookup_text(s, "SELECT hash FROM token_offers WHERE address=?1", address, hash);
+}
+
+bool store_token_offer_set(Store *s, const char *address, const char *hash, int64_t when)
+{
+    sqlite3_stmt *st;
+    if (!prepare(s, "INSERT INTO token_offers(address,hash,issued_at) VALUES(?1,?2,?3) ON CONFLICT(address)"
+                    " DO UPDATE SET hash=excluded.hash, issued_at=excluded.issued_at", &st))
+        return false;
+    bind_text(s, st, 1, address);
+    bind_text(s, st, 2, hash);
+    bind_int(s, st, 3, when);
+    bool ok = step_done(s, st);
+    sqlite3_finalize(st);
+    return ok;
+}
+
+static bool token_offer_exec(Store *s, const char *sql, const char *address)
+{
+    sqlite3_stmt *st;
+    if (!prepare(s, sql, &st)) return false;
+    bind_text(s, st, 1, address);
+    bool ok = step_done(s, st);
+    sqlite3_finalize(st);
+    return ok;
+}
+
+/* The offer becomes the token first, then goes: a failure between leaves
+ * an offer equal to the token, which changes nothing. */
+bool store_token_offer_take(Store *s, const char *address)
+{
+    return token_offer_exec(s, "INSERT INTO tokens(address,hash,issued_at) SELECT address,hash,issued_at FROM"
+                               " token_offers WHERE address=?1 ON CONFLICT(address) DO UPDATE SET hash=excluded.hash,"
+                               " issued_at=excluded.issued_at", address) &&
+           store_token_offer_drop(s, address);
+}
+
+bool store_token_offer_drop(Store *s, const char *address)
+{
+    return token_offer_exec(s, "DELETE FROM token_offers WHERE address=?1", address);
+}
+
+int store_token_known(Store *s, const char *address)
+{
+    char *v;
+    int rc = lookup_text(s, "SELECT 'yes' FROM tokens WHERE address=?1 UNION ALL"
+                            " SELECT 'yes' FROM token_offers WHERE address=?1 LIMIT 1", address, &v);
+    free(v);
+    return rc;
+}
+
+/* The keys that begin with the prefix are a range of the primary key
+ * (from the prefix to the prefix with its last byte one more), so the
+ * count reads them only, not every address ever answered. */
+long store_answers_since(Store *s, const char *prefix, int64_t since)
+{
+    sqlite3_stmt *st;
+    size_t n = strlen(prefix);
+    if (!n || (unsigned char)prefix[n - 1] == 0xff) return -1;
+    char *end = xstrdup(prefix);
+    end[n - 1]++;
+    long count = -1;
+    if (prepare(s, "SELECT count(*) FROM answers WHERE address>=?1 AND address<?2 AND at>=?3", &st)) {
+        bind_text(s, st, 1, prefix);
+        bind_text(s, st, 2, end);
+        bind_int(s, st, 3, since);
+        count = step_row(s, st) == 1 ? (long)sqlite3_column_int64(st, 0) : -1;
+        sqlite3_finalize(st);
+    }
+    free(end);
+    return count;
+}
 
 char *store_all_senders(Store *s)
 {

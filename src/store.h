@@ -215,8 +215,18 @@ int store_outbox_claim(Store *s, long after, int64_t now, int64_t lease_until, b
 bool store_outbox_delivered(Store *s, long id, const char *message_id, int64_t when);
 /* A failed attempt: try again at next_try, or give up (next_try 0). */
 bool store_outbox_failed(Store *s, long id, const char *message_id, const char *error, int64_t next_try);
-/* The address whose token hashes to `hash`, or NULL. */
+/* The address whose token, or token offered, hashes to `hash`, or NULL. */
 char *store_token_owner(Store *s, const char *hash);
+/* A token mailed on request is an offer (table token_offers): the
+ * address's token stays valid until the offer is first used, and the
+ * offer then takes its place (store_token_offer_take).  _read: 1 and
+ * *hash, 0 none, -1 the store failed. */
+int store_token_offer_read(Store *s, const char *address, char **hash);
+bool store_token_offer_set(Store *s, const char *address, const char *hash, int64_t when);
+bool store_token_offer_take(Store *s, const char *address);
+bool store_token_offer_drop(Store *s, const char *address);
+/* Has the address a token or an offer: 1 yes, 0 no, -1 the store failed. */
+int store_token_known(Store *s, const char *address);
 
 /* The writer's lock: one event at a time over every process that opens
  * the game (the server, nomic deliver from the MTA, nomic move).  Waits
@@ -250,6 +260,9 @@ typedef struct SenderTally {
 int store_tally_read(Store *s, const char *who, int64_t hour, SenderTally *t);
 bool store_tally_add(Store *s, const char *who, int64_t hour, const SenderTally *d, const char *refusal);
 bool store_tallies_prune(Store *s, int64_t before);
+/* How many answers keys beginning with `prefix` were noted at or after
+ * `since` (-1: the store failed). */
+long store_answers_since(Store *s, const char *prefix, int64_t since);
 
 /* Every distinct sender in the journal (for the loop meta-rule's notice). */
 char *store_all_senders(Store *s);

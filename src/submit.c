@@ -20,7 +20,7 @@ static bool run_due_timers(Game *g, int64_t time, bool dry, OutcomeFn fn, void *
 /* Does the message pass the game's mailPolicy?  NULL, or why not;
  * *failed when the store cannot say (the message is then not taken: a
  * policy that cannot be read is never taken for the default). */
-static char *policy_refusal(Game *g, const Incoming *m, bool *failed)
+static char *policy_refusal(Game *g, const Incoming *m, bool dry, bool *failed)
 {
     *failed = false;
     if (m->via == VIA_CLI) return NULL;
@@ -31,15 +31,16 @@ static char *policy_refusal(Game *g, const Incoming *m, bool *failed)
     }
     if (!policy) policy = game_config(g, "mailPolicy");
     char *why = NULL;
-    char *hash = NULL;
-    if (strcmp(policy, "tokens") == 0 && g->st && m->token && store_token_read(g->st, m->sender, &hash) < 0) {
+    /* a message that counts uses its token: a token mailed on request
+     * then voids the one before (a dry run uses nothing) */
+    int valid = strcmp(policy, "tokens") == 0 ? game_token_check(g, m->sender, m->token, !dry) : 1;
+    if (valid < 0) {
         /* a token that cannot be looked up is neither valid nor invalid */
         *failed = true;
         free(policy);
         return NULL;
     }
-    free(hash);
-    if (strcmp(policy, "tokens") == 0 && !game_token_valid(g, m->sender, m->token))
+    if (!valid)
         why = xstrdup(m->token ? "the token given is not this sender's: the move was not applied"
                                : "this game takes moves only with the sender's token (a `token:` line in a mail, "
                                  "Authorization: Bearer over HTTP): the move was not applied");
@@ -94,23 +95,30 @@ static bool may_answer_unread(Game *g, const Incoming *m, char **why, bool *fail
     return false;
 }
 
-/* A line `TOKEN`: the event mails the sender's address a new token, at
- * most once an ANSWER_PERIOD per address (a forged From cannot make the
- * game void a player's token over and over, nor mail it without end).
- * Returns the event's note. */
+/* A line `TOKEN`: the event mails the sender's address a new token, if
+ * game_token_mail_check allows (mail leaves the host, the game knows the
+ * address, the hourly ceilings).  The token mailed voids the one before
+ * only when first used, so a forged From can neither take a player's
+ * token away nor make the game a mail cannon.  Returns the event's note;
+ * NULL when the store cannot say. */
 static char *token_request(Game *g, const Incoming *m)
 {
-    Buf key = {0}, b = {0};
-    buf_printf(&key, "token %s", m->sender);
-    int64_t last = store_answered_at(g->st, buf_str(&key));
-    if (last > 0 && m->time - last < ANSWER_PERIOD) {
-        buf_printf(&b, "TOKEN: a token was mailed to %s less than %d minutes ago; not again yet", m->sender,
-                   ANSWER_PERIOD / 60);
-    } else {
-        g->token_to = m->sender;
-        buf_printf(&b, "TOKEN: a new token is mailed to %s (the one before, if any, no longer counts)", m->sender);
+    char *why;
+    TokenMail r = game_token_mail_check(g, m->sender, m->time, &why);
+    if (r == TOKEN_MAIL_FAILED) {
+        free(why);
+        return NULL;
     }
-    buf_free(&key);
+    Buf b = {0};
+    if (r == TOKEN_MAIL_OK) {
+        g->token_to = m->sender;
+        buf_printf(&b, "TOKEN: a new token is mailed to %s (the one before, if any, counts until this one is first "
+                       "used)",
+                   m->sender);
+    } else {
+        buf_printf(&b, "TOKEN: %s", why);
+    }
+    free(why);
     return buf_take(&b);
 }
 
@@ -222,7 +230,41 @@ static bool bill_message(Game *g, const Incoming *m, const Payers *pay, bool unr
     return first >= 0;
 }
 
+
+/* The message with its sender in the one form the Mechanics know it by
+ * (game_address): *m as it is, or `own` (its sender in *canon, to free).
+ * A sender without one is refused unread, saying why. */
+static const Incoming *canonical_sender(Game *g, const Incoming *m, Incoming *own, char **canon, char **refusal)
+{
+    const char *why;
+    *refusal = NULL;
+    *canon = game_address(g, m->sender, &why);
+    if (*canon && strcmp(*canon, m->sender) == 0) return m;
+    *own = *m;
+    if (*canon) {
+        own->sender = *canon;
+        return own;
+    }
+    Buf b = {0};
+    buf_printf(&b, "the sender's address %s: %s", m->sender, why);
+    *refusal = buf_take(&b);
+    if (!own->refusal) own->refusal = *refusal;
+    return own;
+}
+
+static bool submit_read(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud);
+
 static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud)
+{
+    Incoming own;
+    char *canon, *refusal;
+    bool ok = submit_read(g, canonical_sender(g, m, &own, &canon, &refusal), dry, fn, ud);
+    free(canon);
+    free(refusal);
+    return ok;
+}
+
+static bool submit_read(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud)
 {
     Incoming forward, now;
     /* a journal that cannot be read fails the message (an MTA tries
@@ -266,7 +308,7 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
      * has any, do (below) */
     bool token_asked = !why && m->wants_token && m->via != VIA_CLI && !m->automatic && !dry && g->st;
     if (!why && !token_asked) {
-        why = policy_refusal(g, m, &failed);
+        why = policy_refusal(g, m, dry, &failed);
         if (failed) return false;
     }
     unread = why && !copy;
@@ -306,7 +348,29 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     bool token_only = false;
     if (token_asked) {
         char *note = token_request(g, m);
+        if (!note) {
+            free(why);
+            free(reading);
+            prose_free(&pr);
+            buf_free(&moves);
+            buf_free(&err);
+            return false;
+        }
         if (misread) { /* the token goes all the same; the answer says what did not read */
+            /* without the sender's token (under mailPolicy tokens) that
+             * answer is one about a mail refused unread: at most one an
+             * hour, or TOKEN and a bad line would aim the game's mail */
+            char *policy = policy_refusal(g, m, true, &failed);
+            unread = policy != NULL;
+            free(policy);
+            if (failed) {
+                free(note);
+                free(why);
+                prose_free(&pr);
+                buf_free(&moves);
+                buf_free(&err);
+                return false;
+            }
             Buf b = {0};
             buf_printf(&b, "%s\n%s", why, note);
             free(why);
@@ -317,7 +381,7 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
             why = note;
             token_only = true;
         } else {
-            if (!why) why = policy_refusal(g, m, &failed);
+            if (!why) why = policy_refusal(g, m, dry, &failed);
             if (failed) {
                 free(note);
                 free(reading);
@@ -361,8 +425,10 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     g->answer_unread = unread;
     g->reading = reading;
     g->summing = answer && !why && m->lines ? text : NULL;
+    /* only a mail that was read is known by its key: a forged one refused
+     * unread cannot take the place of the real mail it imitates */
     bool ok = event_message(g, m->sender, m->time, m->stamp ? m->stamp : m->time, why ? NULL : text, raw,
-                            copy ? NULL : m->key, why, dry, &o);
+                            copy || unread ? NULL : m->key, why, dry, &o);
     g->billing = NULL;
     o.over_quota = over;
     g->answering = NULL;

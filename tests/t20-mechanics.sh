@@ -49,15 +49,21 @@ expect_status 0 "replay after the sugar changed" "$NOMIC" replay g.db
 # --- settings ----------------------------------------------------------
 expect_status 0 "config lists" "$NOMIC" config g.db
 cat >want <<'EOF'
-transport  outbox
-mailFrom   nomic@localhost
-mailPolicy open
-listen     127.0.0.1:8080
-name       (unset)
+transport              outbox
+mailFrom               nomic@localhost
+mailPolicy             open
+listen                 127.0.0.1:8080
+name                   (unset)
+quotaEvents            600
+quotaWork              1000000000
+quotaJournal           16777216
+addressCase            fold
+tokenMailsPerHour      20
+tokenRequestsPerClient 10
 EOF
-expect_cmp want out "config lists every setting with its default: the outbox, an open policy, no display name"
+expect_cmp want out "config lists every setting with its default: the outbox, an open policy, no display name, the quotas of the hour, addresses in any case, the token mail ceilings"
 expect_status 2 "config refuses an unknown key" "$NOMIC" config g.db colour blue
-printf 'nomic config: colour is not a setting (transport, mailFrom, mailPolicy, listen, name)\n' >want
+printf 'nomic config: colour is not a setting (transport, mailFrom, mailPolicy, listen, name, quotaEvents, quotaWork, quotaJournal, addressCase, tokenMailsPerHour, tokenRequestsPerClient)\n' >want
 expect_cmp want err "unknown key message, with the settings there are"
 expect_status 2 "config refuses a bad value" "$NOMIC" config g.db mailPolicy closed
 printf 'nomic config: mailPolicy closed: expected open or tokens\n' >want
@@ -370,7 +376,8 @@ for k in 1 2 3; do
     mail 'ann@d.org' 'Thu, 01 Jan 2026 00:13:00 +0000' 'Content-Type: text/plain' "REGISTER Forged$k" > forged$k.eml
     expect_status 0 "forged mail $k under tokens" "$NOMIC" deliver d.db < forged$k.eml
 done
-expect_in out "not answered: this address had an answer" "the journal says why a forged mail was not answered"
+expect_in out "not journaled again" "a forged mail after the first of the hour is counted, not journaled"
+expect_eq "$(sqlite3 d.db "select refused from tallies where who='ann@d.org'")" 3 "the sender's tally counts the three"
 expect_eq "$(sqlite3 d.db "select count(*) from outbox o join recipients r on r.id=o.to_id where r.list='ann@d.org' and o.text like '%token%'")" 1 \
     "answers to three forged mails within the hour"
 n=$(last_n d.db)
@@ -416,6 +423,14 @@ expect_in sent/1.eml "In-Reply-To: <oops.2@th.org>" "the Mechanics' refusal thre
 # --- a token by mail: a line TOKEN ---------------------------------------
 "$NOMIC" init tk.db --ruleset favor --time 2026-01-01Z > /dev/null
 "$NOMIC" config tk.db mailPolicy tokens > /dev/null
+"$NOMIC" token tk.db nia@tk.org > /dev/null # nia is known to the game: the keeper gave her a token, which she lost
+mail 'Nia <nia@tk.org>' 'Thu, 01 Jan 2026 00:04:00 +0000' 'Content-Type: text/plain' 'TOKEN' > tk0.eml
+expect_status 0 "TOKEN where the transport is the outbox" "$NOMIC" deliver tk.db < tk0.eml
+expect_in out "this game's transport is the outbox: nothing leaves the host" "the event says no token leaves the host"
+expect_not_in out "a new token is mailed" "and does not claim one was mailed"
+expect_eq "$(sqlite3 tk.db "select count(*) from outbox o join recipients r on r.id=o.to_id where r.list='nia@tk.org'")" 0 \
+    "no token was put in the outbox"
+"$NOMIC" config tk.db transport sendmail:/bin/true > /dev/null # mail leaves the host (to nowhere)
 mail 'Nia <nia@tk.org>' 'Thu, 01 Jan 2026 00:05:00 +0000' 'Content-Type: text/plain' 'Hello, may I have my token?
 TOKEN
 Thanks, Nia' > tk1.eml
@@ -438,7 +453,14 @@ mail 'Omar <omar@tk.org>' 'Thu, 01 Jan 2026 00:08:00 +0000' 'Content-Type: text/
 VOTE 1 maybe' > tk4.eml
 expect_status 0 "TOKEN beside a line that does not read" "$NOMIC" deliver tk.db < tk4.eml
 expect_in out "line 2: \`VOTE 1 maybe\` is not a move" "the bad line is named"
-expect_in out "a new token is mailed to omar@tk.org" "and the token goes all the same"
+expect_in out "omar@tk.org is not an address this game knows" "and a stranger's address is mailed no token"
+expect_eq "$(sqlite3 tk.db "select count(*) from outbox o join recipients r on r.id=o.to_id where r.list='omar@tk.org' and instr(text, '    token: ') > 0")" 0 \
+    "no token is mailed to the stranger"
+mail 'Omar <omar@tk.org>' 'Thu, 01 Jan 2026 00:09:00 +0000' 'Content-Type: text/plain' 'TOKEN
+VOTE 2 maybe' > tk5.eml
+expect_status 0 "TOKEN beside a bad line again" "$NOMIC" deliver tk.db < tk5.eml
+expect_eq "$(sqlite3 tk.db "select count(*) from outbox o join recipients r on r.id=o.to_id where r.list='omar@tk.org'")" 1 \
+    "without a token, a TOKEN mail's refusal is answered at most once an hour, as any mail refused unread"
 
 # --- a move that changed nothing: "no effect", and why ---------------------
 "$NOMIC" init ne.db --ruleset favor --time 2026-01-01Z > /dev/null

@@ -569,15 +569,22 @@ expect_http 200 "a move with the token the game-keeper gave" POST /api/move -H "
 expect_json "j['status']" "applied" "applied under alice's address"
 # a player proves an address without the game-keeper: "mail me my token"
 expect_http 400 "mail me my token, without an address" POST /api/token
-expect_http 200 "mail me my token" POST '/api/token?from=nia@example.org'
-expect_json "j['status'], 'a new token is mailed to nia@example.org' in j['message']" "refused True" "the event mails the token (and moves nothing)"
+expect_http 409 "mail me my token, where the transport is the outbox" POST '/api/token?from=alice@example.org'
+expect_json "'transport is the outbox: nothing leaves the host' in j['error']" "True" "the answer says no mail leaves the host"
+"$NOMIC" config main.db transport sendmail:/bin/true >/dev/null # mail leaves the host (to nowhere)
+expect_http 403 "mail me my token, for an address the game does not know" POST '/api/token?from=nia@example.org'
+expect_json "'nia@example.org is not an address this game knows' in j['error']" "True" "a stranger's address is mailed nothing"
+expect_http 200 "mail me my token" POST '/api/token?from=Alice@Example.ORG'
+expect_json "j['status'], 'a new token is mailed to alice@example.org' in j['message']" "refused True" "the event mails the token (and moves nothing), to the address in its one form"
 "$NOMIC" outbox main.db --json > outbox.json
-TN=$(json outbox.json "[m['text'] for m in j['messages'] if m['to'] == 'nia@example.org'][0].split('\n    token: ')[1].split()[0]")
+TN=$(json outbox.json "[m['text'] for m in j['messages'] if m['to'] == 'alice@example.org' and '    token: ' in m['text']][0].split('\n    token: ')[1].split()[0]")
 expect_eq "${#TN}" 32 "the token in the mail to that address"
-expect_http 200 "a move with the token mailed" POST /api/move -H "Authorization: Bearer $TN" --data-binary 'REGISTER nia'
-expect_json "j['status']" "applied" "applied under nia's address"
-expect_http 200 "mail me my token again at once" POST '/api/token?from=nia@example.org'
-expect_json "'not again yet' in j['message']" "True" "at most once an hour per address"
+expect_http 200 "the token before still counts" POST /api/move -H "Authorization: Bearer $TK" --data-binary 'REGISTER alice'
+expect_http 200 "a move with the token mailed" POST /api/move -H "Authorization: Bearer $TN" --data-binary 'REGISTER alice'
+expect_json "j['status']" "no effect" "taken under alice's address"
+expect_http 401 "once the new token is used, the one before is void" POST /api/move -H "Authorization: Bearer $TK" --data-binary 'REGISTER alice'
+expect_http 429 "mail me my token again at once" POST '/api/token?from=alice@example.org'
+expect_json "'not again yet' in j['error']" "True" "at most once an hour per address"
 stop_server
 
 # ---- reports: GET /api/report/KIND prints what nomic report prints ----

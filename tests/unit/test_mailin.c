@@ -11,6 +11,7 @@
 #include "mailin.h"
 #include "prose.h"
 #include "unit.h"
+#include "addrs.h"
 
 static const char *SUGAR = "REGISTER <nickname>\n"
                            "    subtype: register\n"
@@ -191,6 +192,36 @@ static void moves_among_prose(void **state)
     sugar_free(s);
 }
 
+/* An address's one form (addrs.h): the spellings that reach one mailbox
+ * are one address. */
+static void one_form_per_address(void **state)
+{
+    (void)state;
+    const struct { const char *in, *fold, *keep; } cases[] = {
+        {"alice@example.org", "alice@example.org", "alice@example.org"},
+        {"alice@EXAMPLE.org", "alice@example.org", "alice@example.org"},
+        {"Alice@Example.ORG", "alice@example.org", "Alice@example.org"},
+        {"jörg@bücher.example", "jörg@xn--bcher-kva.example", "jörg@xn--bcher-kva.example"},
+        {"Jörg@BÜCHER.example", "jörg@xn--bcher-kva.example", "Jörg@xn--bcher-kva.example"},
+        {"ÉMILE@xn--BCHER-kva.example", "émile@xn--bcher-kva.example", "ÉMILE@xn--bcher-kva.example"},
+        {"a\"@b@Example.org", "a\"@b@example.org", "a\"@b@example.org"}, /* the domain is after the last @ */
+        {"report", "report", "report"},                                    /* no @: a local part alone */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *why;
+        char *f = addr_canonical(cases[i].in, false, &why), *k = addr_canonical(cases[i].in, true, &why);
+        assert_non_null(f);
+        assert_non_null(k);
+        assert_string_equal(f, cases[i].fold);
+        assert_string_equal(k, cases[i].keep);
+        free(f);
+        free(k);
+    }
+    const char *why = NULL;
+    assert_null(addr_canonical("x@\xcc\x81" "b.example", false, &why)); /* a label IDNA refuses: it starts with a combining mark */
+    assert_non_null(why);
+}
+
 int run_mailin_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -202,6 +233,7 @@ int run_mailin_tests(void)
         cmocka_unit_test(html_as_text),
         cmocka_unit_test(a_whole_mail),
         cmocka_unit_test(moves_among_prose),
+        cmocka_unit_test(one_form_per_address),
     };
     return cmocka_run_group_tests_name("mailin", tests, NULL, NULL);
 }
