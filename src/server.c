@@ -781,30 +781,99 @@ static bool addressed_to_text(const char *to, const char *addr)
 typedef struct OutWalk {
     Buf *b;
     const char *you;
+    long only;          /* one message's id, or 0: a page */
+    long left;          /* messages the page may still hold */
+    size_t text_cut;
     bool first;
+    bool stopped;       /* the walk ended it (not an error of the store) */
+    size_t *ends;       /* newest first (?last=N): where each message ends in b */
+    size_t nends;
 } OutWalk;
 
 static bool outbox_row(void *ud, const OutRow *r)
 {
     OutWalk *w = ud;
-    if (!addressed_to_text(r->to, w->you)) return true;
-    buf_puts(w->b, w->first ? "\n" : ",\n");
-    w->first = false;
-    view_message_json(w->b, r);
-    return true;
+    bool mine = (!w->only || r->id == w->only) && addressed_to_text(r->to, w->you);
+    if (mine) {
+        buf_puts(w->b, w->first ? "\n" : ",\n");
+        w->first = false;
+        view_message_json_cut(w->b, r, w->text_cut);
+        if (w->ends) w->ends[w->nends++] = w->b->len;
+    }
+    /* one message: only the first row; a page ends at its count, or early
+     * rather than grow past its bytes */
+    w->stopped = w->only || (mine && (--w->left == 0 || w->b->len >= OUTBOX_PAGE_BYTES));
+    return !w->stopped;
 }
 
-static void api_outbox(Store *rd, const char *you, Answer *a)
+/* The messages a newest-first walk wrote (each ",\n{...}" or "\n{...}"),
+ * in the page oldest first. */
+static void put_oldest_first(Buf *page, const Buf *walked, const size_t *ends, size_t n)
 {
+    for (size_t k = n; k-- > 0;) {
+        size_t from = k ? ends[k - 1] : 0;
+        const char *m = walked->s + from;
+        size_t len = ends[k] - from;
+        size_t skip = m[0] == ',' ? 2 : 1; /* its separator */
+        buf_puts(page, k == n - 1 ? "\n" : ",\n");
+        buf_add(page, m + skip, len - skip);
+    }
+}
+
+/* The caller's messages after id `since`, a page at a time: at most
+ * `limit`, ending early after the one that passes OUTBOX_PAGE_BYTES, each
+ * text cut at OUTBOX_TEXT_CUT (GET /api/outbox/ID has it whole); or, with
+ * ?last=N, the N newest (the same bounds), oldest first.  The rows are
+ * read one at a time: a page costs its own bytes, whatever the outbox
+ * holds. */
+static void api_outbox(Store *rd, struct MHD_Connection *c, const char *you, Answer *a)
+{
+    long since, limit, last;
     if (!you) {
         answer_error(a, 401, "your messages need your token (Authorization: Bearer TOKEN)");
         return;
     }
+    if (!number_param(c, "since", 0, 0, 0x7fffffffffffL, &since, a) ||
+        !number_param(c, "limit", OUTBOX_PAGE, 1, OUTBOX_PAGE_MAX, &limit, a) ||
+        !number_param(c, "last", 0, 1, OUTBOX_PAGE_MAX, &last, a))
+        return;
     answer_json(a, 200);
-    OutWalk w = {&a->body, you, true};
+    Buf walked = {0};
+    OutWalk w = {last ? &walked : &a->body, you, 0, last ? last : limit, OUTBOX_TEXT_CUT, true, false, NULL, 0};
+    if (last) w.ends = xmalloc((size_t)last * sizeof *w.ends);
     buf_putc(&a->body, '[');
-    if (store_each_outbox(rd, outbox_row, &w)) buf_puts(&a->body, "\n]");
+    bool read = (last ? store_each_outbox_before(rd, 0x7fffffffffffL, outbox_row, &w)
+                      : store_each_outbox_after(rd, since, outbox_row, &w)) ||
+                w.stopped;
+    if (last) put_oldest_first(&a->body, &walked, w.ends, w.nends);
+    if (read) buf_puts(&a->body, "\n]");
     else answer_error(a, 503, "the outbox cannot be read: %s", store_error(rd));
+    free(w.ends);
+    buf_free(&walked);
+}
+
+/* One of the caller's messages, its text whole up to MESSAGE_TEXT_MAX. */
+static void api_message(Store *rd, const char *id, const char *you, Answer *a)
+{
+    char *end;
+    long n = strtol(id, &end, 10);
+    if (!you) {
+        answer_error(a, 401, "your messages need your token (Authorization: Bearer TOKEN)");
+        return;
+    }
+    Buf one = {0};
+    OutWalk w = {&one, you, n, 1, MESSAGE_TEXT_MAX, true, false, NULL, 0};
+    bool read = *id && !*end && n > 0 && n < 0x7fffffffffffL ? store_each_outbox_after(rd, n - 1, outbox_row, &w) || w.stopped
+                                                              : true;
+    if (!read) {
+        answer_error(a, 503, "the outbox cannot be read: %s", store_error(rd));
+    } else if (w.first) {
+        answer_error(a, 404, "no message %s of yours", id);
+    } else {
+        answer_json(a, 200);
+        buf_add(&a->body, one.s + 1, one.len - 1); /* outbox_row wrote "\n{...}" */
+    }
+    buf_free(&one);
 }
 
 /* ---- moves ---- */
@@ -1282,7 +1351,8 @@ static void route_api(Server *s, struct MHD_Connection *c, const char *url, bool
     bool is_move = strcmp(api, "move") == 0 || strcmp(api, "token") == 0 || strcmp(api, "scams") == 0; /* the POSTs */
     /* the database is read beside the writer: tokens, the journal, the outbox */
     bool reads = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION) ||
-                 strcmp(api, "log") == 0 || strncmp(api, "log/", 4) == 0 || strcmp(api, "outbox") == 0;
+                 strcmp(api, "log") == 0 || strncmp(api, "log/", 4) == 0 || strcmp(api, "outbox") == 0 ||
+                 strncmp(api, "outbox/", 7) == 0;
     Buf err = {0};
     Store *rd = reads ? reader_take(s, &err) : NULL;
     if (reads && !rd) {
@@ -1307,7 +1377,8 @@ static void route_api(Server *s, struct MHD_Connection *c, const char *url, bool
     else if (strcmp(api, "rules") == 0) answer_entries(s, snap, true, NULL, you, a);
     else if (strcmp(api, "log") == 0) api_log(s, snap, rd, c, you, a);
     else if (strncmp(api, "log/", 4) == 0) api_event(s, snap, rd, api + 4, you, a);
-    else if (strcmp(api, "outbox") == 0) api_outbox(rd, you, a);
+    else if (strcmp(api, "outbox") == 0) api_outbox(rd, c, you, a);
+    else if (strncmp(api, "outbox/", 7) == 0) api_message(rd, api + 7, you, a);
     else if (strncmp(api, "report/", 7) == 0) api_report(s, api + 7, a);
     else answer_error(a, 404, "no such API: %s (see docs/api.md)", url);
     free(you);
