@@ -122,6 +122,7 @@ scenarios: $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/eval-check $(BUILD)/eng
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t50-hostile.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t51-depth.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t52-hostile_loop.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t56-bounds.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t60-scams.sh
 	$(BUILD)/suber-random --variant suber --games 100 --quiet
 	$(BUILD)/suber-random --variant suber1982 --games 20 --quiet
