@@ -216,7 +216,7 @@ python3 - "$URL" "$TOKEN" >pages.out <<'EOF'
 import json, sys, urllib.request
 # every message, a page at a time
 since, ids = 0, []
-while True:
+for k in range(50):  # a page that does not move on ends the walk
     req = urllib.request.Request(sys.argv[1] + "/api/outbox?since=%d" % since, headers={"Authorization": "Bearer " + sys.argv[2]})
     page = json.load(urllib.request.urlopen(req))
     if not page:
