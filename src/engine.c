@@ -832,7 +832,9 @@ void engine_meter_start(const Engine *e, Meter *m)
  * over a cap only if it did not make it grow there, so a game already over
  * one (a cap lowered by the rules) can still shrink.  The counts are the
  * pool's, kept per change; a value is checked among the event's own
- * assignments (the undo log), that are still in the state. */
+ * assignments (the undo log), that are still in the state.  The caps are
+ * those in force when the event began, as for the meter: an event that
+ * changes them applies to the next. */
 static void over_cap(Engine *e, EventResult *r)
 {
     r->status = EV_RUNAWAY;
@@ -840,18 +842,18 @@ static void over_cap(Engine *e, EventResult *r)
     if (e->trace_on) buf_printf(&r->trace, "%s\n", r->message);
 }
 
-static void count_over_cap(Engine *e, EventResult *r, size_t now, size_t before, int limit)
+static void count_over_cap(Engine *e, EventResult *r, const long *cap, size_t now, size_t before, int limit)
 {
     snprintf(r->message, sizeof r->message,
              "the event would leave %zu %s (it began with %zu), above %s (%ld, engineSettings); the whole event was undone",
-             now, limits[limit].what, before, limits[limit].setting, e->limit[limit]);
+             now, limits[limit].what, before, limits[limit].setting, cap[limit]);
     over_cap(e, r);
 }
 
-static bool value_over_cap(Engine *e, EventResult *r)
+static bool value_over_cap(Engine *e, EventResult *r, const long *caps)
 {
     const Pool *p = e->pool;
-    size_t cap = (size_t)e->limit[LIMIT_VALUE_BYTES];
+    size_t cap = (size_t)caps[LIMIT_VALUE_BYTES];
     for (size_t k = 0; k < p->undo_len; k++) {
         const Undo *u = &p->undo[k];
         if (u->kind != UNDO_SET || sym_len(u->new) <= cap) continue;
@@ -861,24 +863,24 @@ static bool value_over_cap(Engine *e, EventResult *r)
                  "the event would leave a value of %zu bytes in attribute %.100s of object %u, above %s (%ld %s, "
                  "engineSettings); the whole event was undone",
                  sym_len(u->new), sym_text(u->name), u->id, limits[LIMIT_VALUE_BYTES].setting,
-                 e->limit[LIMIT_VALUE_BYTES], limits[LIMIT_VALUE_BYTES].what);
+                 caps[LIMIT_VALUE_BYTES], limits[LIMIT_VALUE_BYTES].what);
         over_cap(e, r);
         return true;
     }
     return false;
 }
 
-static void check_state_caps(Engine *e, EventResult *r)
+static void check_state_caps(Engine *e, EventResult *r, const long *cap)
 {
     const Pool *p = e->pool;
     if (!p->logging || !p->undo_len) return; /* nothing changed, or nothing could be undone */
     PoolCounts now = pool_counts(p), before = pool_counts_base(p);
-    if (now.objects > (size_t)e->limit[LIMIT_OBJECTS] && now.objects > before.objects)
-        count_over_cap(e, r, now.objects, before.objects, LIMIT_OBJECTS);
-    else if (now.text_bytes > (size_t)e->limit[LIMIT_STATE_BYTES] && now.text_bytes > before.text_bytes)
-        count_over_cap(e, r, now.text_bytes, before.text_bytes, LIMIT_STATE_BYTES);
+    if (now.objects > (size_t)cap[LIMIT_OBJECTS] && now.objects > before.objects)
+        count_over_cap(e, r, cap, now.objects, before.objects, LIMIT_OBJECTS);
+    else if (now.text_bytes > (size_t)cap[LIMIT_STATE_BYTES] && now.text_bytes > before.text_bytes)
+        count_over_cap(e, r, cap, now.text_bytes, before.text_bytes, LIMIT_STATE_BYTES);
     else
-        value_over_cap(e, r);
+        value_over_cap(e, r, cap);
 }
 
 void engine_run(Engine *e, int64_t now, EventResult *r)
@@ -893,9 +895,11 @@ void engine_run(Engine *e, int64_t now, EventResult *r)
     seen_add(&seen, p);
     Ctx cx = {.pool = p, .now = now, .created = e->created, .rng = e->rng, .queue = &e->queue, .sent = &r->sent};
     engine_meter_start(e, &cx.meter);
+    long caps[NLIMITS]; /* the state's caps as the event began (a firing may change them) */
+    memcpy(caps, e->limit, sizeof caps);
     if (e->shadow) run_shadow(e, &cx, r, &seen);
     else run_immediate(e, &cx, r, &seen);
-    if (r->status == EV_QUIET) check_state_caps(e, r);
+    if (r->status == EV_QUIET) check_state_caps(e, r, caps);
     r->used = cx.meter;
     if (r->trace_omitted && e->trace_on) {
         buf_printf(&r->trace, "... and %ld more firings, not shown: the trace keeps its first %u bytes\n", r->trace_omitted,
