@@ -412,7 +412,8 @@ static void build_rules(Snapshot *n, const Snapshot *prev, bool share, const Obj
         const Obj *o = pool_get(g->pool, rules[i].id);
         if (!o) continue;
         Entry key = {.id = rules[i].id}, *kp = &key, **old = NULL;
-        if (nprev && !bsearch(&rules[i].id, changed, nchanged, sizeof *changed, cmp_objid))
+        bool touched = nchanged && bsearch(&rules[i].id, changed, nchanged, sizeof *changed, cmp_objid);
+        if (nprev && !touched)
             old = bsearch(&kp, by_id, nprev, sizeof *by_id, cmp_entry_id);
         bool same = old && same_error((*old)->error, rules[i].error);
         n->rules[n->nrules++] = same ? entry_share(*old) : entry_new(o, g->eng, true, rules[i].error);
