@@ -126,6 +126,7 @@ scenarios: $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/eval-check $(BUILD)/eng
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t53-strangers.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t54-tokens.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t55-stuck.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t56-bounds.sh
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t60-scams.sh
 	$(BUILD)/suber-random --variant suber --games 100 --quiet
 	$(BUILD)/suber-random --variant suber1982 --games 20 --quiet

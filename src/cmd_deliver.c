@@ -15,15 +15,20 @@
  *
  * With --mbox FILE, every mail of a mailbox (a list's archive, the mails
  * an MTA kept while the game was down) is taken the same way, in groups
- * of MBOX_GROUP mails, each group one transaction made durable by one
- * fsync (game_group_begin): 0 every mail taken; 65 some could not be read
- * as mail (each is said, and the others are taken); 75 the store failed,
+ * of MBOX_GROUP mails or of the mails taken in MBOX_GROUP_MS, whichever
+ * ends first, each group one transaction made durable by one fsync
+ * (game_group_begin).  A group holds the game's lock: bounding it by time
+ * keeps every other writer's wait (a mail, a move, the server's clock)
+ * to about a second plus one event, far below LOCK_WAIT_MS, however heavy
+ * each mail's event is.  Exit: 0 every mail taken; 65 some could not be
+ * read as mail (each is said, and the others are taken); 75 the store failed,
  * and the mails from the group it failed in on were not kept (run the
  * command again: a mail already taken is recognised and not applied
  * twice).
  */
 #include <errno.h>
 #include <glib.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +44,9 @@
 #define MAX_KEY 512 /* bytes of a mail's key kept as it is; a longer one is kept as its digest */
 #define MAX_MAIL (1 << 20) /* bytes (docs/limits.md): a turn's moves, even a long proposal, need far less */
 #define MBOX_GROUP 64      /* mails of a mailbox per transaction and fsync */
+#define MBOX_GROUP_MS 1000 /* ... or the mails taken in this time, whichever ends first */
+#define MBOX_YIELD_MS 30   /* the lock left free between groups, once every MBOX_GROUP_MS: a
+                              writer waiting for it polls every 10 ms (store_lock) */
 
 static void print_one(void *ud, Game *g, const Outcome *o) { cli_print_outcome(o, ud, false); }
 
@@ -133,6 +141,8 @@ static int take_mail(Game *g, const MailIn *m, const char *raw, size_t n, size_t
 typedef struct Import {
     Game *g;
     long first, last;  /* the mails of the group open now (first 0: none open) */
+    int64_t begun_ms;  /* when it began (the monotonic clock) */
+    int64_t yielded_ms; /* when the lock was last left free for others */
     long unreadable;
     int rc;
     Buf err;
@@ -153,10 +163,32 @@ static bool import_commit(Import *im)
     return false;
 }
 
+static int64_t monotonic_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* The group open now is full: MBOX_GROUP mails, or MBOX_GROUP_MS since it
+ * began. */
+static bool group_full(const Import *im, long index)
+{
+    return im->first && (index - im->first >= MBOX_GROUP || monotonic_ms() - im->begun_ms >= MBOX_GROUP_MS);
+}
+
 static bool import_one(void *ud, const MboxMail *mm)
 {
     Import *im = ud;
-    if (im->first && mm->index - im->first >= MBOX_GROUP && !import_commit(im)) return false;
+    if (group_full(im, mm->index)) {
+        if (!import_commit(im)) return false;
+        if (monotonic_ms() - im->yielded_ms >= MBOX_GROUP_MS) {
+            /* another writer waiting gets its turn before the next group */
+            struct timespec pause = {0, MBOX_YIELD_MS * 1000000L};
+            nanosleep(&pause, NULL);
+            im->yielded_ms = monotonic_ms();
+        }
+    }
     if (!im->first) {
         buf_reset(&im->err);
         if (!game_group_begin(im->g, &im->err)) {
@@ -165,6 +197,7 @@ static bool import_one(void *ud, const MboxMail *mm)
             return false;
         }
         im->first = mm->index;
+        im->begun_ms = monotonic_ms();
     }
     im->last = mm->index;
     printf("mail %ld (line %ld of the mailbox):\n", mm->index, mm->line);
@@ -205,7 +238,7 @@ static int deliver_mbox(const char *game, const char *path)
         if (f != stdin) fclose(f);
         return EX_TEMPFAIL_;
     }
-    Import im = {.g = g};
+    Import im = {.g = g, .yielded_ms = monotonic_ms()};
     Buf err = {0};
     if (!mbox_each(f, MAX_MAIL, import_one, &im, &err)) {
         fprintf(stderr, "nomic deliver: %s: %s\n", path, buf_str(&err));

@@ -71,6 +71,9 @@ const Limit limits[NLIMITS] = {
     [LIMIT_MEMORY] = {"maxMemory", 64L << 20, 512L << 20, "bytes of memory"},
     [LIMIT_DELIVERIES] = {"maxDeliveries", 100000000, 1000000000, "message deliveries"},
     [LIMIT_DIGITS] = {"maxNumberDigits", 100000, 1000000, "digits in one number"},
+    [LIMIT_OBJECTS] = {"maxObjects", 4000000, 40000000, "objects in the state"},
+    [LIMIT_STATE_BYTES] = {"maxStateBytes", 512L << 20, 4L << 30, "bytes of text in the state"},
+    [LIMIT_VALUE_BYTES] = {"maxValueBytes", 1L << 20, 16L << 20, "bytes of one value"},
 };
 
 
@@ -924,6 +927,61 @@ void engine_meter_start(const Engine *e, Meter *m)
                  .number_bits = (uint64_t)e->limit[LIMIT_DIGITS] * 10 / 3 + 1};
 }
 
+/* The caps on the state an event leaves.  An event may leave the state
+ * over a cap only if it did not make it grow there, so a game already over
+ * one (a cap lowered by the rules) can still shrink.  The counts are the
+ * pool's, kept per change; a value is checked among the event's own
+ * assignments (the undo log), that are still in the state.  The caps are
+ * those in force when the event began, as for the meter: an event that
+ * changes them applies to the next. */
+static void over_cap(Engine *e, EventResult *r)
+{
+    r->status = EV_RUNAWAY;
+    msg_truncate(&r->sent, 0); /* an event undone whole answers with its refusal only */
+    if (e->trace_on) buf_printf(&r->trace, "%s\n", r->message);
+}
+
+static void count_over_cap(Engine *e, EventResult *r, const long *cap, size_t now, size_t before, int limit)
+{
+    snprintf(r->message, sizeof r->message,
+             "the event would leave %zu %s (it began with %zu), above %s (%ld, engineSettings); the whole event was undone",
+             now, limits[limit].what, before, limits[limit].setting, cap[limit]);
+    over_cap(e, r);
+}
+
+static bool value_over_cap(Engine *e, EventResult *r, const long *caps)
+{
+    const Pool *p = e->pool;
+    size_t cap = (size_t)caps[LIMIT_VALUE_BYTES];
+    for (size_t k = 0; k < p->undo_len; k++) {
+        const Undo *u = &p->undo[k];
+        if (u->kind != UNDO_SET || sym_len(u->new) <= cap) continue;
+        const Obj *o = pool_get(p, u->id);
+        if (!o || obj_get(o, u->name) != u->new) continue;
+        snprintf(r->message, sizeof r->message,
+                 "the event would leave a value of %zu bytes in attribute %.100s of object %u, above %s (%ld %s, "
+                 "engineSettings); the whole event was undone",
+                 sym_len(u->new), sym_text(u->name), u->id, limits[LIMIT_VALUE_BYTES].setting,
+                 caps[LIMIT_VALUE_BYTES], limits[LIMIT_VALUE_BYTES].what);
+        over_cap(e, r);
+        return true;
+    }
+    return false;
+}
+
+static void check_state_caps(Engine *e, EventResult *r, const long *cap)
+{
+    const Pool *p = e->pool;
+    if (!p->logging || !p->undo_len) return; /* nothing changed, or nothing could be undone */
+    PoolCounts now = pool_counts(p), before = pool_counts_base(p);
+    if (now.objects > (size_t)cap[LIMIT_OBJECTS] && now.objects > before.objects)
+        count_over_cap(e, r, cap, now.objects, before.objects, LIMIT_OBJECTS);
+    else if (now.text_bytes > (size_t)cap[LIMIT_STATE_BYTES] && now.text_bytes > before.text_bytes)
+        count_over_cap(e, r, cap, now.text_bytes, before.text_bytes, LIMIT_STATE_BYTES);
+    else
+        value_over_cap(e, r, cap);
+}
+
 void engine_run(Engine *e, int64_t now, EventResult *r)
 {
     Pool *p = e->pool;
@@ -937,8 +995,11 @@ void engine_run(Engine *e, int64_t now, EventResult *r)
     seen_add(&seen, p);
     Ctx cx = {.pool = p, .now = now, .created = e->created, .rng = e->rng, .queue = &e->queue, .sent = &r->sent};
     engine_meter_start(e, &cx.meter);
+    long caps[NLIMITS]; /* the state's caps as the event began (a firing may change them) */
+    memcpy(caps, e->limit, sizeof caps);
     if (e->shadow) run_shadow(e, &cx, r, &seen);
     else run_immediate(e, &cx, r, &seen);
+    if (r->status == EV_QUIET) check_state_caps(e, r, caps);
     r->used = cx.meter;
     if (r->status == EV_RUNAWAY && e->trace_on) trace_shorten(r);
     if (r->trace_omitted && e->trace_on) {

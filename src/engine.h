@@ -38,7 +38,12 @@ typedef struct Limit {
     const char *what;   /* what it counts, for people */
 } Limit;
 
-enum { LIMIT_STEPS, LIMIT_WORK, LIMIT_MEMORY, LIMIT_DELIVERIES, LIMIT_DIGITS, NLIMITS };
+enum {
+    LIMIT_STEPS, LIMIT_WORK, LIMIT_MEMORY, LIMIT_DELIVERIES, LIMIT_DIGITS,
+    /* the state an event leaves, checked at its end (engine_run) */
+    LIMIT_OBJECTS, LIMIT_STATE_BYTES, LIMIT_VALUE_BYTES,
+    NLIMITS
+};
 extern const Limit limits[NLIMITS];
 
 typedef void (*FireHook)(void *ud, ObjId rule, const Prog *p, const Sym *vars, bool changed);
@@ -76,7 +81,8 @@ typedef struct Engine {
 } Engine;
 
 /* EV_RUNAWAY: the event exceeded its budget (maxSteps or another limit)
- * and must be rolled back whole. */
+ * or would leave the state over one of its caps, and must be rolled back
+ * whole. */
 typedef enum { EV_QUIET, EV_LOOP, EV_RUNAWAY } EventStatus;
 
 typedef struct EventResult {

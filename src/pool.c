@@ -112,8 +112,10 @@ static uint64_t exist_hash(const Pool *p, ObjId id)
 
 Pool *pool_new(void)
 {
+    static _Atomic uint64_t generations;
     value_init();
     Pool *p = xcalloc(1, sizeof *p);
+    p->generation = ++generations;
     p->next_id = 1;
     p->hash_memo = xcalloc(1, sizeof *p->hash_memo);
     return p;
@@ -153,6 +155,7 @@ void pool_free(Pool *p)
     pool_forget_undo(p);
     free(p->undo);
     free(p->changes.c);
+    free(p->touched.ids);
     free(p);
 }
 
@@ -358,6 +361,7 @@ static void range_insert(RangeIndex *r, Sym num)
 
 static void index_add(Pool *p, ObjId id, Sym name, Sym value)
 {
+    p->text_bytes += sym_len(name) + sym_len(value);
     Sym canon = sym_canon(value);
     bool fresh = index_put(p, name, canon, id);
     if (sym_is_number(canon)) {
@@ -370,6 +374,7 @@ static void index_add(Pool *p, ObjId id, Sym name, Sym value)
 
 static void index_remove(Pool *p, ObjId id, Sym name, Sym value)
 {
+    p->text_bytes -= sym_len(name) + sym_len(value);
     Sym canon = sym_canon(value);
     index_take(p, name, canon, id);
     if (!sym_is_number(canon)) range_find(p, name)->text_live--;
@@ -384,6 +389,36 @@ Obj *pool_get(const Pool *p, ObjId id)
 }
 
 size_t pool_size(const Pool *p) { return p->all.live; }
+
+PoolCounts pool_counts(const Pool *p) { return (PoolCounts){p->all.live, p->text_bytes}; }
+
+PoolCounts pool_counts_base(const Pool *p) { return p->undo_len ? p->base : pool_counts(p); }
+
+void pool_touched_reset(Pool *p)
+{
+    p->touched.on = true;
+    p->touched.lost = false;
+    p->touched.len = 0;
+}
+
+static void touch(Pool *p, ObjId id)
+{
+    TouchedIds *t = &p->touched;
+    if (!t->on || t->lost) return;
+    if (t->len == TOUCHED_MAX) {
+        t->lost = true;
+        return;
+    }
+    GROW(t->ids, t->len, t->cap);
+    t->ids[t->len++] = id;
+}
+
+/* Before a change: the first record of the undo log keeps the counts the
+ * state had. */
+static void note_base(Pool *p)
+{
+    if (p->logging && p->undo_len == 0) p->base = pool_counts(p);
+}
 
 static void log_undo(Pool *p, Undo u)
 {
@@ -421,6 +456,7 @@ static void install(Pool *p, Obj *o)
         p->objlen = o->id + 1;
     }
     p->objs[o->id] = o;
+    touch(p, o->id);
     idset_add(&p->all, o->id);
     p->state_hash += exist_hash(p, o->id);
     for (uint32_t i = 0; i < o->n; i++) index_add(p, o->id, o->attrs[i].name, o->attrs[i].value);
@@ -436,6 +472,7 @@ static Obj *obj_new(ObjId id)
 
 ObjId pool_create(Pool *p)
 {
+    note_base(p);
     ObjId id = p->next_id++;
     install(p, obj_new(id));
     note_change(p, CHANGE_CREATE, p->objs[id], SYM_EMPTY, SYM_EMPTY);
@@ -454,6 +491,7 @@ bool pool_create_at(Pool *p, ObjId id)
 bool pool_create_reserved(Pool *p, ObjId id)
 {
     if (id == 0 || id >= p->next_id || pool_get(p, id)) return false;
+    note_base(p);
     install(p, obj_new(id));
     note_change(p, CHANGE_CREATE, p->objs[id], SYM_EMPTY, SYM_EMPTY);
     log_undo(p, (Undo){.kind = UNDO_CREATE, .id = id});
@@ -463,6 +501,7 @@ bool pool_create_reserved(Pool *p, ObjId id)
 static Obj *uninstall(Pool *p, ObjId id)
 {
     Obj *o = p->objs[id];
+    touch(p, id);
     for (uint32_t i = 0; i < o->n; i++) index_remove(p, id, o->attrs[i].name, o->attrs[i].value);
     idset_remove(&p->all, id);
     p->state_hash -= exist_hash(p, id);
@@ -473,6 +512,7 @@ static Obj *uninstall(Pool *p, ObjId id)
 bool pool_delete(Pool *p, ObjId id)
 {
     if (!pool_get(p, id)) return false;
+    note_base(p);
     Obj *o = uninstall(p, id);
     note_change(p, CHANGE_DELETE, o, SYM_EMPTY, SYM_EMPTY);
     log_undo(p, (Undo){.kind = UNDO_DELETE, .id = id, .saved = o});
@@ -531,6 +571,7 @@ static void obj_put(Obj *o, Sym name, Sym value)
 static void raw_set(Pool *p, Obj *o, Sym name, Sym value)
 {
     Sym old = obj_get(o, name);
+    touch(p, o->id);
     if (old != SYM_EMPTY) index_remove(p, o->id, name, old);
     obj_put(o, name, value);
     if (value != SYM_EMPTY) index_add(p, o->id, name, value);
@@ -542,6 +583,7 @@ bool pool_set(Pool *p, ObjId id, Sym name, Sym value)
     if (!o || name == SYM_objectId || name == SYM_EMPTY) return false;
     Sym old = obj_get(o, name);
     if (old == value) return false;
+    note_base(p);
     raw_set(p, o, name, value);
     note_change(p, CHANGE_SET, o, name, old);
     log_undo(p, (Undo){.kind = UNDO_SET, .id = id, .name = name, .old = old, .new = value});

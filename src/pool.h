@@ -25,6 +25,16 @@
  *    A match is still only a candidate: pool_unchanged_since confirms it.
  *  - While logging is on, every change appends an undo record; pool_undo_to
  *    rolls the pool back to an earlier mark exactly (ids included).
+ *  - `text_bytes` is the sum, over the attributes of live objects, of the
+ *    lengths of their names and values; with all.live (the live objects) it
+ *    is what the state caps of the engine measure, kept per change in O(1).
+ *    `base` holds both as they were before the oldest record of the undo
+ *    log (the state the event began from), so the engine can tell whether
+ *    an event made the state grow.
+ *  - While `touched.on`, every object created, deleted or changed (undo
+ *    included) has its id appended to `touched`, for a reader that keeps
+ *    views of the objects and re-renders only those (the server); past
+ *    TOUCHED_MAX ids the list gives up and sets `lost`.
  *  - While `changes.on`, pool_create, pool_delete and pool_set also append a
  *    Change (undo does not: whoever rolls back knows it); the engine drains
  *    them to learn which rules a change may have made true.  Past
@@ -83,6 +93,22 @@ typedef struct ChangeList {
     bool lost;       /* more than CHANGES_MAX were not drained */
 } ChangeList;
 
+/* The ids of the objects changed since the reader last took them. */
+#define TOUCHED_MAX (1u << 20)
+
+typedef struct TouchedIds {
+    ObjId *ids;      /* in the order of the changes; an id may repeat */
+    size_t len, cap;
+    bool on;
+    bool lost;       /* more than TOUCHED_MAX: assume every object changed */
+} TouchedIds;
+
+/* What the engine's state caps measure. */
+typedef struct PoolCounts {
+    size_t objects;
+    size_t text_bytes;
+} PoolCounts;
+
 typedef struct IndexEntry IndexEntry;
 typedef struct IndexSingle IndexSingle;
 
@@ -112,6 +138,10 @@ typedef struct Pool {
     uint64_t hash_key[2]; /* the game's secret (store meta hash_key) */
     struct HashMemo *hash_memo; /* recent terms of state_hash (pool.c) */
     bool logging;
+    size_t text_bytes;  /* see the invariants above */
+    PoolCounts base;    /* the counts before the undo log's first record */
+    uint64_t generation; /* unique to this pool in the process */
+    TouchedIds touched;
     ChangeList changes;
     Undo *undo;
     size_t undo_len, undo_cap;
@@ -139,6 +169,13 @@ const IdSet *pool_lookup(const Pool *p, Sym name, Sym value);
 
 /* The range index of `name`, or NULL when it never held a value. */
 const RangeIndex *pool_range_index(const Pool *p, Sym name);
+/* The objects and bytes of the state now, and as the oldest record of
+ * the undo log found them (now, when the log is empty). */
+PoolCounts pool_counts(const Pool *p);
+PoolCounts pool_counts_base(const Pool *p);
+/* Starts recording touched ids (pool.h, TouchedIds), emptying the list. */
+void pool_touched_reset(Pool *p);
+
 /* Undo log. */
 size_t pool_mark(const Pool *p);
 void pool_undo_to(Pool *p, size_t mark);

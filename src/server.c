@@ -6,7 +6,11 @@
  * may hold them for seconds.  So after each change the thread that made it
  * renders the views (the game, its objects, its rules) into a Snapshot of
  * plain strings, swapped under a short lock and reference-counted, so that
- * a swap never frees what a slow client is still being sent.  This is
+ * a swap never frees what a slow client is still being sent.  Only the
+ * objects the pool saw change since the last snapshot are rendered again:
+ * the others' entries are shared (each reference-counted), so an event
+ * costs what it changed, not what the state holds, and readers holding
+ * older snapshots pin only the entries changed since.  This is
  * simpler than reading the objects table beside the writer, which would
  * need the rules' notion of private attributes on another thread.  The
  * journal and the outbox need no game: they are read through database
@@ -166,13 +170,18 @@ static void note_if_settled(Server *s, long before)
 /* ---- the views readers answer from ---- */
 
 /* One object (or rule) as JSON: what the public sees, and, when that
- * leaves private attributes out, what its owners see. */
+ * leaves private attributes out, what its owners see.  Entries are shared
+ * by the snapshots that hold the object unchanged, so a new snapshot
+ * renders only what changed, and readers holding older snapshots pin only
+ * the entries that changed since: refs counts the snapshots holding it. */
 typedef struct Entry {
+    atomic_int refs;
     ObjId id;
     char *type;
     char *pub;
     char *full;      /* NULL: the same as pub */
     char *owner[2];  /* moveSender, defaultEmail (NULL when unset) */
+    char *error;     /* a rule's: why it cannot fire (NULL: it can) */
 } Entry;
 
 /* The views of one committed state, in plain strings (no interned texts:
@@ -181,9 +190,14 @@ struct Snapshot {
     int refs;            /* under snap_mu */
     long event;
     char *game;          /* the fields of /api/game that do not depend on the request */
-    Entry *objs, *rules;
+    Entry **objs, **rules; /* objs by id; rules in their order */
     size_t nobjs, nrules;
     bool private_attrs;  /* the game has some: hiding them in moves needs the game */
+    /* what the entries were rendered from, for the next snapshot to tell
+     * which it can share: the pool (pool.h generation) and the words of
+     * privateAttributes */
+    uint64_t pool_generation;
+    char *private_words;
 };
 
 static char *sym_dup(Sym v) { return v == SYM_EMPTY ? NULL : xstrndup(sym_text(v), sym_len(v)); }
@@ -197,8 +211,10 @@ static void put_error(Buf *b, const char *error)
     buf_putc(b, '}');
 }
 
-static void entry_fill(Entry *e, const Obj *o, Engine *eng, bool is_rule, const char *error)
+static Entry *entry_new(const Obj *o, Engine *eng, bool is_rule, const char *error)
 {
+    Entry *e = xcalloc(1, sizeof *e);
+    atomic_init(&e->refs, 1);
     Viewer public = {eng->private_attrs, NULL};
     Buf pub = {0}, full = {0};
     fmt_json_obj(&pub, o, viewer_hides, &public);
@@ -206,6 +222,7 @@ static void entry_fill(Entry *e, const Obj *o, Engine *eng, bool is_rule, const 
     if (is_rule) {
         put_error(&pub, error);
         put_error(&full, error);
+        e->error = error ? xstrdup(error) : NULL;
     }
     e->id = o->id;
     e->type = sym_dup(obj_get(o, SYM_type));
@@ -215,6 +232,25 @@ static void entry_fill(Entry *e, const Obj *o, Engine *eng, bool is_rule, const 
     e->pub = buf_take(&pub);
     if (same) buf_free(&full);
     else e->full = buf_take(&full);
+    return e;
+}
+
+static Entry *entry_share(Entry *e)
+{
+    atomic_fetch_add(&e->refs, 1);
+    return e;
+}
+
+static void entry_put(Entry *e)
+{
+    if (atomic_fetch_sub(&e->refs, 1) != 1) return;
+    free(e->type);
+    free(e->pub);
+    free(e->full);
+    free(e->owner[0]);
+    free(e->owner[1]);
+    free(e->error);
+    free(e);
 }
 
 /* What `you` (NULL: the public) may see of e: as viewer_hides says. */
@@ -224,15 +260,9 @@ static const char *entry_for(const Entry *e, const char *you)
     return owner && e->full ? e->full : e->pub;
 }
 
-static void entries_free(Entry *list, size_t n)
+static void entries_free(Entry **list, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        free(list[i].type);
-        free(list[i].pub);
-        free(list[i].full);
-        free(list[i].owner[0]);
-        free(list[i].owner[1]);
-    }
+    for (size_t i = 0; i < n; i++) entry_put(list[i]);
     free(list);
 }
 
@@ -242,6 +272,7 @@ static void snapshot_free(Snapshot *n)
     entries_free(n->objs, n->nobjs);
     entries_free(n->rules, n->nrules);
     free(n->game);
+    free(n->private_words);
     free(n);
 }
 
@@ -321,8 +352,84 @@ static char *game_fields(Server *s)
     return buf_take(&b);
 }
 
-/* Renders the game's views.  Under game_mu. */
-static Snapshot *snapshot_build(Server *s)
+static int cmp_objid(const void *a, const void *b)
+{
+    ObjId x = *(const ObjId *)a, y = *(const ObjId *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_entry_id(const void *a, const void *b)
+{
+    ObjId x = (*(Entry *const *)a)->id, y = (*(Entry *const *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+/* The ids the pool saw change since the last snapshot, sorted (with
+ * repeats), or NULL (*n = 0) when nothing of `prev` can be shared: no
+ * earlier snapshot, another pool (the game was loaded again), other
+ * private attributes, or more changes than the pool kept. */
+static ObjId *changed_since(const Snapshot *prev, const Pool *p, const char *private_words, size_t *n, bool *share)
+{
+    *n = 0;
+    *share = prev && prev->pool_generation == p->generation && p->touched.on && !p->touched.lost &&
+             strcmp(prev->private_words, private_words) == 0;
+    if (!*share || !p->touched.len) return NULL;
+    ObjId *ids = xmalloc(p->touched.len * sizeof *ids);
+    memcpy(ids, p->touched.ids, p->touched.len * sizeof *ids);
+    qsort(ids, p->touched.len, sizeof *ids, cmp_objid);
+    *n = p->touched.len;
+    return ids;
+}
+
+/* The objects' entries: prev's for the objects that did not change (both
+ * lists are in id order), new ones for the others. */
+static void build_objects(Snapshot *n, const Snapshot *prev, bool share, const ObjId *changed, size_t nchanged, Game *g)
+{
+    const IdSet *all = &g->pool->all;
+    n->objs = xcalloc(all->len + 1, sizeof *n->objs);
+    size_t j = 0, c = 0;
+    IDSET_FOREACH (all, id) {
+        const Obj *o = pool_get(g->pool, id);
+        if (!o) continue;
+        while (c < nchanged && changed[c] < id) c++;
+        while (share && j < prev->nobjs && prev->objs[j]->id < id) j++;
+        bool same = share && (c == nchanged || changed[c] != id) && j < prev->nobjs && prev->objs[j]->id == id;
+        n->objs[n->nobjs++] = same ? entry_share(prev->objs[j]) : entry_new(o, g->eng, false, NULL);
+    }
+}
+
+static bool same_error(const char *a, const char *b) { return a == b || (a && b && strcmp(a, b) == 0); }
+
+/* The rules' entries, in the engine's order: prev's for a rule whose
+ * object did not change and whose error is the same. */
+static void build_rules(Snapshot *n, const Snapshot *prev, bool share, const ObjId *changed, size_t nchanged, Game *g,
+                        const RuleInfo *rules, int nr)
+{
+    Entry **by_id = NULL;
+    size_t nprev = share ? prev->nrules : 0;
+    if (nprev) {
+        by_id = xmalloc(nprev * sizeof *by_id);
+        memcpy(by_id, prev->rules, nprev * sizeof *by_id);
+        qsort(by_id, nprev, sizeof *by_id, cmp_entry_id);
+    }
+    n->rules = xcalloc((size_t)nr + 1, sizeof *n->rules);
+    for (int i = 0; i < nr; i++) {
+        const Obj *o = pool_get(g->pool, rules[i].id);
+        if (!o) continue;
+        Entry key = {.id = rules[i].id}, *kp = &key, **old = NULL;
+        bool touched = nchanged && bsearch(&rules[i].id, changed, nchanged, sizeof *changed, cmp_objid);
+        if (nprev && !touched)
+            old = bsearch(&kp, by_id, nprev, sizeof *by_id, cmp_entry_id);
+        bool same = old && same_error((*old)->error, rules[i].error);
+        n->rules[n->nrules++] = same ? entry_share(*old) : entry_new(o, g->eng, true, rules[i].error);
+    }
+    free(by_id);
+}
+
+/* Renders the game's views, sharing with prev (the snapshot readers see
+ * now) the entries of what did not change since, and starts the pool's
+ * record of changes afresh for the next.  Under game_mu. */
+static Snapshot *snapshot_build(Server *s, const Snapshot *prev)
 {
     Game *g = s->g;
     Snapshot *n = xcalloc(1, sizeof *n);
@@ -330,19 +437,17 @@ static Snapshot *snapshot_build(Server *s)
     RuleInfo *rules;
     int nr = engine_rules(g->eng, &rules); /* reads the settings: the private attributes first of all */
     n->private_attrs = g->eng->private_attrs != SYM_EMPTY;
+    n->private_words = xstrdup(sym_text(g->eng->private_attrs));
+    n->pool_generation = g->pool->generation;
     n->event = g->known_event;
     n->game = game_fields(s);
-    const IdSet *all = &g->pool->all;
-    n->objs = xcalloc(all->len + 1, sizeof *n->objs);
-    IDSET_FOREACH (all, id) {
-        const Obj *o = pool_get(g->pool, id);
-        if (o) entry_fill(&n->objs[n->nobjs++], o, g->eng, false, NULL);
-    }
-    n->rules = xcalloc((size_t)nr + 1, sizeof *n->rules);
-    for (int i = 0; i < nr; i++) {
-        const Obj *o = pool_get(g->pool, rules[i].id);
-        if (o) entry_fill(&n->rules[n->nrules++], o, g->eng, true, rules[i].error);
-    }
+    size_t nchanged;
+    bool share;
+    ObjId *changed = changed_since(prev, g->pool, n->private_words, &nchanged, &share);
+    build_objects(n, prev, share, changed, nchanged, g);
+    build_rules(n, prev, share, changed, nchanged, g, rules, nr);
+    pool_touched_reset(g->pool);
+    free(changed);
     free(rules);
     return n;
 }
@@ -350,7 +455,7 @@ static Snapshot *snapshot_build(Server *s)
 /* Makes the game's present state the one readers see.  Under game_mu. */
 static void publish(Server *s)
 {
-    Snapshot *n = snapshot_build(s), *old;
+    Snapshot *n = snapshot_build(s, s->snap), *old; /* s->snap changes only here, under game_mu */
     pthread_mutex_lock(&s->snap_mu);
     old = s->snap;
     s->snap = n;
@@ -363,6 +468,15 @@ static Snapshot *snapshot_get(Server *s)
 {
     pthread_mutex_lock(&s->snap_mu);
     Snapshot *n = s->snap;
+    n->refs++;
+    pthread_mutex_unlock(&s->snap_mu);
+    return n;
+}
+
+/* One more reference to a snapshot the caller holds. */
+static Snapshot *snapshot_ref(Server *s, Snapshot *n)
+{
+    pthread_mutex_lock(&s->snap_mu);
     n->refs++;
     pthread_mutex_unlock(&s->snap_mu);
     return n;
@@ -496,7 +610,7 @@ static void api_game(Snapshot *snap, const char *you, Answer *a)
 typedef struct Stream {
     Server *s;
     Snapshot *snap;
-    const Entry *list;
+    Entry *const *list;
     size_t n, next, shown;
     char *type, *you;
     Buf chunk;
@@ -513,7 +627,7 @@ static void stream_refill(Stream *st)
         buf_putc(&st->chunk, '[');
     }
     while (st->next < st->n) {
-        const Entry *e = &st->list[st->next++];
+        const Entry *e = st->list[st->next++];
         if (st->type && (!e->type || strcmp(e->type, st->type) != 0)) continue;
         buf_puts(&st->chunk, st->shown++ ? ",\n" : "\n");
         buf_puts(&st->chunk, entry_for(e, st->you));
@@ -550,7 +664,7 @@ static void answer_entries(Server *s, Snapshot *snap, bool rules, const char *ty
 {
     Stream *st = xcalloc(1, sizeof *st);
     st->s = s;
-    st->snap = snapshot_get(s);
+    st->snap = snapshot_ref(s, snap); /* the one whose list it sends, however many came since */
     st->list = rules ? snap->rules : snap->objs;
     st->n = rules ? snap->nrules : snap->nobjs;
     st->type = type ? xstrdup(type) : NULL;
@@ -568,10 +682,10 @@ static void api_object(Snapshot *snap, const char *id, const char *you, Answer *
         size_t lo = 0, hi = snap->nobjs;
         while (lo < hi) {
             size_t mid = (lo + hi) / 2;
-            if (snap->objs[mid].id < (ObjId)n) lo = mid + 1;
+            if (snap->objs[mid]->id < (ObjId)n) lo = mid + 1;
             else hi = mid;
         }
-        if (lo < snap->nobjs && snap->objs[lo].id == (ObjId)n) found = &snap->objs[lo];
+        if (lo < snap->nobjs && snap->objs[lo]->id == (ObjId)n) found = snap->objs[lo];
     }
     if (!found) {
         answer_error(a, 404, "no object %s", id);
@@ -673,30 +787,99 @@ static bool addressed_to_text(const char *to, const char *addr)
 typedef struct OutWalk {
     Buf *b;
     const char *you;
+    long only;          /* one message's id, or 0: a page */
+    long left;          /* messages the page may still hold */
+    size_t text_cut;
     bool first;
+    bool stopped;       /* the walk ended it (not an error of the store) */
+    size_t *ends;       /* newest first (?last=N): where each message ends in b */
+    size_t nends;
 } OutWalk;
 
 static bool outbox_row(void *ud, const OutRow *r)
 {
     OutWalk *w = ud;
-    if (!addressed_to_text(r->to, w->you)) return true;
-    buf_puts(w->b, w->first ? "\n" : ",\n");
-    w->first = false;
-    view_message_json(w->b, r);
-    return true;
+    bool mine = (!w->only || r->id == w->only) && addressed_to_text(r->to, w->you);
+    if (mine) {
+        buf_puts(w->b, w->first ? "\n" : ",\n");
+        w->first = false;
+        view_message_json_cut(w->b, r, w->text_cut);
+        if (w->ends) w->ends[w->nends++] = w->b->len;
+    }
+    /* one message: only the first row; a page ends at its count, or early
+     * rather than grow past its bytes */
+    w->stopped = w->only || (mine && (--w->left == 0 || w->b->len >= OUTBOX_PAGE_BYTES));
+    return !w->stopped;
 }
 
-static void api_outbox(Store *rd, const char *you, Answer *a)
+/* The messages a newest-first walk wrote (each ",\n{...}" or "\n{...}"),
+ * in the page oldest first. */
+static void put_oldest_first(Buf *page, const Buf *walked, const size_t *ends, size_t n)
 {
+    for (size_t k = n; k-- > 0;) {
+        size_t from = k ? ends[k - 1] : 0;
+        const char *m = walked->s + from;
+        size_t len = ends[k] - from;
+        size_t skip = m[0] == ',' ? 2 : 1; /* its separator */
+        buf_puts(page, k == n - 1 ? "\n" : ",\n");
+        buf_add(page, m + skip, len - skip);
+    }
+}
+
+/* The caller's messages after id `since`, a page at a time: at most
+ * `limit`, ending early after the one that passes OUTBOX_PAGE_BYTES, each
+ * text cut at OUTBOX_TEXT_CUT (GET /api/outbox/ID has it whole); or, with
+ * ?last=N, the N newest (the same bounds), oldest first.  The rows are
+ * read one at a time: a page costs its own bytes, whatever the outbox
+ * holds. */
+static void api_outbox(Store *rd, struct MHD_Connection *c, const char *you, Answer *a)
+{
+    long since, limit, last;
     if (!you) {
         answer_error(a, 401, "your messages need your token (Authorization: Bearer TOKEN)");
         return;
     }
+    if (!number_param(c, "since", 0, 0, 0x7fffffffffffL, &since, a) ||
+        !number_param(c, "limit", OUTBOX_PAGE, 1, OUTBOX_PAGE_MAX, &limit, a) ||
+        !number_param(c, "last", 0, 1, OUTBOX_PAGE_MAX, &last, a))
+        return;
     answer_json(a, 200);
-    OutWalk w = {&a->body, you, true};
+    Buf walked = {0};
+    OutWalk w = {last ? &walked : &a->body, you, 0, last ? last : limit, OUTBOX_TEXT_CUT, true, false, NULL, 0};
+    if (last) w.ends = xmalloc((size_t)last * sizeof *w.ends);
     buf_putc(&a->body, '[');
-    if (store_each_outbox(rd, outbox_row, &w)) buf_puts(&a->body, "\n]");
+    bool read = (last ? store_each_outbox_before(rd, 0x7fffffffffffL, outbox_row, &w)
+                      : store_each_outbox_after(rd, since, outbox_row, &w)) ||
+                w.stopped;
+    if (last) put_oldest_first(&a->body, &walked, w.ends, w.nends);
+    if (read) buf_puts(&a->body, "\n]");
     else answer_error(a, 503, "the outbox cannot be read: %s", store_error(rd));
+    free(w.ends);
+    buf_free(&walked);
+}
+
+/* One of the caller's messages, its text whole up to MESSAGE_TEXT_MAX. */
+static void api_message(Store *rd, const char *id, const char *you, Answer *a)
+{
+    char *end;
+    long n = strtol(id, &end, 10);
+    if (!you) {
+        answer_error(a, 401, "your messages need your token (Authorization: Bearer TOKEN)");
+        return;
+    }
+    Buf one = {0};
+    OutWalk w = {&one, you, n, 1, MESSAGE_TEXT_MAX, true, false, NULL, 0};
+    bool read = *id && !*end && n > 0 && n < 0x7fffffffffffL ? store_each_outbox_after(rd, n - 1, outbox_row, &w) || w.stopped
+                                                              : true;
+    if (!read) {
+        answer_error(a, 503, "the outbox cannot be read: %s", store_error(rd));
+    } else if (w.first) {
+        answer_error(a, 404, "no message %s of yours", id);
+    } else {
+        answer_json(a, 200);
+        buf_add(&a->body, one.s + 1, one.len - 1); /* outbox_row wrote "\n{...}" */
+    }
+    buf_free(&one);
 }
 
 /* ---- moves ---- */
@@ -1233,7 +1416,8 @@ static void route_api(Server *s, struct MHD_Connection *c, const char *url, bool
     bool is_move = strcmp(api, "move") == 0 || strcmp(api, "token") == 0 || strcmp(api, "scams") == 0; /* the POSTs */
     /* the database is read beside the writer: tokens, the journal, the outbox */
     bool reads = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION) ||
-                 strcmp(api, "log") == 0 || strncmp(api, "log/", 4) == 0 || strcmp(api, "outbox") == 0;
+                 strcmp(api, "log") == 0 || strncmp(api, "log/", 4) == 0 || strcmp(api, "outbox") == 0 ||
+                 strncmp(api, "outbox/", 7) == 0;
     Buf err = {0};
     Store *rd = reads ? reader_take(s, &err) : NULL;
     if (reads && !rd) {
@@ -1258,7 +1442,8 @@ static void route_api(Server *s, struct MHD_Connection *c, const char *url, bool
     else if (strcmp(api, "rules") == 0) answer_entries(s, snap, true, NULL, you, a);
     else if (strcmp(api, "log") == 0) api_log(s, snap, rd, c, you, a);
     else if (strncmp(api, "log/", 4) == 0) api_event(s, snap, rd, api + 4, you, a);
-    else if (strcmp(api, "outbox") == 0) api_outbox(rd, you, a);
+    else if (strcmp(api, "outbox") == 0) api_outbox(rd, c, you, a);
+    else if (strncmp(api, "outbox/", 7) == 0) api_message(rd, api + 7, you, a);
     else if (strncmp(api, "report/", 7) == 0) api_report(s, api + 7, a);
     else answer_error(a, 404, "no such API: %s (see docs/api.md)", url);
     free(you);

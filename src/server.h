@@ -55,6 +55,14 @@ extern const WebFile web_files[]; /* ends with {0} */
 #define LOG_TRACE_CUT (64 * 1024)       /* a longer trace is left out of a page */
 #define EVENT_INPUT_MAX (4 * 1024 * 1024) /* /api/log/N: moves */
 #define EVENT_TRACE_MAX (4 * 1024 * 1024) /* /api/log/N and a move's answer: the trace */
+/* GET /api/outbox, a page of the caller's messages: as a page of the log,
+ * so that a player who made the rules write them megabytes of answers
+ * gets them a page at a time, and slow readers hold a page each */
+#define OUTBOX_PAGE 100                  /* messages, by default */
+#define OUTBOX_PAGE_MAX 500              /* messages at most (limit=) */
+#define OUTBOX_PAGE_BYTES (512 * 1024)   /* a page ends after the message that passes this */
+#define OUTBOX_TEXT_CUT (64 * 1024)      /* bytes of one message's text in a page */
+#define MESSAGE_TEXT_MAX (4 * 1024 * 1024) /* /api/outbox/ID: the text */
 
 /* Serves the game at `path` (already open as g) on host:port until SIGINT
  * or SIGTERM.  Prints the address once listening.  False, having said

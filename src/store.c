@@ -1444,10 +1444,12 @@ void out_row_free(OutRow *r)
 }
 
 /* Calls fn for each outbox row the query selects, in order. */
-static bool each_outbox_row(Store *s, const char *sql, bool (*fn)(void *ud, const OutRow *r), void *ud)
+/* The rows of sql, whose one parameter (if any) is `param`. */
+static bool each_outbox_row_with(Store *s, const char *sql, long param, bool (*fn)(void *ud, const OutRow *r), void *ud)
 {
     sqlite3_stmt *st;
     if (!prepare(s, sql, &st)) return false;
+    if (sqlite3_bind_parameter_count(st) > 0) bind_int(s, st, 1, param);
     bool ok = true;
     int rc = 0;
     while (ok && (rc = step_row(s, st)) == 1) {
@@ -1462,9 +1464,28 @@ static bool each_outbox_row(Store *s, const char *sql, bool (*fn)(void *ud, cons
     return ok && rc >= 0;
 }
 
+static bool each_outbox_row(Store *s, const char *sql, bool (*fn)(void *ud, const OutRow *r), void *ud)
+{
+    return each_outbox_row_with(s, sql, 0, fn, ud);
+}
+
 bool store_each_outbox(Store *s, bool (*fn)(void *ud, const OutRow *r), void *ud)
 {
     return each_outbox_row(s, "SELECT " OUT_COLUMNS " FROM outbox o JOIN recipients r ON r.id=o.to_id ORDER BY o.id", fn, ud);
+}
+
+bool store_each_outbox_before(Store *s, long before, bool (*fn)(void *ud, const OutRow *r), void *ud)
+{
+    return each_outbox_row_with(
+        s, "SELECT " OUT_COLUMNS " FROM outbox o JOIN recipients r ON r.id=o.to_id WHERE o.id<? ORDER BY o.id DESC", before,
+        fn, ud);
+}
+
+bool store_each_outbox_after(Store *s, long after, bool (*fn)(void *ud, const OutRow *r), void *ud)
+{
+    return each_outbox_row_with(
+        s, "SELECT " OUT_COLUMNS " FROM outbox o JOIN recipients r ON r.id=o.to_id WHERE o.id>? ORDER BY o.id", after, fn,
+        ud);
 }
 
 bool store_each_queued(Store *s, bool (*fn)(void *ud, const OutRow *r), void *ud)

@@ -204,6 +204,11 @@ long store_outbox_add(Store *s, long event, const char *to, const char *text, co
                       const char *delivery, int64_t when);
 bool store_outbox_drop_queued(Store *s); /* before re-writing the queue */
 bool store_each_outbox(Store *s, bool (*fn)(void *ud, const OutRow *r), void *ud);
+/* The messages after id `after`, oldest first, read one at a time until
+ * fn returns false: a page of the outbox costs what it reads. */
+bool store_each_outbox_after(Store *s, long after, bool (*fn)(void *ud, const OutRow *r), void *ud);
+/* The messages before id `before`, newest first, as above. */
+bool store_each_outbox_before(Store *s, long before, bool (*fn)(void *ud, const OutRow *r), void *ud);
 /* Only the messages waiting for sendNow (the index outbox_queued): what
  * loading a game needs, whatever the size of the outbox's history. */
 bool store_each_queued(Store *s, bool (*fn)(void *ud, const OutRow *r), void *ud);

@@ -126,7 +126,9 @@ void view_event_json_cut(Buf *b, const EventRow *r, const Viewer *v, size_t inpu
     buf_putc(b, '}');
 }
 
-void view_message_json(Buf *b, const OutRow *r)
+void view_message_json(Buf *b, const OutRow *r) { view_message_json_cut(b, r, SIZE_MAX); }
+
+void view_message_json_cut(Buf *b, const OutRow *r, size_t text_max)
 {
     buf_printf(b, "{\"id\":%ld,\"event\":%ld", r->id, r->event);
     field(b, "to", r->to);
@@ -142,6 +144,10 @@ void view_message_json(Buf *b, const OutRow *r)
     time_field(b, "deliveredAt", r->delivered_at, done);
     field(b, "error", r->error);
     field(b, "messageId", r->message_id);
-    field(b, "text", r->text);
+    size_t text_len = r->text ? strlen(r->text) : 0, shown = r->text ? utf8_cut(r->text, text_len, text_max) : 0;
+    buf_puts(b, ",\"text\":");
+    if (r->text) json_string(b, r->text, shown);
+    else buf_puts(b, "null");
+    if (shown < text_len) buf_printf(b, ",\"cut\":{\"text\":%zu}", text_len);
     buf_putc(b, '}');
 }

@@ -28,6 +28,9 @@ void view_event_json(Buf *b, const EventRow *r, const Viewer *v);
 void view_event_json_cut(Buf *b, const EventRow *r, const Viewer *v, size_t input_max, size_t trace_max);
 /* {"id":N,"event":N,"to":...,"delivery":...}: one message of the outbox. */
 void view_message_json(Buf *b, const OutRow *r);
+/* The same with the text cut to text_max bytes (at a character's edge);
+ * then "cut":{"text":BYTES} gives its whole size. */
+void view_message_json_cut(Buf *b, const OutRow *r, size_t text_max);
 /* The moves of a message as `v` may see them: private attributes left
  * out unless v is the sender.  malloc'd. */
 char *view_moves(const char *input, const char *sender, const Viewer *v);

@@ -915,7 +915,7 @@
   async function loadOutbox() {
     if ($('your-mail').hidden) return;
     let msgs;
-    try { msgs = await getJSON('api/outbox'); } catch (e) { return; }
+    try { msgs = await getJSON('api/outbox?last=50'); } catch (e) { return; }
     const key = JSON.stringify(msgs);
     if (state.drawn.outbox === key) return;
     state.drawn.outbox = key;

@@ -4,9 +4,10 @@
  * then every invariant of pool.h checked from the outside: the posting
  * lists hold exactly the live objects with that value, "5" and "5.0"
  * share one, the range index knows every number, the running state hash is
- * the one computed afresh, and an undo to any mark gives back the pool as
- * it was, ids included.  And privacy_blank, the viewer-scoped view that
- * dry runs play on, undone by the same log.
+ * the one computed afresh, the counts of objects and bytes the engine's
+ * state caps read are the model's, and an undo to any mark gives back the
+ * pool as it was, ids and counts included.  And privacy_blank, the
+ * viewer-scoped view that dry runs play on, undone by the same log.
  */
 #include "unit.h"
 
@@ -49,7 +50,7 @@ static bool same_value(int v, const char *text)
 
 static void check_against(const Pool *p, const Model *m)
 {
-    size_t live = 0;
+    size_t live = 0, bytes = 0;
     for (ObjId id = 1; id < IDS; id++) {
         const Obj *o = pool_get(p, id);
         assert_int_equal(o != NULL, m->live[id]);
@@ -60,9 +61,12 @@ static void check_against(const Pool *p, const Model *m)
             int v = m->val[id][a];
             if (v < 0 || !*values[v]) assert_string_equal(sym_text(got), "");
             else assert_string_equal(sym_text(got), values[v]);
+            if (v >= 0 && *values[v]) bytes += strlen(names[a]) + strlen(values[v]);
         }
     }
     assert_int_equal(pool_size(p), live);
+    assert_int_equal(pool_counts(p).objects, live);
+    assert_int_equal(pool_counts(p).text_bytes, bytes);
     assert_int_equal(p->next_id, m->next_id);
     /* every (name, value) lookup holds exactly the model's objects */
     for (int a = 0; a < NAMES; a++)
@@ -151,9 +155,14 @@ static void undo_restores_exactly(void **state)
         p->logging = true;
         size_t mark = pool_mark(p);
         assert_true(pool_unchanged_since(p, mark));
+        PoolCounts start = pool_counts(p);
         for (int i = 0; i < 200; i++) random_change(p, &m);
         check_against(p, &m);
+        /* the counts the event began with, for the caps' "did it grow" */
+        assert_int_equal(pool_counts_base(p).objects, start.objects);
+        assert_int_equal(pool_counts_base(p).text_bytes, start.text_bytes);
         pool_undo_to(p, mark);
+        assert_int_equal(pool_counts(p).text_bytes, start.text_bytes);
         assert_true(pool_unchanged_since(p, mark));
         assert_true(p->state_hash == hash);
         check_against(p, &before);
@@ -287,6 +296,34 @@ static void privacy_blank_is_a_view_undone_exactly(void **state)
     pool_free(p);
 }
 
+/* A reader of touched ids sees every object an event created, changed or
+ * deleted, and those an undo put back; past TOUCHED_MAX it is told so. */
+static void touched_ids_name_every_change(void **state)
+{
+    Pool *p = pool_new();
+    ObjId a = pool_create(p), b = pool_create(p), c = pool_create(p);
+    pool_touched_reset(p);
+    p->logging = true;
+    size_t mark = pool_mark(p);
+    pool_set(p, a, SYM_type, sym_cstr("x"));
+    pool_delete(p, b);
+    ObjId d = pool_create(p);
+    bool seen[8] = {0};
+    for (size_t i = 0; i < p->touched.len; i++) seen[p->touched.ids[i]] = true;
+    assert_true(seen[a] && seen[b] && seen[d] && !seen[c]);
+    pool_touched_reset(p);
+    pool_undo_to(p, mark);
+    memset(seen, 0, sizeof seen);
+    for (size_t i = 0; i < p->touched.len; i++) seen[p->touched.ids[i]] = true;
+    assert_true(seen[a] && seen[b] && seen[d] && !seen[c]);
+    assert_false(p->touched.lost);
+    pool_forget_undo(p);
+    p->logging = false;
+    for (size_t i = 0; i <= TOUCHED_MAX; i++) pool_set(p, c, SYM_type, sym_from_long((long)(i % 2)));
+    assert_true(p->touched.lost);
+    pool_free(p);
+}
+
 int run_pool_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -295,6 +332,7 @@ int run_pool_tests(void)
         cmocka_unit_test(unchanged_since_sees_a_real_difference),
         cmocka_unit_test(many_lists_of_one_id),
         cmocka_unit_test(privacy_blank_is_a_view_undone_exactly),
+        cmocka_unit_test(touched_ids_name_every_change),
     };
     return cmocka_run_group_tests_name("pool", tests, NULL, NULL);
 }
