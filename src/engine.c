@@ -23,6 +23,7 @@
 
 #include "builtins.h"
 #include "deps.h"
+#include "privacy.h"
 #include "trace.h"
 
 struct RuleEntry {
@@ -148,24 +149,6 @@ static ObjId first_of_type(const Pool *p, Sym type)
     return i < s->len ? s->ids[i] : 0;
 }
 
-/* The private attributes of every engineSettings object: a set loaded on
- * another (--ruleset favor --ruleset mathflag) brings its own settings
- * object, and what either calls private stays private. */
-static Sym private_attributes(const Pool *p)
-{
-    const IdSet *s = pool_lookup(p, SYM_type, SYM_engineSettings);
-    Buf b = {0};
-    IDSET_FOREACH (s, oid) {
-        Sym v = obj_get(pool_get(p, oid), SYM_privateAttributes);
-        if (v == SYM_EMPTY) continue;
-        if (b.len) buf_putc(&b, ' ');
-        buf_add(&b, sym_text(v), sym_len(v));
-    }
-    Sym r = b.len ? sym_intern(buf_str(&b), b.len) : SYM_EMPTY;
-    buf_free(&b);
-    return r;
-}
-
 static void read_settings(Engine *e)
 {
     ObjId sid = first_of_type(e->pool, SYM_engineSettings);
@@ -191,7 +174,7 @@ static void read_settings(Engine *e)
         e->limit[i] = n;
     }
     e->shadow = s && obj_get(s, SYM_evaluation) == SYM_shadow;
-    e->private_attrs = private_attributes(e->pool);
+    e->private_attrs = privacy_attributes(e->pool);
 }
 
 static int cmp_rules(const void *x, const void *y)

@@ -47,7 +47,9 @@ bool publication_hides(const Obj *o, Sym name, void *ud);
  * Returns how many values it blanked. */
 size_t privacy_blank(Pool *p, const char *viewer);
 /* The private attributes as the pool holds them now: the privateAttributes
- * of every engineSettings object (as the engine reads them), or "". */
+ * of every engineSettings object, or "" (the engine's too: a set loaded
+ * on another, --ruleset favor --ruleset mathflag, brings its own settings
+ * object, and what either calls private stays private). */
 Sym privacy_attributes(const Pool *p);
 
 #endif

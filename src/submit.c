@@ -194,21 +194,27 @@ static bool time_now_locked(Game *g, int64_t *now)
     return true;
 }
 
-/* A message refused and only counted (billing.h): its outcome, with no
- * event, for the caller's answer. */
-static void counted_only(Game *g, const Incoming *m, const char *why, bool over, OutcomeFn fn, void *ud)
+/* A refusal that is no event (nothing journaled): its outcome, for the
+ * caller's answer.  Takes why. */
+static void refused_unjournaled(Game *g, const char *kind, int64_t time, char *why, bool over, OutcomeFn fn, void *ud)
 {
     Outcome o;
     memset(&o, 0, sizeof o);
-    o.kind = "move";
-    o.time = m->time;
+    o.kind = kind;
+    o.time = time;
     o.status = OUTCOME_REFUSED;
     o.over_quota = over;
-    Buf b = {0};
-    buf_printf(&b, "%s (counted in the sender's tally for this hour, not journaled again)", why);
-    o.message = buf_take(&b);
+    o.message = why;
     if (fn) fn(ud, g, &o);
     outcome_free(&o);
+}
+
+/* A message refused and only counted (billing.h). */
+static void counted_only(Game *g, const Incoming *m, const char *why, bool over, OutcomeFn fn, void *ud)
+{
+    Buf b = {0};
+    buf_printf(&b, "%s (counted in the sender's tally for this hour, not journaled again)", why);
+    refused_unjournaled(g, "move", m->time, buf_take(&b), over, fn, ud);
 }
 
 /* Bills a message from outside (billing.h): over a quota, *why says so
@@ -288,14 +294,7 @@ static bool submit_read(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void
     }
     if (late) {
         /* a time given on the command line: refused, nothing journaled */
-        Outcome o;
-        memset(&o, 0, sizeof o);
-        o.kind = "move";
-        o.time = m->time;
-        o.status = OUTCOME_REFUSED;
-        o.message = late;
-        if (fn) fn(ud, g, &o);
-        outcome_free(&o);
+        refused_unjournaled(g, "move", m->time, late, false, fn, ud);
         return true;
     }
     if (!dry && !run_due_timers(g, m->time, false, fn, ud)) return false;
@@ -509,14 +508,7 @@ bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud)
         return false;
     }
     if (late) {
-        Outcome o;
-        memset(&o, 0, sizeof o);
-        o.kind = "tick";
-        o.time = time;
-        o.status = OUTCOME_REFUSED;
-        o.message = late;
-        if (fn) fn(ud, g, &o);
-        outcome_free(&o);
+        refused_unjournaled(g, "tick", time, late, false, fn, ud);
         game_unlock(g);
         return true;
     }

@@ -12,24 +12,9 @@
 # effect" explanation draws from a throwaway generator.  Run from the
 # project root.
 . "$(dirname "$0")/lib.sh"
+. "$SRCDIR/tests/serve.sh"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 json() { python3 -c "import json,sys; j=json.load(open('$1')); print($2)"; }
-SERVER=""
-stop_server() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null; SERVER=""; }
-trap 'stop_server; rm -rf "$T"' EXIT
-start_server() { # GAME
-    PORT=$(free_port)
-    "$NOMIC" serve "$1" --listen 127.0.0.1:"$PORT" >serve.out 2>serve.err &
-    SERVER=$!
-    i=0
-    until grep -q "http://127.0.0.1:$PORT/" serve.out 2>/dev/null; do
-        i=$((i + 1))
-        if [ $i -gt 100 ]; then fail "serve did not print its address"; cat serve.out serve.err; return 1; fi
-        sleep 0.05
-    done
-    URL=http://127.0.0.1:$PORT
-}
 http() { # METHOD PATH [curl args...]: the body into body, the status into status
     m=$1 p=$2
     shift 2

@@ -8,24 +8,9 @@
 # with alice's next Message-ID does not cost her real vote.
 # Run from the project root: sh tests/t54-tokens.sh
 . "$(dirname "$0")/lib.sh"
+. "$SRCDIR/tests/serve.sh"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 json() { python3 -c "import json,sys; j=json.load(open('$1')); print($2)"; }
-SERVER=""
-stop_server() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null; SERVER=""; }
-trap 'stop_server; rm -rf "$T"' EXIT
-start_server() { # GAME
-    PORT=$(free_port)
-    "$NOMIC" serve "$1" --listen 127.0.0.1:"$PORT" >serve.out 2>serve.err &
-    SERVER=$!
-    i=0
-    until grep -q "http://127.0.0.1:$PORT/" serve.out 2>/dev/null; do
-        i=$((i + 1))
-        if [ $i -gt 100 ]; then fail "serve did not print its address"; cat serve.out serve.err; return 1; fi
-        sleep 0.05
-    done
-    URL=http://127.0.0.1:$PORT
-}
 http() { m=$1 p=$2; shift 2; curl -s -o body -w '%{http_code}' -X "$m" "$@" "$URL$p" >status; }
 expect_http() { # WANT DESCRIPTION METHOD PATH [curl args]
     want=$1 what=$2

@@ -10,27 +10,9 @@
 # `nomic replay` agrees with every game.  Uses $NOMIC.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$SRCDIR/tests/serve.sh"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 json() { python3 -c "import json,sys; j=json.load(open('$1')); print($2)"; }
-SERVER=""
-stop_server() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null; SERVER=""; }
-trap 'stop_server; rm -rf "$T"' EXIT
-start_server() { # GAME
-    PORT=$(free_port)
-    # under AddressSanitizer freed memory waits in a quarantine before
-    # reuse: keep it small, so that RSS says what the server holds
-    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=8" \
-        "$NOMIC" serve "$1" --listen 127.0.0.1:"$PORT" >serve.out 2>serve.err &
-    SERVER=$!
-    i=0
-    until grep -q "http://127.0.0.1:$PORT/" serve.out 2>/dev/null; do
-        i=$((i + 1))
-        if [ $i -gt 200 ]; then fail "serve did not print its address"; cat serve.out serve.err; return 1; fi
-        sleep 0.05
-    done
-    URL=http://127.0.0.1:$PORT
-}
 rss() { awk '/^VmRSS/ { print $2 }' /proc/$SERVER/status; }
 alive() { kill -0 "$SERVER" 2>/dev/null; }
 
