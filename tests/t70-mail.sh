@@ -167,6 +167,29 @@ mail_in() { # FROM DESCRIPTION SWAKS-ARGS...: one mail to the game through OpenS
     status=$(last_event 'd["events"][-1]["status"]')
 }
 
+# refusals of one sender in an hour after the first are counted in its
+# tally, not journaled (docs/limits.md): such a mail makes no event
+refused_of() { runuser -u "$MAILUSER" -- sqlite3 "$DB" "select coalesce(sum(refused),0) from tallies where who='$1'" 2>/dev/null || echo 0; }  # as the delivery user: WAL mode, one owner
+mail_counted() { # FROM DESCRIPTION SWAKS-ARGS...: one mail the game refuses and only counts
+    from=$1 what=$2
+    shift 2
+    before=$(refused_of "$from") events_before=$(nevents)
+    swaks --server "127.0.0.1:$PORT" --to game@nomic.test --from "$from" --timeout 15 "$@" > swaks.out 2>&1
+    got=$?
+    if [ "$got" -ne 0 ]; then
+        fail "$what: swaks exit $got, expected 0 (OpenSMTPD takes the mail)"
+        tail -n 8 swaks.out
+        return 1
+    fi
+    i=0
+    until [ "$(refused_of "$from")" -gt "$before" ]; do
+        i=$((i + 1))
+        if [ $i -gt 200 ]; then fail "$what: after 20 s the sender's tally still counts $before refusals"; return 1; fi
+        sleep 0.1
+    done
+    expect_eq "$(nevents)" "$events_before" "$what: counted, not journaled"
+}
+
 # --- what the test needs -------------------------------------------------
 [ "$(id -u)" -eq 0 ] || abort "tests/t70-mail.sh runs as root (it starts OpenSMTPD, adds a delivery user): running as uid $(id -u)"
 [ -x "$NOMIC" ] || abort "no nomic binary at $NOMIC (run make, or set NOMIC)"
@@ -329,8 +352,9 @@ mail_in alice@example.org "forged: no token" --body 'REGISTER Mallory' &&
     expect_eq "$status" refused "a mail without its sender's token: the event"
 nm show "$DB" > state.after
 cmp -s state.before state.after && ok || fail "a mail without a token changed the state: $(diff state.before state.after | head -5)"
-mail_in alice@example.org "forged: another address's token" --body "token: $TOKZ
-REGISTER Mallory" && expect_eq "$status" refused "a mail with zoe's token from alice: the event"
+# alice's second refusal of the hour: counted in her tally, not journaled
+mail_counted alice@example.org "forged: another address's token" --body "token: $TOKZ
+REGISTER Mallory"
 nm show "$DB" > state.after
 cmp -s state.before state.after && ok || fail "a mail with another address's token changed the state: $(diff state.before state.after | head -5)"
 expect_players "alice:1 Björn:0 Zoë:0 Twice:0" "no forged move counted"
