@@ -500,8 +500,8 @@ static int64_t monotonic_ms(void)
  * (store_yield) would make it wait past its deadline.  So once it has held
  * the lock for LOCK_STREAK_MS with hardly a gap, it leaves one of
  * LOCK_GAP_MS before taking it again, which any waiter sees. */
-#define LOCK_STREAK_MS 100
-#define LOCK_GAP_MS 25
+#define LOCK_STREAK_MS 200
+#define LOCK_GAP_MS 40
 
 static void leave_a_gap(Store *s)
 {
