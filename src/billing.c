@@ -11,14 +11,14 @@
 
 #include "mechanics.h"
 
-/* The defaults let a player move all day (a move a few seconds) and a
- * rule designer try heavy rules; the ceilings keep one sender's hour
- * within what a small host gives a stranger: 500 events at the ceiling of
- * maxWork, or a gigabyte of journal. */
+/* The ceilings keep one sender's hour within what a small host gives a
+ * stranger: 500 events at the ceiling of maxWork, or a gigabyte of
+ * journal.  The defaults (config_keys, mechanics.c) let a player move all
+ * day and a rule designer try heavy rules. */
 const Quota quotas[NQUOTAS] = {
-    [QUOTA_EVENTS] = {"quotaEvents", 600, 100000, "events run"},
-    [QUOTA_WORK] = {"quotaWork", 1000000000, 250000000000, "units of work"},
-    [QUOTA_JOURNAL] = {"quotaJournal", 16 << 20, 1L << 30, "bytes of journal"},
+    [QUOTA_EVENTS] = {"quotaEvents", 100000, "events run"},
+    [QUOTA_WORK] = {"quotaWork", 250000000000, "units of work"},
+    [QUOTA_JOURNAL] = {"quotaJournal", 1L << 30, "bytes of journal"},
 };
 
 #define HOUR 3600
@@ -57,12 +57,16 @@ void payers_free(Payers *p)
     p->n = 0;
 }
 
-/* A quota as the game sets it (a value out of bounds reads as the
- * default: nomic config refuses one). */
+/* A quota as the game sets it; a value out of bounds (nomic config refuses
+ * one) reads as the default. */
 static int64_t quota_of(Game *g, int q)
 {
     char *v = game_config(g, quotas[q].setting);
-    int64_t n = quota_check_value(quotas[q].setting, v) ? quotas[q].dflt : strtoll(v, NULL, 10);
+    if (quota_check_value(quotas[q].setting, v)) {
+        free(v);
+        v = store_config(NULL, quotas[q].setting);
+    }
+    int64_t n = strtoll(v, NULL, 10);
     free(v);
     return n;
 }

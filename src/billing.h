@@ -17,10 +17,11 @@
 
 #include "game.h"
 
-/* The quota settings: their names, defaults and ceilings. */
+/* The quota settings: their names and ceilings (their defaults are
+ * config_keys', mechanics.c). */
 typedef struct Quota {
     const char *setting;
-    long dflt, ceiling;
+    long ceiling;
     const char *what;
 } Quota;
 enum { QUOTA_EVENTS, QUOTA_WORK, QUOTA_JOURNAL, NQUOTAS };
