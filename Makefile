@@ -3,8 +3,21 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer).
 
 CC      ?= cc
-CFLAGS  ?= -O2 -g
-WARN    := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
+# A user's build: optimised, assert() off.  The sanitizer build (`make
+# sanitize`) and `make debug` keep assert() on.
+CFLAGS  ?= -O2 -g -DNDEBUG
+WARN    := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Wall -Wextra \
+           -Wshadow -Wwrite-strings -Wmissing-prototypes -Wstrict-prototypes \
+           -Wno-unused-parameter -Wno-missing-field-initializers
+# A warning stops the build of a developer or of CI (the goals that test),
+# never a user's `make`: a newer compiler's new warning must not keep anyone
+# from playing.  `make WERROR=` turns it off, `make WERROR=-Werror` on.
+ifneq ($(filter check test unit scenarios sanitize debug fuzz,$(MAKECMDGOALS)),)
+WERROR  ?= -Werror
+endif
+WARN    += $(WERROR)
+# Each object depends on the headers it includes, as the compiler saw them.
+DEPFLAGS = -MMD -MP
 PKGS    := glib-2.0 gmime-3.0 libcurl libmicrohttpd
 PKGS    += libxml-2.0 libidn2
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
@@ -24,17 +37,19 @@ WEB     := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
 OBJ_LIB := $(SRC_LIB:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/rulesets_gen.o $(BUILD)/obj/web_gen.o
 OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all serve demo test check unit scenarios mail browser fuzz fuzz-smoke sanitize bench docs clean
+.PHONY: all serve demo test check debug unit scenarios mail browser fuzz fuzz-smoke sanitize bench docs clean
 all: $(BUILD)/nomic
 
-$(BUILD)/obj/%.o: src/%.c src/*.h | $(BUILD)/obj
-	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -c $< -o $@
+$(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj
+	$(CC) $(WARN) $(DEPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Isrc -c $< -o $@
+
+-include $(wildcard $(BUILD)/obj/*.d)
 
 $(BUILD)/obj/rulesets_gen.o: $(BUILD)/rulesets_gen.c | $(BUILD)/obj
-	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -c $< -o $@
+	$(CC) $(WARN) $(DEPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Isrc -c $< -o $@
 
-$(BUILD)/obj/web_gen.o: $(BUILD)/web_gen.c src/server.h | $(BUILD)/obj
-	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -c $< -o $@
+$(BUILD)/obj/web_gen.o: $(BUILD)/web_gen.c | $(BUILD)/obj
+	$(CC) $(WARN) $(DEPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Isrc -c $< -o $@
 
 # The web page is compiled in too: `nomic serve` needs no files beside it.
 $(BUILD)/web_gen.c: $(WEB) tools/embed-web.sh | $(BUILD)/obj
@@ -158,6 +173,10 @@ sanitize:
 	$(MAKE) BUILD=build/san CC=clang \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  unit scenarios
+
+# A developer's build with assert() on and no optimisation, in build/debug.
+debug:
+	$(MAKE) BUILD=build/debug CFLAGS="-O0 -g" all unit
 
 test: all unit scenarios mail browser fuzz-smoke sanitize
 	@echo "all tests passed"

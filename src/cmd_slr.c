@@ -254,8 +254,9 @@ static int slr_emit_cmd(int argc, char **argv)
 int cmd_slr(int argc, char **argv)
 {
     /* the subcommand's messages name it whole: "nomic slr parse: ..." */
-    if (argc >= 2 && strcmp(argv[1], "parse") == 0) return slr_parse_cmd(argc - 1, (argv[1] = "slr parse", argv + 1));
-    if (argc >= 2 && strcmp(argv[1], "emit") == 0) return slr_emit_cmd(argc - 1, (argv[1] = "slr emit", argv + 1));
+    static char parse_name[] = "slr parse", emit_name[] = "slr emit";
+    if (argc >= 2 && strcmp(argv[1], "parse") == 0) return slr_parse_cmd(argc - 1, (argv[1] = parse_name, argv + 1));
+    if (argc >= 2 && strcmp(argv[1], "emit") == 0) return slr_emit_cmd(argc - 1, (argv[1] = emit_name, argv + 1));
     fprintf(stderr, "usage: %s\n", SLR_USAGE);
     return EXIT_USAGE;
 }

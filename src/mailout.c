@@ -35,12 +35,12 @@ static char **split_recipients(const char *to, int *n)
         while (*s && strchr(" ,\t\r\n", *s)) s++;
         const char *w = s;
         while (*s && !strchr(" ,\t\r\n", *s)) s++;
-        size_t n = (size_t)(s - w);
-        bool seen = n == 0;
-        for (size_t i = 0; i < len && !seen; i++) seen = strlen(out[i]) == n && memcmp(out[i], w, n) == 0;
+        size_t wlen = (size_t)(s - w);
+        bool seen = wlen == 0;
+        for (size_t i = 0; i < len && !seen; i++) seen = strlen(out[i]) == wlen && memcmp(out[i], w, wlen) == 0;
         if (!seen) {
             GROW(out, len, cap);
-            out[len++] = xstrndup(w, n);
+            out[len++] = xstrndup(w, wlen);
         }
     }
     *n = (int)len;
@@ -185,10 +185,10 @@ static bool via_sendmail(const char *program, const char *from, const char *to, 
     char **argv = xcalloc((size_t)n + 6, sizeof *argv);
     int k = 0;
     argv[k++] = (char *)program;
-    argv[k++] = "-oi";
-    argv[k++] = "-f";
+    argv[k++] = (char *)"-oi";
+    argv[k++] = (char *)"-f";
     argv[k++] = (char *)from;
-    argv[k++] = "--";
+    argv[k++] = (char *)"--";
     for (int i = 0; i < n; i++) argv[k++] = rcpt[i];
     pid_t pid = fork();
     if (pid == 0) {

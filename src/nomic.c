@@ -48,7 +48,8 @@ const Command commands[] = {
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        cmd_help(1, (char *[]){"help", NULL});
+        static char help[] = "help";
+        cmd_help(1, (char *[]){help, NULL});
         return EXIT_USAGE;
     }
     const char *name = argv[1];
