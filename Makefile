@@ -25,7 +25,7 @@ LIBS    := -lsqlite3 -lgmp -lm $(shell pkg-config --libs $(PKGS))
 BUILD   ?= build
 LISTEN  ?= 127.0.0.1:8080
 
-SRC_LIB := $(filter-out src/nomic.c,$(wildcard src/*.c))
+SRC_LIB := $(filter-out src/nomic.c,$(wildcard src/*.c src/cmd/*.c))
 SRC_CMD := src/nomic.c
 RULESETS := $(sort $(wildcard rulesets/*.nomic)) $(BUILD)/favor-draft.nomic $(BUILD)/suber.nomic \
             $(BUILD)/suber1982.nomic $(BUILD)/agora.nomic
@@ -41,9 +41,10 @@ OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/obj/%.o)
 all: $(BUILD)/nomic
 
 $(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj
+	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(DEPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Isrc -c $< -o $@
 
--include $(wildcard $(BUILD)/obj/*.d)
+-include $(wildcard $(BUILD)/obj/*.d $(BUILD)/obj/cmd/*.d)
 
 $(BUILD)/obj/rulesets_gen.o: $(BUILD)/rulesets_gen.c | $(BUILD)/obj
 	$(CC) $(WARN) $(DEPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Isrc -c $< -o $@

@@ -1,7 +1,7 @@
 /*
  * engine.c - the engine cycle (engine.h): the rules in their order, what a
  * change concerns, the seen states of one event, the two evaluations.
- * The traces of firings are trace.c's.
+ * The traces of firings are engine_trace.c's.
  *
  * Two evaluations: immediate (the default; a change restarts the run from
  * the first rule) and `evaluation: shadow` on engineSettings (each pass
@@ -10,7 +10,7 @@
  * A rule found false is not tested again until a change could have made it
  * true: the pool records its changes, the engine drains them before each
  * test and, through an index from attribute names and types to the reads of
- * the rules (deps.h), marks the rules they concern.  So a pass over thirty
+ * the rules (lang_deps.h), marks the rules they concern.  So a pass over thirty
  * rules after a vote tests only the few that read votes or scores, and
  * those only on the objects that changed.
  */
@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtins.h"
-#include "deps.h"
-#include "privacy.h"
-#include "trace.h"
+#include "lang_builtins.h"
+#include "lang_deps.h"
+#include "engine_privacy.h"
+#include "engine_trace.h"
 
 struct RuleEntry {
     ObjId id;
@@ -255,7 +255,7 @@ static void forget_all(Engine *e)
 
 /* The clock moved: what was known of the rules that read it is void,
  * but for a rule found false that reads it through timeGE alone, before
- * the earliest timeGE(t) its test found false (deps.h). */
+ * the earliest timeGE(t) its test found false (lang_deps.h). */
 static void new_time(Engine *e, int64_t now)
 {
     if (e->have_now && e->now == now) return;
@@ -381,7 +381,7 @@ static int cmp_seed(const void *x, const void *y)
 }
 
 /* Can the rule's condition hold now?  No only when it was false when last
- * tested and no change since can have made it true (deps.h). */
+ * tested and no change since can have made it true (lang_deps.h). */
 static bool may_hold(const Engine *e, RuleEntry *re, Ctx *cx)
 {
     if (!re->known_false || re->stale || e->exhaustive) return true;

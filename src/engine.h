@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "check.h"
+#include "lang_check.h"
 #include "eval.h"
 #include "pool.h"
 #include "util.h"
@@ -97,7 +97,7 @@ typedef struct EventResult {
     long changing_firings;
     Meter used;            /* what the event used of its budget */
     long trace_omitted;    /* firings past the trace's size limit */
-    TraceTail *tail;       /* its last firings (trace.c) */
+    TraceTail *tail;       /* its last firings (engine_trace.c) */
     char message[400];     /* loop or runaway: what happened */
 } EventResult;
 
@@ -118,7 +118,7 @@ typedef struct RuleInfo {
     const char *error; /* NULL when the rule can fire */
     Sym cond;          /* its if, as written */
     const Prog *prog;  /* compiled, or NULL */
-    const struct Deps *deps; /* what its if reads (deps.h), or NULL */
+    const struct Deps *deps; /* what its if reads (lang_deps.h), or NULL */
     bool suspended;    /* set aside by the game-keeper: never tested (prog NULL) */
 } RuleInfo;
 /* The run order, then the suspended rules still in the pool. */

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "handlers.h"
+#include "eval_builtins.h"
 #include "objfmt.h"
 #include "util.h"
 
@@ -397,7 +397,7 @@ bool eval_conjunction(Ctx *cx, const Node *const *conj, int nconj, bool *first_h
 
 /* Is there a solution of the conjunction conj[0..nconj) in which conjunct
  * `first` (a plain exists) takes one of ids as its candidate?  That
- * conjunct is proved first, the others after it in their order; deps.h
+ * conjunct is proved first, the others after it in their order; lang_deps.h
  * says when this finds the same solutions as the condition. */
 bool eval_condition_seeded(Ctx *cx, const Node *const *conj, int nconj, int first, const ObjId *ids, int nids)
 {

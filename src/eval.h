@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "parse.h"
+#include "lang_parse.h"
 #include "pool.h"
 
 #define VAR_UNBOUND UINT32_MAX
@@ -116,13 +116,13 @@ bool meter_number(Ctx *cx, const Node *at, mpq_srcptr a, mpq_srcptr b);
  * *first_held says whether the first conjunct had any solution. */
 bool eval_conjunction(Ctx *cx, const Node *const *conj, int nconj, bool *first_held);
 /* Is there a solution with conjunct `first` (an exists) limited to the
- * objects ids?  Bindings are not kept.  See deps.h. */
+ * objects ids?  Bindings are not kept.  See lang_deps.h. */
 bool eval_condition_seeded(Ctx *cx, const Node *const *conj, int nconj, int first, const ObjId *ids, int nids);
 /* Runs prog->then with the current bindings. */
 void eval_then(Ctx *cx);
 void ctx_bind_reset(Ctx *cx); /* all variables unbound, trail empty */
 
-/* Services for the handlers (handlers.c) */
+/* Services for the handlers (eval_builtins.c) */
 Sym eval_value(Ctx *cx, const Node *n, const Obj *cand);
 bool eval_number(Ctx *cx, const Node *n, const Obj *cand, mpq_t out);
 /* Calls fn(cx, obj, ud) for each object matching m (ascending id), with the

@@ -2,8 +2,8 @@
  * game.c - a game's lifetime (game.h): made (init) or opened from its
  * file, its own state beside the pool (the meta keys) kept in the store,
  * the lock between programs, and the texts the open games share.  One
- * event's life is event.c's; a message's way in (policies, copies,
- * tokens, prose, time, timers) is submit.c's.
+ * event's life is game_event.c's; a message's way in (policies, copies,
+ * tokens, prose, time, timers) is game_submit.c's.
  */
 #include "game.h"
 
@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "event.h"
-#include "mechanics.h"
+#include "game_event.h"
+#include "game_mechanics.h"
 #include "objfmt.h"
 #include "rulesets.h"
 
@@ -256,7 +256,7 @@ static bool write_backoff(Game *g)
     return store_meta_set(g->st, "timer_backoff", v);
 }
 
-/* ---- the rules the game-keeper set aside (suspend.c) ----
+/* ---- the rules the game-keeper set aside (game_suspend.c) ----
  * The meta key "suspended": their ids, ascending, apart by a space. */
 
 bool game_save_suspended(Game *g)

@@ -13,14 +13,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "codecheck.h"
+#include "move_code.h"
 #include "engine.h"
 #include "store.h"
-#include "sugar.h"
+#include "move_sugar.h"
 
 typedef struct Incoming Incoming;
 
-typedef struct RecipientList RecipientList; /* mechanics.c */
+typedef struct RecipientList RecipientList; /* game_mechanics.c */
 
 /* The game's own state as an event leaves it: the meta row "state"
  * (game.c). */
@@ -52,12 +52,12 @@ typedef struct Game {
     const char *reading; /* how the Mechanics read the message being run (lines set aside), or NULL */
     const char *token_to; /* an address whose token the event being run issues and mails, or NULL */
     const char *summing;  /* the moves of a mail being run, answered with what they did (game_answer_summary), or NULL */
-    const struct Payers *billing; /* who pays for the event being run (billing.h), or NULL */
+    const struct Payers *billing; /* who pays for the event being run (game_billing.h), or NULL */
     ObjId *fired;         /* the rules that fired in the event being run (for engine_why_not) */
     size_t nfired, fired_cap;
     bool public_view;     /* the message being run is answered to whoever asked, with no proof that it is
                            * its sender (an HTTP move without a token, a report): its dry run and its "no
-                           * effect" explanation read the public view (event.c) */
+                           * effect" explanation read the public view (game_event.c) */
     bool reload;         /* memory holds what the store did not keep (a failed commit): load again at the next lock */
     bool queue_stored_empty; /* the store holds no message waiting for sendNow: a commit need not clear them */
     bool defer_sync;     /* commits do not wait for the disk: the caller syncs before it acknowledges (the server) */
@@ -92,12 +92,12 @@ struct Incoming {
     const char *refusal; /* the Mechanics refuse it unread, for this reason (too large), and raw is
                           * then only what the journal may keep of it; or NULL */
     const int *lines;    /* a mail's text: body is the lines its reader kept, line i being line
-                          * lines[i] of the mail, and moves are read among prose (prose.h);
+                          * lines[i] of the mail, and moves are read among prose (move_prose.h);
                           * NULL: body is moves only */
     int nlines;
     const char *how;     /* how the mail's text was found, for its answer (an HTML part), or NULL */
     bool wants_token;    /* a mail's line `TOKEN`: mail the sender's address its token */
-    const char *client;  /* the HTTP client's IP, billed with the sender (billing.h), or NULL */
+    const char *client;  /* the HTTP client's IP, billed with the sender (game_billing.h), or NULL */
 };
 
 /* The most moves one message may hold (docs/limits.md). */
@@ -126,8 +126,8 @@ typedef struct Outcome {
     EventResult er;
     char hash[17];       /* state hash after the event, hex */
     bool failed_read;    /* a read of the store failed while the event ran: it is not committed */
-    CodeNotes code;      /* the Mechanics' check of the moves' rule code (codecheck.h) */
-    bool over_quota;     /* refused: its sender is over a quota (billing.h) */
+    CodeNotes code;      /* the Mechanics' check of the moves' rule code (move_code.h) */
+    bool over_quota;     /* refused: its sender is over a quota (game_billing.h) */
 } Outcome;
 
 void outcome_free(Outcome *o);
@@ -213,11 +213,11 @@ bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud);
 bool game_event_move(Game *g, const char *sender, int64_t time, int64_t stamp, const char *body, bool dry, Outcome *o);
 bool game_event_tick(Game *g, int64_t time, bool dry, Outcome *o);
 
-/* nomic replay's check (replay.c): the game rebuilt from its initial
+/* nomic replay's check (game_replay.c): the game rebuilt from its initial
  * sets and journal; prints what differs, true when every hash matches. */
 bool game_replay(Game *g);
 
-/* The game-keeper's way out of a rule that stops the game (suspend.c):
+/* The game-keeper's way out of a rule that stops the game (game_suspend.c):
  * rule `rule` is set aside (on) or taken back (off), as an event of its
  * own, kind "suspend" or "resume", journaled with the time it happens
  * (the wall clock, never before the last event).  The engine leaves a

@@ -49,7 +49,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "idset.h"
+#include "pool_idset.h"
 #include "value.h"
 
 typedef struct Attr {

@@ -8,7 +8,7 @@
 typedef struct ShippedSet {
     const char *name;
     const char *text;
-    const char *sugar;  /* its sugar table (sugar.h), or NULL */
+    const char *sugar;  /* its sugar table (move_sugar.h), or NULL */
 } ShippedSet;
 
 extern const ShippedSet shipped_sets[]; /* ends with {0, 0} */

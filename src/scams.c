@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtins.h"
-#include "check.h"
+#include "lang_builtins.h"
+#include "lang_check.h"
 #include "objfmt.h"
-#include "parse.h"
-#include "privacy.h"
+#include "lang_parse.h"
+#include "engine_privacy.h"
 
 /* ---- the vocabulary ---- */
 

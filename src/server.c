@@ -38,11 +38,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mailin.h"
-#include "mailout.h"
-#include "mechanics.h"
+#include "mail_in.h"
+#include "mail_out.h"
+#include "game_mechanics.h"
 #include "objfmt.h"
-#include "perclient.h"
+#include "server_perclient.h"
 #include "report.h"
 #include "scams.h"
 #include "views.h"
@@ -891,7 +891,7 @@ typedef struct MoveResult {
 } MoveResult;
 
 /* The client's IP, into ip ("unknown" when it has none): billed with the
- * sender (billing.h), and counted for the tokens it asks for. */
+ * sender (game_billing.h), and counted for the tokens it asks for. */
 static const char *client_ip(struct MHD_Connection *c, char ip[INET6_ADDRSTRLEN])
 {
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);

@@ -122,7 +122,7 @@ static const char *schema =
  * and the event it became, so that a mail is applied at most once;
  * answers, when the Mechanics last answered an address about a mail they
  * refused unread; tallies, what each sender (an address, or a client's
- * IP) had run and had refused in each hour (billing.c); token_offers, a
+ * IP) had run and had refused in each hour (game_billing.c); token_offers, a
  * token mailed on request that does not yet void the address's token (it
  * does when first used); and the index
  * that finds the queue without reading the outbox's history. */

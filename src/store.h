@@ -254,7 +254,7 @@ bool store_mail_taken(Store *s, const char *key, long event);
  * never; -1: the store failed), and the record of an answer. */
 int64_t store_answered_at(Store *s, const char *address);
 bool store_answered(Store *s, const char *address, int64_t when);
-/* A sender's tally for an hour (billing.h): events run, their work and
+/* A sender's tally for an hour (game_billing.h): events run, their work and
  * journal bytes, and requests refused unread or over quota.  read: 1 with
  * *t, 0 when there is none (*t zero), -1 when the store fails; add adds d
  * (refusal: the last refusal's reason, or NULL); prune drops the hours

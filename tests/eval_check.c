@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mathexpr.h"
+#include "eval_math.h"
 
 /* The next space-separated word of *p as a Sym ("_" is ""). */
 static Sym word(char **p)

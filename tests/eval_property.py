@@ -9,9 +9,9 @@ characters; random rational i and v, zeros, big numbers, empty texts and
 non-numbers) and compares what the program EVAL_CHECK (build/eval-check,
 tests/eval_check.c) prints for each with a second evaluator written here.
 
-The second evaluator shares no code with src/mathexpr.c: it lets Python's
+The second evaluator shares no code with src/eval_math.c: it lets Python's
 own parser read the text (after making each numeral a plain decimal
-literal) and accepts only the tree shapes of the grammar in mathexpr.h:
+literal) and accepts only the tree shapes of the grammar in eval_math.h:
 numbers, i, v, binary + - * /, unary minus.  Python's precedence and left
 associativity for these operators are the usual ones.  Anything else
 (unary plus, **, //, calls such as 2(i), names such as iv) is malformed.

@@ -193,7 +193,7 @@ for args in "show g.db --type nothing --json" "show g.db --json" "log g.db --jso
 done
 
 # docs/language.md is the table of builtins as `nomic help --markdown`
-# prints it (make docs); it must not drift from builtin_list.h.
+# prints it (make docs); it must not drift from lang_builtins_list.h.
 "$NOMIC" help --markdown >language.md
 expect_cmp "$SRCDIR/docs/language.md" language.md "docs/language.md is nomic help --markdown (run make docs)"
 

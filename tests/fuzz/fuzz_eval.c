@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mathexpr.h"
+#include "eval_math.h"
 
 /* The next field of data, up to a byte 0x01 or the end. */
 static const char *field(const char **p, const char *end, size_t *n)

@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mailin.h"
+#include "mail_in.h"
 #include "objfmt.h"
-#include "prose.h"
+#include "move_prose.h"
 #include "rulesets.h"
-#include "sugar.h"
+#include "move_sugar.h"
 
 static Sugar *favor_sugar(void)
 {

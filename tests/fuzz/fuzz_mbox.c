@@ -1,5 +1,5 @@
 /*
- * fuzz_mbox.c - libFuzzer target for the mailbox split (mbox.h): any input
+ * fuzz_mbox.c - libFuzzer target for the mailbox split (mail_mbox.h): any input
  * is split into mails or refused with a message; the mails are numbered
  * 1, 2, ... at rising lines, each keeps at most `keep` bytes of its
  * total, and the bytes of the mails (less the "From " lines, the blank
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mbox.h"
+#include "mail_mbox.h"
 
 #define KEEP 100
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "parse.h"
+#include "lang_check.h"
+#include "lang_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sugar.h"
+#include "move_sugar.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,6 +1,6 @@
 /*
  * test_deps.c - the engine skips a rule only when no change since its last
- * test can have made it true (deps.h).  The analysis is checked on small
+ * test can have made it true (lang_deps.h).  The analysis is checked on small
  * conditions, and the whole mechanism against the exhaustive engine (every
  * rule tested on every pass) on long random games of the shipped sets: the
  * state, the timers and the messages must agree after every event.
@@ -10,7 +10,7 @@
 
 #include "unit.h"
 
-#include "deps.h"
+#include "lang_deps.h"
 #include "engine.h"
 #include "objfmt.h"
 #include "rulesets.h"

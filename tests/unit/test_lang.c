@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "lex.h"
-#include "parse.h"
+#include "lang_check.h"
+#include "lang_lex.h"
+#include "lang_parse.h"
 #include "unit.h"
 
 static void lexer_tokens_and_positions(void **state)

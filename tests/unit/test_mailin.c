@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mailin.h"
-#include "prose.h"
+#include "mail_in.h"
+#include "move_prose.h"
 #include "unit.h"
-#include "addrs.h"
+#include "mail_addrs.h"
 
 static const char *SUGAR = "REGISTER <nickname>\n"
                            "    subtype: register\n"
@@ -192,7 +192,7 @@ static void moves_among_prose(void **state)
     sugar_free(s);
 }
 
-/* An address's one form (addrs.h): the spellings that reach one mailbox
+/* An address's one form (mail_addrs.h): the spellings that reach one mailbox
  * are one address. */
 static void one_form_per_address(void **state)
 {

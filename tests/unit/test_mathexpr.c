@@ -1,5 +1,5 @@
 /*
- * test_mathexpr.c - MathFlag's arithmetic (mathexpr.c) and the eval()
+ * test_mathexpr.c - MathFlag's arithmetic (eval_math.c) and the eval()
  * function of the rule language, on hand-checked cases: precedence,
  * unary minus, exactness, big numbers, division by zero and malformed
  * expressions.  tests/eval_property.py compares it with a second
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mathexpr.h"
+#include "eval_math.h"
 #include "unit.h"
 
 /* eval(text, i, v) on texts, as the rule language calls it; "" is undefined. */

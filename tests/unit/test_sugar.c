@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sugar.h"
+#include "move_sugar.h"
 
 static const char *table =
     "# a comment\n"

@@ -1,0 +1,51 @@
+/*
+ * game_event.h - what game.c, game_event.c and game_submit.c share, and no other file:
+ * the Mechanics' own steps between a message and its committed event.
+ */
+#ifndef NOMIC_GAME_EVENT_H
+#define NOMIC_GAME_EVENT_H
+
+#include "game.h"
+
+/* game.c: the game's own state (settled event, generator, timers,
+ * halted...), the meta row "state", written in the event's transaction
+ * (in a group, at its end); false if the store failed. */
+bool game_save_state(Game *g, long settled);
+/* game.c: event `settled` is kept (its transaction committed); in a
+ * group, which writes the state row at its end, it is that row now. */
+void game_state_kept(Game *g, long settled);
+/* game.c: the objects table's checkpoints.  game_object_changed notes an
+ * object an event changed (born: the event made it);
+ * game_objects_checkpoint, in the transaction of
+ * event `settled` (or of a group, after it), writes the objects changed
+ * since the last checkpoint as the pool has them, once the changes are
+ * twice as many as the objects; false if the store failed. */
+void game_object_changed(Game *g, ObjId id, bool born);
+bool game_objects_checkpoint(Game *g, long settled);
+/* game.c: the whole pool in the object format (a snapshot). */
+char *game_export_pool(const Pool *p);
+/* game.c: a dry run draws from a throwaway generator: were it the game's,
+ * `try` would show the numbers the next real events will draw. */
+void game_throwaway_rng(Game *g);
+
+/* game.c: the timer's back-off after timer event o (not a dry run): one
+ * that ran past the budget makes the next try wait longer, and says when
+ * in its message; one that did not ends the back-off.  Written with the
+ * event (game_save_state). */
+void game_timer_backoff(Game *g, Outcome *o);
+void game_timer_backoff_clear(Game *g);
+
+/* game.c: the suspended rules (Engine.suspended), the meta key
+ * "suspended", in the caller's transaction. */
+bool game_save_suspended(Game *g);
+
+/* game_event.c: one message as an event.  moves: the object text to run (NULL:
+ * the Mechanics refused the message, for the reason `why`, which is
+ * taken); raw: as received, for the journal, or NULL; key: the mail's
+ * identity, kept with it, or NULL. */
+bool event_message(Game *g, const char *sender, int64_t time, int64_t stamp, const char *moves, const char *raw,
+                   const char *key, char *why, bool dry, Outcome *o);
+/* game_event.c: settles what a crash left unsettled (the game is locked). */
+bool game_recover(Game *g);
+
+#endif

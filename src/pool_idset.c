@@ -1,0 +1,161 @@
+/*
+ * pool_idset.c - sorted posting lists with tombstones (see pool_idset.h).
+ */
+#include "pool_idset.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static inline ObjId bare(ObjId x) { return x & ~IDSET_DEAD; }
+
+/* First position whose bare id is >= id, searching [lo, len). */
+static uint32_t lower_bound(const IdSet *s, uint32_t lo, ObjId id)
+{
+    uint32_t hi = s->len;
+    /* gallop first: leapfrog joins mostly step a little way forward */
+    uint32_t step = 1;
+    while (lo + step < hi && bare(s->ids[lo + step]) < id) {
+        lo += step;
+        step *= 2;
+    }
+    if (lo + step < hi) hi = lo + step + 1;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (bare(s->ids[mid]) < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static void compact(IdSet *s)
+{
+    uint32_t j = 0;
+    for (uint32_t i = s->head; i < s->len; i++)
+        if (!(s->ids[i] & IDSET_DEAD)) s->ids[j++] = s->ids[i];
+    s->len = j;
+    s->head = 0;
+}
+
+/* Moves the single inline id (if any) into an allocation of `front` free
+ * slots and then `cap` (>= 2) slots. */
+static void leave_inline(IdSet *s, uint32_t front, uint32_t cap)
+{
+    ObjId *base = xmalloc(((size_t)front + cap) * sizeof *base);
+    if (s->len) base[front] = s->one;
+    s->ids = base + front;
+    s->front = front;
+    s->cap = cap;
+}
+
+/* Room for one more id after the last: the first id stays inline. */
+static void make_room(IdSet *s)
+{
+    if (s->len < s->cap) return;
+    if (s->cap == 0) {
+        s->ids = &s->one;
+        s->cap = 1;
+        return;
+    }
+    if (s->cap == 1) {
+        leave_inline(s, 0, 4);
+        return;
+    }
+    s->cap *= 2;
+    ObjId *base = xrealloc(s->ids - s->front, ((size_t)s->front + s->cap) * sizeof *s->ids);
+    s->ids = base + s->front;
+}
+
+/* Room for one more id before ids[0]: as much again as the list holds. */
+static void make_front_room(IdSet *s)
+{
+    if (s->front) return;
+    uint32_t front = s->len > 4 ? s->len : 4;
+    if (s->cap <= 1) {
+        leave_inline(s, front, 2);
+        return;
+    }
+    ObjId *base = xmalloc(((size_t)front + s->cap) * sizeof *s->ids);
+    memcpy(base + front, s->ids, (size_t)s->len * sizeof *s->ids);
+    free(s->ids);
+    s->ids = base + front;
+    s->front = front;
+}
+
+void idset_add(IdSet *s, ObjId id)
+{
+    if (s->len == 0 || bare(s->ids[s->len - 1]) < id) {
+        make_room(s);
+        s->ids[s->len++] = id;
+        s->live++;
+        return;
+    }
+    uint32_t i = lower_bound(s, 0, id);
+    if (i < s->len && bare(s->ids[i]) == id) {
+        if (s->ids[i] & IDSET_DEAD) {
+            s->ids[i] = id;
+            s->live++;
+            if (i < s->head) s->head = i;
+        }
+        return;
+    }
+    if (i < s->len - i) {
+        /* nearer the front: move the ids before i down one slot */
+        make_front_room(s);
+        s->ids--;
+        s->front--;
+        s->cap++;
+        memmove(s->ids, s->ids + 1, (size_t)i * sizeof *s->ids);
+    } else {
+        make_room(s);
+        memmove(s->ids + i + 1, s->ids + i, (s->len - i) * sizeof *s->ids);
+    }
+    s->ids[i] = id;
+    s->len++;
+    s->live++;
+    if (i < s->head) s->head = i;
+}
+
+void idset_remove(IdSet *s, ObjId id)
+{
+    if (s->len == 0) return;
+    uint32_t i;
+    if (s->ids[s->len - 1] == id) i = s->len - 1;
+    else i = lower_bound(s, 0, id);
+    if (i >= s->len || s->ids[i] != id) return;
+    s->live--;
+    if (i == s->len - 1) {
+        s->len--;
+        while (s->len && (s->ids[s->len - 1] & IDSET_DEAD)) s->len--;
+    } else {
+        s->ids[i] |= IDSET_DEAD;
+        if (i == s->head)
+            while (s->head < s->len && (s->ids[s->head] & IDSET_DEAD)) s->head++;
+    }
+    if (s->head > s->len) s->head = s->len;
+    if (s->len > 16 && s->live < s->len / 2) compact(s);
+    if (s->live == 0) s->len = s->head = 0;
+}
+
+bool idset_has(const IdSet *s, ObjId id)
+{
+    uint32_t i = lower_bound(s, 0, id);
+    return i < s->len && s->ids[i] == id;
+}
+
+uint32_t idset_seek(const IdSet *s, uint32_t from, ObjId id)
+{
+    if (from < s->head) from = s->head;
+    if (from >= s->len) return s->len;
+    uint32_t i = bare(s->ids[from]) >= id ? from : lower_bound(s, from, id);
+    while (i < s->len && (s->ids[i] & IDSET_DEAD)) i++;
+    return i;
+}
+
+void idset_free(IdSet *s)
+{
+    if (s->cap > 1) free(s->ids - s->front);
+    s->ids = NULL;
+    s->len = s->cap = s->front = s->live = s->head = s->one = 0;
+}
