@@ -3,6 +3,7 @@
  */
 #include "pool.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -444,6 +445,8 @@ static void note_change(Pool *p, ChangeKind kind, const Obj *o, Sym name, Sym ol
 
 static void install(Pool *p, Obj *o)
 {
+    assert(o->id != 0 && o->id < p->next_id); /* ids from 1, never reused */
+    assert(o->id >= p->objlen || !p->objs[o->id]);
     if (o->id >= p->objcap) {
         size_t cap = p->objcap ? p->objcap : 1024;
         while (cap <= o->id) cap *= 2;
@@ -565,6 +568,9 @@ static void obj_put(Obj *o, Sym name, Sym value)
     memmove(o->attrs + i + 1, o->attrs + i, (o->n - i) * sizeof *o->attrs);
     o->attrs[i] = (Attr){name, value};
     o->n++;
+    /* sorted by name, and no attribute holds "" */
+    assert(i == 0 || o->attrs[i - 1].name < name);
+    assert(i + 1 == o->n || name < o->attrs[i + 1].name);
 }
 
 /* Writes without logging; used by pool_set and by undo. */

@@ -3,6 +3,8 @@
  */
 #include "pool_idset.h"
 
+#include <assert.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,12 +85,25 @@ static void make_front_room(IdSet *s)
     s->front = front;
 }
 
+/* The header's invariants that one change can break, checked where it was
+ * made (O(1): a whole-list check would make the debug build quadratic). */
+static void check_around(const IdSet *s, uint32_t i)
+{
+    assert(s->live <= s->len && s->head <= s->len && s->len <= s->cap);
+    assert(s->cap != 1 || s->ids == &s->one);
+    assert(i >= s->len || i == 0 || bare(s->ids[i - 1]) < bare(s->ids[i]));
+    assert(i + 1 >= s->len || bare(s->ids[i]) < bare(s->ids[i + 1]));
+    (void)s, (void)i;
+}
+
 void idset_add(IdSet *s, ObjId id)
 {
+    assert(id != 0 && !(id & IDSET_DEAD));
     if (s->len == 0 || bare(s->ids[s->len - 1]) < id) {
         make_room(s);
         s->ids[s->len++] = id;
         s->live++;
+        check_around(s, s->len - 1);
         return;
     }
     uint32_t i = lower_bound(s, 0, id);
@@ -115,6 +130,7 @@ void idset_add(IdSet *s, ObjId id)
     s->len++;
     s->live++;
     if (i < s->head) s->head = i;
+    check_around(s, i);
 }
 
 void idset_remove(IdSet *s, ObjId id)
@@ -136,6 +152,8 @@ void idset_remove(IdSet *s, ObjId id)
     if (s->head > s->len) s->head = s->len;
     if (s->len > 16 && s->live < s->len / 2) compact(s);
     if (s->live == 0) s->len = s->head = 0;
+    assert(s->live <= s->len && s->head <= s->len);
+    assert(s->head == s->len || !(s->ids[s->head] & IDSET_DEAD));
 }
 
 bool idset_has(const IdSet *s, ObjId id)

@@ -10,6 +10,7 @@
  */
 #include "value.h"
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -355,7 +356,15 @@ Sym sym_intern(const char *s, size_t n)
 }
 
 Sym sym_cstr(const char *s) { return sym_intern(s, strlen(s)); }
-const char *sym_text(Sym s) { return atom_text(&atoms[s]); }
+
+/* A Sym names a text interned and not yet collected (value.h). */
+#define ASSERT_LIVE(s) assert((s) < natoms && !atoms[(s)].freed)
+
+const char *sym_text(Sym s)
+{
+    ASSERT_LIVE(s);
+    return atom_text(&atoms[s]);
+}
 size_t sym_len(Sym s) { return atoms[s].len; }
 uint64_t sym_hash(Sym s) { return hash_bytes(atom_text(&atoms[s]), atoms[s].len); }
 bool sym_is_number(Sym s) { return atoms[s].kind != NOT_NUMBER; }
