@@ -15,6 +15,7 @@ WARN    := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Wall -Wextra \
 ifneq ($(filter check test unit scenarios sanitize debug fuzz,$(MAKECMDGOALS)),)
 WERROR  ?= -Werror
 endif
+export WERROR
 WARN    += $(WERROR)
 # Each object depends on the headers it includes, as the compiler saw them.
 DEPFLAGS = -MMD -MP
@@ -118,6 +119,7 @@ unit: $(BUILD)/unit
 # The inner loop: the unit tests, the golden scenarios and the command
 # line's own suite, in well under a minute (tests/README.md).
 check: $(BUILD)/nomic $(BUILD)/unit
+	python3 tests/modules.py
 	$(BUILD)/unit
 	NOMIC=$(abspath $(BUILD)/nomic) python3 tests/run_scenarios.py tests/scenarios
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t10-cli.sh

@@ -23,7 +23,7 @@
 
 #include "lang_builtins.h"
 #include "lang_deps.h"
-#include "engine_privacy.h"
+#include "pool_privacy.h"
 #include "engine_trace.h"
 
 struct RuleEntry {

@@ -13,7 +13,7 @@
 
 #include "lang_builtins.h"
 #include "objfmt.h"
-#include "engine_privacy.h"
+#include "pool_privacy.h"
 
 static void trace_value(Buf *b, Sym v)
 {

@@ -14,7 +14,7 @@
 #include "eval.h"
 #include "eval_math.h"
 #include "objfmt.h"
-#include "engine_privacy.h"
+#include "pool_privacy.h"
 #include "util.h"
 
 /* ---- helpers ---- */

@@ -24,7 +24,7 @@
 #include "move_code.h"
 #include "game_mechanics.h"
 #include "objfmt.h"
-#include "engine_privacy.h"
+#include "pool_privacy.h"
 
 /* ---- one event ---- */
 

@@ -214,7 +214,7 @@ char *game_token_owner(Game *g, const char *token)
 
 /* Does the game know the address: a token or an offer, or an object of
  * the state that names it as its sender or its owner (moveSender,
- * defaultEmail: the owners engine_privacy.c knows)?  1, 0, or -1. */
+ * defaultEmail: the owners pool_privacy.c knows)?  1, 0, or -1. */
 static int address_known(Game *g, const char *address)
 {
     int rc = store_token_known(g->st, address);

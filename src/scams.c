@@ -14,7 +14,7 @@
 #include "lang_check.h"
 #include "objfmt.h"
 #include "lang_parse.h"
-#include "engine_privacy.h"
+#include "pool_privacy.h"
 
 /* ---- the vocabulary ---- */
 

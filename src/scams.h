@@ -68,7 +68,7 @@ typedef struct ScamResult {
  * err, when the goal is not a condition; otherwise r says what was found.
  * The game is as it was afterwards.
  *
- * Privacy: the search plays on q->viewer's view of the state (engine_privacy.h,
+ * Privacy: the search plays on q->viewer's view of the state (pool_privacy.h,
  * privacy_blank): every private value of what the viewer does not own
  * reads "", to the rules and to the goal alike, and a message queued
  * before the search shows to a goal only if addressed to the viewer.  So

@@ -39,7 +39,7 @@
 #include <unistd.h>
 
 #include "mail_in.h"
-#include "mail_out.h"
+#include "game_postman.h"
 #include "game_mechanics.h"
 #include "objfmt.h"
 #include "server_perclient.h"

@@ -10,7 +10,7 @@
  * state, rendered after each change, and read the journal through
  * database connections of their own.  A further thread, with its own
  * connection, hands the messages the rules released to the transport
- * (mail_out.h), since a mail server may take seconds to answer.
+ * (game_postman.h), since a mail server may take seconds to answer.
  */
 #ifndef NOMIC_SERVER_H
 #define NOMIC_SERVER_H

@@ -3,7 +3,7 @@
  * (--json) and the server's API share, so both say the same thing the
  * same way (docs/formats.md, docs/api.md).
  *
- * A Viewer (engine_privacy.h) says who is looking: a player sees the private
+ * A Viewer (pool_privacy.h) says who is looking: a player sees the private
  * attributes of their own moves only; the public (the command line
  * without --as, the server without a token) sees none.
  */
@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "engine_privacy.h"
+#include "pool_privacy.h"
 #include "store.h"
 #include "value.h"
 

@@ -1,6 +1,6 @@
 /*
  * cmd/send.c - nomic send: hands the messages sendNow() released to the
- * game's transport (mail_out.h), and the hand-over the other commands do
+ * game's transport (game_postman.h), and the hand-over the other commands do
  * after their events.
  */
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "mail_out.h"
+#include "game_postman.h"
 #include "game_mechanics.h"
 
 static void say_sent(void *ud, const OutRow *r)

@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "game_mechanics.h"
 #include "objfmt.h"
-#include "engine_privacy.h"
+#include "pool_privacy.h"
 
 /* Prints the objects of `type` (all when empty), or only `id`; returns how
  * many it printed.  keeper: the engine whose suspended rules are marked

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_privacy.h"
+#include "pool_privacy.h"
 
 #define IDS 400     /* ids the model tracks */
 #define NAMES 4

@@ -1,5 +1,5 @@
 /*
- * engine_privacy.h - who may see what.  A game's rules name private attributes
+ * pool_privacy.h - who may see what.  A game's rules name private attributes
  * (engineSettings' privateAttributes, a list of words); a private value
  * shows only to the object's owner: the sender of a move (moveSender), or
  * the address an object names as defaultEmail.  Everything that prints
@@ -7,8 +7,8 @@
  * server, the views of the journal, the traces and the messages the rules
  * send (which are publications, and never show a private value).
  */
-#ifndef NOMIC_ENGINE_PRIVACY_H
-#define NOMIC_ENGINE_PRIVACY_H
+#ifndef NOMIC_POOL_PRIVACY_H
+#define NOMIC_POOL_PRIVACY_H
 
 #include <stdbool.h>
 

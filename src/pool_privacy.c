@@ -1,7 +1,7 @@
 /*
- * engine_privacy.c - who may see what (engine_privacy.h).
+ * pool_privacy.c - who may see what (pool_privacy.h).
  */
-#include "engine_privacy.h"
+#include "pool_privacy.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /*
- * mail_out.h - mail out: hands the messages the rules released (sendNow())
- * to the game's transport, as RFC 5322 messages.
+ * game_postman.h - the game's postman: hands the messages the rules
+ * released (sendNow()) to the game's transport, as RFC 5322 messages.
  *
  * Transports (nomic config GAME transport):
  *   outbox              the messages stay in the database (nomic outbox,
@@ -17,8 +17,8 @@
  * transport taking a message and the store noting it sends it again after
  * the lease, with the same Message-ID, so the receiver can tell.
  */
-#ifndef NOMIC_MAIL_OUT_H
-#define NOMIC_MAIL_OUT_H
+#ifndef NOMIC_GAME_POSTMAN_H
+#define NOMIC_GAME_POSTMAN_H
 
 #include <stdbool.h>
 #include <stdint.h>

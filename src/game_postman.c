@@ -1,7 +1,7 @@
 /*
- * mail_out.c - mail out through the game's transport (mail_out.h).
+ * game_postman.c - mail out through the game's transport (game_postman.h).
  */
-#include "mail_out.h"
+#include "game_postman.h"
 
 #include <curl/curl.h>
 #include <errno.h>
