@@ -200,7 +200,7 @@ expect_status 0 "the draws replay from the seed" "$NOMIC" replay G
 expect_status 2 "try cannot look into the future" "$NOMIC" try G --from dave@x --time 2099-01-01 --file /dev/null
 
 # ------------------------------------- the last MathNauts fall together
-"$NOMIC" init G --ruleset favor --ruleset mathflag --time $T0 --force >/dev/null
+"$NOMIC" init G --ruleset favor --ruleset mathflag --time $T0 --seed 4243 --force >/dev/null # its mails are a golden: no draw left to chance
 for p in xena yuri; do move_at $p@x $((T0 + 60)) "REGISTER $p"; done
 for p in xena yuri; do move_at $p@x $((T0 + 120)) "MFJOIN"; done
 tick $((T0 + 2 * DAY))
