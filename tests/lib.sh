@@ -75,6 +75,19 @@ val() {
           if (get(k) == v) { print get(a); found = 1; exit } }
         END { if (!found) print "(none)" }'
 }
+# wait_until SECONDS CMD...: run CMD every 0.05 s until it succeeds, for
+# at most SECONDS; status 1 if it never did.  For what another process
+# writes in its own time (a server's address, an event it journals): a
+# fixed sleep is too short on a loaded machine and too long on an idle one.
+wait_until() {
+    _wait_ticks=$(($1 * 20))
+    shift
+    until "$@"; do
+        [ "$_wait_ticks" -gt 0 ] || return 1
+        _wait_ticks=$((_wait_ticks - 1))
+        sleep 0.05
+    done
+}
 report() { # NAME
     echo "$1: $N checks, $FAILS failed"
     [ "$FAILS" -eq 0 ]
