@@ -2,7 +2,9 @@
 # t40-suber.sh - Suber's Nomic played through the command line, as players
 # would, to a win: suber (the revised set, its computer-game variant) and
 # suber1982 (the die), and an amendment of 208 that carries the change of
-# the formal rule implementing it.  Run from the project root.
+# the formal rule implementing it.  Every mail of each game is compared
+# whole with its golden in tests/golden/t40-suber/ (tests/README.md).  Run
+# from the project root.
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$(dirname "$0")/lib.sh"
 

@@ -7,7 +7,8 @@
 # for two Computations, the last MathNaut winning the trophy, everyone
 # losing when the last fall together; no secret shown to anyone but its
 # owner; the seed's commitment checked by reveal; `nomic report G
-# mathflag` compared whole at each stage.  Run from the project root.
+# mathflag` compared whole at each stage, and every mail of each game with
+# its golden in tests/golden/t42-mathflag/.  Run from the project root.
 . "$(dirname "$0")/lib.sh"
 
 DAY=86400

@@ -7,7 +7,8 @@
 # change to a rule of higher power than the proposal failing (105, 106,
 # 2140); quorum from the last decision and FAILED QUORUM (879, 955); and a
 # batch of decisions given directly as players, decisions and ballots, with
-# outcomes worked out by hand from rules 955, 2422 and 879.
+# outcomes worked out by hand from rules 955, 2422 and 879.  Every mail of
+# each game is compared whole with its golden in tests/golden/t43-agora/.
 # Run from the project root.
 . "$(dirname "$0")/lib.sh"
 
