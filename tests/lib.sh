@@ -28,6 +28,27 @@ expect_not_in() { # FILE TEXT DESCRIPTION
 expect_cmp() {
     if cmp -s "$1" "$2"; then ok; else fail "$3: $2 differs from $1"; diff -u "$1" "$2" | head -40; fi
 }
+# expect_golden NAME FILE DESCRIPTION: FILE is, byte for byte, the golden
+# tests/golden/SUITE/NAME (SUITE the script's name without .sh), as
+# expect_cmp; with UPDATE_GOLDEN=1 in the environment FILE is written there
+# instead, to be read as a reviewer would before it is committed.
+GOLDEN=$SRCDIR/tests/golden/$(basename "$0" .sh)
+expect_golden() {
+    if [ -n "${UPDATE_GOLDEN:-}" ]; then
+        mkdir -p "$GOLDEN" && cp "$2" "$GOLDEN/$1" && ok || fail "$3: cannot write $GOLDEN/$1"
+    elif [ -f "$GOLDEN/$1" ]; then
+        expect_cmp "$GOLDEN/$1" "$2" "$3"
+    else
+        fail "$3: no golden $GOLDEN/$1 (UPDATE_GOLDEN=1 writes it)"
+    fi
+}
+# expect_mails NAME DESCRIPTION: every mail game G has sent, as `nomic
+# outbox G` lists them, is the golden NAME: what the players read, refusals
+# and officers' announcements with the rest.
+expect_mails() {
+    "$NOMIC" outbox G >mails.out 2>&1
+    expect_golden "$1" mails.out "$2"
+}
 expect_eq() { # GOT WANT DESCRIPTION
     if [ "$1" = "$2" ]; then ok; else fail "$3: got '$1', expected '$2'"; fi
 }
@@ -53,6 +74,19 @@ val() {
         { delete o; for (i = 1; i <= NF; i++) { p = index($i, ": "); if (p) o[substr($i, 1, p - 1)] = substr($i, p + 2) }
           if (get(k) == v) { print get(a); found = 1; exit } }
         END { if (!found) print "(none)" }'
+}
+# wait_until SECONDS CMD...: run CMD every 0.05 s until it succeeds, for
+# at most SECONDS; status 1 if it never did.  For what another process
+# writes in its own time (a server's address, an event it journals): a
+# fixed sleep is too short on a loaded machine and too long on an idle one.
+wait_until() {
+    _wait_ticks=$(($1 * 20))
+    shift
+    until "$@"; do
+        [ "$_wait_ticks" -gt 0 ] || return 1
+        _wait_ticks=$((_wait_ticks - 1))
+        sleep 0.05
+    done
 }
 report() { # NAME
     echo "$1: $N checks, $FAILS failed"

@@ -234,9 +234,8 @@ applied_from() { "$NOMIC" log "$1" | grep -c "^event .*  \(applied\|no effect\) 
 mail 'ann@d.org' 'Thu, 01 Jan 2026 00:05:00 +0000' 'Content-Type: text/plain' 'REGISTER Ann' > ann.eml
 NOMIC_TEST_STALL_EVENT=1 "$NOMIC" deliver d.db < ann.eml > stalled.out 2>&1 &
 pid=$!
-i=0
-while [ $i -lt 100 ] && ! "$NOMIC" log d.db 2> /dev/null | grep -q '^event 1 .* received '; do sleep 0.1; i=$((i + 1)); done
-"$NOMIC" log d.db | grep -q '^event 1 .* received ' && ok || fail "the slow event is journaled as received while it runs"
+received() { "$NOMIC" log d.db 2>/dev/null | grep -q '^event 1 .* received '; }
+wait_until 10 received && ok || fail "the slow event is journaled as received while it runs"
 kill -9 $pid
 wait $pid 2> /dev/null
 expect_status 0 "the MTA's retry of a killed delivery" "$NOMIC" deliver d.db < ann.eml

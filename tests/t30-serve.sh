@@ -7,26 +7,6 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$(dirname "$0")/lib.sh"
 . "$SRCDIR/tests/serve.sh"
 
-# json FILE EXPR: evaluates a Python expression on the parsed JSON `j`
-json() { python3 -c "import json,sys; j=json.load(open('$1')); print($2)"; }
-
-# http METHOD PATH [curl args...]: the body into body, the status into status
-http() {
-    m=$1 p=$2
-    shift 2
-    curl -s -o body -w '%{http_code}' -X "$m" "$@" "$URL$p" >status
-}
-expect_http() { # WANT DESCRIPTION METHOD PATH [curl args]
-    want=$1 what=$2
-    shift 2
-    http "$@"
-    if [ "$(cat status)" = "$want" ]; then ok; else fail "$what: HTTP $(cat status), expected $want"; cat body; echo; fi
-}
-expect_json() { # EXPR WANT DESCRIPTION (on body)
-    got=$(json body "$1" 2>&1)
-    if [ "$got" = "$2" ]; then ok; else fail "$3: $1 = $got, expected $2"; fi
-}
-
 # ---- a favor game over HTTP ----
 "$NOMIC" init g.db --ruleset favor >init.out
 start_server g.db || exit 1
@@ -335,7 +315,6 @@ while [ $i -lt 20 ]; do "$NOMIC" move b.db --from big@example.org <bigmove >/dev
 # under AddressSanitizer freed memory waits in a quarantine (256 MiB by
 # default) before reuse: keep it small, so that RSS says what the server holds
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=8" start_server b.db || exit 1
-rss() { awk '/^VmRSS/ { print $2 }' /proc/$SERVER/status; }
 http GET /api/log
 expect_strict body "the log's page"
 expect_json "len(j), max(len(e['input']) for e in j), min(e['cut']['input'] for e in j) > 250000" "20 4096 True" "a page cuts each event's moves to 4 KiB and says how big they were"
@@ -540,8 +519,7 @@ stop_server
 PORT=$(free_port)
 NOMIC=$NOMIC sh "$ROOT/tools/serve.sh" main.db 127.0.0.1:$PORT >serve.out 2>serve.err &
 SERVER=$!
-i=0
-until grep -q "http://127.0.0.1:$PORT/" serve.out 2>/dev/null || [ $i -gt 100 ]; do i=$((i + 1)); sleep 0.05; done
+wait_until 5 grep -qs "http://127.0.0.1:$PORT/" serve.out
 URL=http://127.0.0.1:$PORT
 expect_in serve.out "token main.db ADDRESS" "tools/serve.sh says how the game-keeper gives a player a token"
 expect_http 200 "the main job's game" GET /api/game

@@ -119,8 +119,7 @@ print('type: rule\nruleOrder: 10\nif: exists(type==\"move\" & objectId==%m & mov
 PORT=$(py 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 (ulimit -s 8192 2>/dev/null; exec "$NOMIC" serve S --listen 127.0.0.1:"$PORT" >serve.out 2>serve.err) &
 SERVER=$!
-i=0
-until grep -q "http://127.0.0.1:$PORT/" serve.out 2>/dev/null || [ $i -gt 100 ]; do i=$((i + 1)); sleep 0.05; done
+wait_until 5 grep -qs "http://127.0.0.1:$PORT/" serve.out
 post() { curl -s -o body -w '%{http_code}' -X POST "http://127.0.0.1:$PORT/api/move?from=x@y" --data-binary "$@" >status; }
 post 'say: hello'
 expect_eq "$(cat status)" "200" "a move over HTTP with the rule at the limits"

@@ -14,19 +14,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$SRCDIR/tests/serve.sh"
 
-json() { python3 -c "import json,sys; j=json.load(open('$1')); print($2)"; }
-http() { # METHOD PATH [curl args...]: the body into body, the status into status
-    m=$1 p=$2
-    shift 2
-    curl -s -o body -w '%{http_code}' -X "$m" "$@" "$URL$p" >status
-}
-expect_http() { # WANT DESCRIPTION METHOD PATH [curl args]
-    want=$1 what=$2
-    shift 2
-    http "$@"
-    if [ "$(cat status)" = "$want" ]; then ok; else fail "$what: HTTP $(cat status), expected $want"; cat body; echo; fi
-}
-
 SECRET='(7-i)*i'
 WRONG='(6-i)*i'
 # ------------------------------------------------------------- the game

@@ -10,18 +10,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$SRCDIR/tests/serve.sh"
 
-json() { python3 -c "import json,sys; j=json.load(open('$1')); print($2)"; }
-http() { m=$1 p=$2; shift 2; curl -s -o body -w '%{http_code}' -X "$m" "$@" "$URL$p" >status; }
-expect_http() { # WANT DESCRIPTION METHOD PATH [curl args]
-    want=$1 what=$2
-    shift 2
-    http "$@"
-    if [ "$(cat status)" = "$want" ]; then ok; else fail "$what: HTTP $(cat status), expected $want"; cat body; echo; fi
-}
-expect_json() { # EXPR WANT DESCRIPTION (on body)
-    got=$(json body "$1" 2>&1)
-    if [ "$got" = "$2" ]; then ok; else fail "$3: $1 = $got, expected $2"; fi
-}
 mail() { # FROM MESSAGE-ID BODY: an RFC 5322 message on stdout
     printf 'From: %s\r\nTo: game@localhost\r\nSubject: moves\r\nDate: Thu, 01 Jan 2026 00:05:00 +0000\r\nMessage-ID: <%s>\r\nContent-Type: text/plain\r\n\r\n%s\r\n' \
         "$1" "$2" "$3"

@@ -45,8 +45,8 @@ expect_eq "$(val rule comment "a timer that always runs away" objectId)" "35" "t
 
 # --- an idle server: the timer runs away once, then waits -----------------
 start_server G
-i=0 # until the timer's event is settled
-until [ "$(sqlite3 G "SELECT status FROM events WHERE n=4")" = refused ] || [ $i -gt 400 ]; do i=$((i + 1)); sleep 0.05; done
+settled() { [ "$(sqlite3 G "SELECT status FROM events WHERE n=4")" = refused ]; }
+wait_until 20 settled # the timer's event
 expect_eq "$(events)" "4" "the server ran the due timer"
 "$NOMIC" log G --event 4 >log.out
 expect_in log.out "tick" "event 4 is the timer"

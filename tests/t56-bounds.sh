@@ -12,8 +12,6 @@ set -u
 . "$(dirname "$0")/lib.sh"
 . "$SRCDIR/tests/serve.sh"
 
-json() { python3 -c "import json,sys; j=json.load(open('$1')); print($2)"; }
-rss() { awk '/^VmRSS/ { print $2 }' /proc/$SERVER/status; }
 alive() { kill -0 "$SERVER" 2>/dev/null; }
 
 # The game of these tests: a note move is kept as a note object (its text a
@@ -202,7 +200,7 @@ i=0
 while [ $i -lt 25 ]; do "$NOMIC" move out.db --from alice@x.org --time "2026-01-01T02:00:$((10 + i))Z" --file shout >/dev/null; i=$((i + 1)); done
 start_server out.db || exit 1
 A="Authorization: Bearer $TOKEN"
-expect_http() { # WANT DESCRIPTION PATH [curl args]
+expect_http() { # WANT DESCRIPTION PATH [curl args]: not serve.sh's: a GET, a failure shows the body cut
     want=$1 what=$2 path=$3
     shift 3
     got=$(curl -s -o body -w '%{http_code}' "$@" "$URL$path")
