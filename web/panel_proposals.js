@@ -9,7 +9,7 @@ import {fmtRel, fmtTime, num, present} from './format.js';
 import {sendMove} from './panel_move.js';
 import {drawReportKinds} from './panel_reports.js';
 import {
-  badgeKind, groupProposals, openAndDecided, parseProposalView, statusOf, tally, viewTypes, voteForm, voteKind, votable,
+  badgeKind, groupProposals, openAndDecided, readProposalView, statusOf, tally, viewTypes, voteForm, voteKind, votable,
 } from './proposals.js';
 import {serverNow, state} from './state.js';
 
@@ -19,7 +19,7 @@ const DECIDED_UNFOLDED = 3;   // of those, the newest shown whole; the others fo
 export async function loadProposals() {
   const settings = await getJSON('api/objects?type=engineSettings');
   drawReportKinds(settings);
-  const view = parseProposalView(settings.map((s) => s.proposalView || '').join('\n'));
+  const view = readProposalView(state.game && state.game.proposalView);
   if (!view) {
     const key = 'none';
     if (state.drawn.proposals === key) return;

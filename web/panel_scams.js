@@ -4,15 +4,15 @@
 import {api, getJSON, objectsOfTypes} from './api.js';
 import {$, clear, h} from './dom.js';
 import {fmtTime} from './format.js';
-import {parseProposalView, viewTypes} from './proposals.js';
+import {readProposalView, viewTypes} from './proposals.js';
 import {scamGoals, scamProposals, scamStepText} from './scams.js';
 import {store} from './state.js';
 
 // The open proposals the set declares, and the ready goals.
 async function loadScamChoices() {
-  const [settings, players] = await Promise.all([getJSON('api/objects?type=engineSettings'),
-    getJSON('api/objects?type=player')]);
-  const view = parseProposalView(settings.map((s) => s.proposalView || '').join('\n'));
+  const [game, settings, players] = await Promise.all(['api/game', 'api/objects?type=engineSettings',
+    'api/objects?type=player'].map(getJSON));
+  const view = readProposalView(game.proposalView);
   const runType = settings.map((s) => s.runType).filter(Boolean).pop();
   const byType = view ? await objectsOfTypes(viewTypes(view).types) : {};
   const pick = $('scams-proposal');

@@ -16,34 +16,27 @@ import {byId, num, present} from './format.js';
 //   ballot   type=T of=A voter=A vote=A form=KEYWORD
 // A change's `of` names its proposal's key; a ballot's names its poll's id
 // when the set has polls (Agora's decisions), else its proposal's key.
-export function parseProposalView(text) {
-  const view = {proposal: null, polls: [], changes: [], ballots: []};
-  for (const line of String(text || '').split('\n')) {
-    const words = line.trim().split(/\s+/).filter(Boolean);
-    if (!words.length) continue;
-    const role = words.shift();
-    const d = {};
-    for (const w of words) {
-      const eq = w.indexOf('=');
-      if (eq > 0) d[w.slice(0, eq)] = w.slice(eq + 1);
-    }
-    const list = (k) => (d[k] ? d[k].split(',').filter(Boolean) : []);
-    const pairs = (k) => list(k).map((p) => p.split(':')).filter((p) => p.length === 2 && p[0] && p[1]);
-    const entry = {
-      types: list('type'), ids: list('id'), key: d.key, of: d.of, author: d.author, title: d.title, text: d.text,
-      status: d.status, open: list('open'), decided: list('decided'), passed: list('passed'), failed: list('failed'),
-      labels: Object.fromEntries(pairs('labels')), closes: d.closes, record: pairs('record'),
-      recordChanges: d.recordChanges, ai: d.ai, outcome: d.outcome, kind: d.kind, target: d.target,
-      amend: list('amend'), in: d.in, targetKey: d.key || 'objectId', compare: pairs('compare'), show: list('show'),
-      order: d.order, voter: d.voter, vote: d.vote, form: d.form, batch: d.batch, what: d.what,
-    };
-    if (!entry.types.length) continue;
-    if (role === 'proposal') view.proposal = entry;
-    else if (role === 'poll') view.polls.push(entry);
-    else if (role === 'change') view.changes.push(entry);
-    else if (role === 'ballot') view.ballots.push(entry);
-  }
-  return view.proposal ? view : null;
+// The server reads it (src/scams_proposal.c, which `nomic scams --proposal`
+// reads it with too) and gives it parsed in GET api/game's proposalView:
+// each line an object of its words, its lists as arrays, its pairs as
+// [A, B] arrays; null when the set declares no proposal.  Here each line
+// gets every key the panels read, and its defaults.
+export function readProposalView(pv) {
+  if (!pv || !pv.proposal) return null;
+  return {proposal: viewEntry(pv.proposal), polls: (pv.polls || []).map(viewEntry),
+    changes: (pv.changes || []).map(viewEntry), ballots: (pv.ballots || []).map(viewEntry)};
+}
+
+function viewEntry(d) {
+  const list = (k) => (Array.isArray(d[k]) ? d[k] : []);
+  return {
+    types: list('type'), ids: list('id'), key: d.key, of: d.of, author: d.author, title: d.title, text: d.text,
+    status: d.status, open: list('open'), decided: list('decided'), passed: list('passed'), failed: list('failed'),
+    labels: Object.fromEntries(list('labels')), closes: d.closes, record: list('record'),
+    recordChanges: d.recordChanges, ai: d.ai, outcome: d.outcome, kind: d.kind, target: d.target,
+    amend: list('amend'), in: d.in, targetKey: d.key || 'objectId', compare: list('compare'), show: list('show'),
+    order: d.order, voter: d.voter, vote: d.vote, form: d.form, batch: d.batch, what: d.what,
+  };
 }
 
 // Every type the view names, and the types of the rules its changes are
