@@ -35,10 +35,8 @@ static void line_add_word(ViewLine *l, const char *w, size_t n)
 {
     const char *eq = memchr(w, '=', n);
     if (!eq || eq == w) return;
-    GROW(l->keys, l->n, l->cap);
-    l->values = xrealloc(l->values, (size_t)l->cap * sizeof *l->values);
-    l->keys[l->n] = xstrndup(w, (size_t)(eq - w));
-    l->values[l->n++] = xstrndup(eq + 1, n - (size_t)(eq + 1 - w));
+    GROW(l->words, l->n, l->cap);
+    l->words[l->n++] = (ViewWord){xstrndup(w, (size_t)(eq - w)), xstrndup(eq + 1, n - (size_t)(eq + 1 - w))};
 }
 
 static void parse_line(ProposalView *v, const char *s, const char *end)
@@ -70,19 +68,18 @@ void proposal_view_free(ProposalView *v)
 {
     for (int i = 0; i < v->n; i++) {
         ViewLine *l = &v->lines[i];
-        for (int k = 0; k < l->n; k++) free(l->keys[k]), free(l->values[k]);
-        free(l->keys);
-        free(l->values);
+        for (int k = 0; k < l->n; k++) free(l->words[k].key), free(l->words[k].value);
+        free(l->words);
         free(l->role);
     }
     free(v->lines);
     *v = (ProposalView){0};
 }
 
-const char *view_line_get(const ViewLine *l, const char *key)
+const char *proposal_view_get(const ViewLine *l, const char *key)
 {
     for (int k = l->n - 1; k >= 0; k--)
-        if (strcmp(l->keys[k], key) == 0) return l->values[k];
+        if (strcmp(l->words[k].key, key) == 0) return l->words[k].value;
     return "";
 }
 
@@ -134,14 +131,14 @@ static void json_line(Buf *b, const ViewLine *l)
     bool first = true;
     buf_putc(b, '{');
     for (int k = 0; k < l->n; k++) {
-        const char *key = l->keys[k];
-        if (view_line_get(l, key) != l->values[k]) continue; /* given again later */
+        const char *key = l->words[k].key, *value = l->words[k].value;
+        if (proposal_view_get(l, key) != value) continue; /* given again later */
         buf_puts(b, first ? "" : ",");
         first = false;
         json_string(b, key, strlen(key));
         buf_putc(b, ':');
-        if (is_list_key(key) || is_pairs_key(key)) json_list(b, l->values[k], is_pairs_key(key));
-        else json_string(b, l->values[k], strlen(l->values[k]));
+        if (is_list_key(key) || is_pairs_key(key)) json_list(b, value, is_pairs_key(key));
+        else json_string(b, value, strlen(value));
     }
     buf_putc(b, '}');
 }
@@ -149,7 +146,7 @@ static void json_line(Buf *b, const ViewLine *l)
 /* A line the page reads: one with a type. */
 static bool has_type(const ViewLine *l)
 {
-    return strspn(view_line_get(l, "type"), ",") < strlen(view_line_get(l, "type"));
+    return strspn(proposal_view_get(l, "type"), ",") < strlen(proposal_view_get(l, "type"));
 }
 
 static void json_role(Buf *b, const ProposalView *v, const char *name, const char *role)
@@ -254,14 +251,14 @@ static int proposal_shapes(const Pool *p, Sym run_type, ProposalShape *ps, Buf *
     int n = 0;
     for (int i = 0; i < v.n && n < MAX_SHAPES; i++) {
         const ViewLine *l = &v.lines[i];
-        if (strcmp(l->role, "change") != 0 || strcmp(view_line_get(l, "in"), sym_text(run_type)) != 0) continue;
-        Sym type = first_item(view_line_get(l, "type")); /* the first type: changes still open */
-        const char *of = view_line_get(l, "of"), *kind = view_line_get(l, "kind"), *target = view_line_get(l, "target");
-        const char *compare = view_line_get(l, "compare");
+        if (strcmp(l->role, "change") != 0 || strcmp(proposal_view_get(l, "in"), sym_text(run_type)) != 0) continue;
+        Sym type = first_item(proposal_view_get(l, "type")); /* the first type: changes still open */
+        const char *of = proposal_view_get(l, "of"), *kind = proposal_view_get(l, "kind"), *target = proposal_view_get(l, "target");
+        const char *compare = proposal_view_get(l, "compare");
         if (type != SYM_EMPTY && *of && *kind && *target)
             ps[n++] = (ProposalShape){sym_canon(type), sym_cstr(of), sym_cstr(kind), sym_cstr(target),
                                       compared(compare, "if"), compared(compare, "then"),
-                                      sym_cstr(view_line_get(l, "order"))};
+                                      sym_cstr(proposal_view_get(l, "order"))};
     }
     proposal_view_free(&v);
     if (!n)

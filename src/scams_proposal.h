@@ -14,9 +14,13 @@
 
 /* One line of proposalView: its role (proposal, poll, change, ballot),
  * then its words KEY=VALUE.  A key given twice means its last value. */
+typedef struct ViewWord {
+    char *key, *value;
+} ViewWord;
+
 typedef struct ViewLine {
     char *role;
-    char **keys, **values;
+    ViewWord *words;
     int n, cap;
 } ViewLine;
 
@@ -29,7 +33,7 @@ typedef struct ProposalView {
 void proposal_view_parse(const char *text, ProposalView *v);
 void proposal_view_free(ProposalView *v);
 /* The value of key on line l, or "" when the line does not give it. */
-const char *view_line_get(const ViewLine *l, const char *key);
+const char *proposal_view_get(const ViewLine *l, const char *key);
 
 /* The view of every engineSettings' proposalView (in id order, as one
  * text) as JSON, without a newline: null when it declares no proposal,
