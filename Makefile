@@ -38,7 +38,7 @@ WEB     := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
 OBJ_LIB := $(SRC_LIB:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/rulesets_gen.o $(BUILD)/obj/web_gen.o
 OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all serve demo test check debug unit scenarios mail browser fuzz fuzz-smoke sanitize bench docs clean
+.PHONY: all serve demo test check debug unit webunit scenarios mail browser fuzz fuzz-smoke sanitize bench docs clean
 all: $(BUILD)/nomic
 
 $(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj
@@ -116,9 +116,14 @@ $(BUILD)/obj:
 unit: $(BUILD)/unit
 	$(BUILD)/unit
 
+# The page's pure logic (web/format.js, diff.js, proposals.js, scams.js) and
+# what it asks of the server, with node --test (tests/web/).
+webunit: $(BUILD)/nomic
+	NOMIC=$(abspath $(BUILD)/nomic) node --test tests/web/
+
 # The inner loop: the unit tests, the golden scenarios and the command
 # line's own suite, in well under a minute (tests/README.md).
-check: $(BUILD)/nomic $(BUILD)/unit
+check: $(BUILD)/nomic $(BUILD)/unit webunit
 	python3 tests/modules.py
 	$(BUILD)/unit
 	NOMIC=$(abspath $(BUILD)/nomic) python3 tests/run_scenarios.py tests/scenarios
@@ -170,7 +175,7 @@ sanitize:
 debug:
 	$(MAKE) BUILD=build/debug CFLAGS="-O0 -g" all unit
 
-test: all unit scenarios mail browser fuzz-smoke sanitize
+test: all unit webunit scenarios mail browser fuzz-smoke sanitize
 	@echo "all tests passed"
 
 # The main job: a game served on SQLite, new the first time (tools/serve.sh).

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "game.h"
+#include "scams_proposal.h"
 
 #define SCAM_MAX_ATTRS 16  /* attributes of one generated move */
 #define SCAM_MAX_DEPTH 8   /* the deepest search asked for */
@@ -85,12 +86,6 @@ void scam_result_free(ScamResult *r);
  * ..., "explored": N, "steps": [...]} without a newline. */
 void scam_result_json(Buf *b, const ScamQuery *q, const ScamResult *r);
 
-/* Applies, in memory, the changes of proposal `id` as if it were adopted:
- * the objects the rules declare to be a proposal's changes to their rules
- * (the `change ... in=RULETYPE` lines of engineSettings' proposalView, which
- * the page reads too: docs/api.md) whose `of` is id; `kind` create (or
- * enact), amend or repeal.  False, with the
- * reason in err, when the rules declare none or it finds none. */
-bool scams_adopt(Game *g, const char *id, Buf *err);
+/* scams_adopt, a proposal as if adopted: scams_proposal.h */
 
 #endif

@@ -326,7 +326,7 @@ static void sugar_field(Buf *b, Game *g)
     buf_putc(b, ']');
 }
 
-/* /api/game but its time and its caller: "name":...,"sugar":[...] */
+/* /api/game but its time and its caller: "name":...,"sugar":[...],"proposalView":... */
 static char *game_fields(Server *s)
 {
     Game *g = s->g;
@@ -349,6 +349,8 @@ static char *game_fields(Server *s)
     buf_putc(&b, ']');
     seed_fields(&b, g);
     sugar_field(&b, g);
+    buf_puts(&b, ",\"proposalView\":"); /* the set's proposals as the page reads them */
+    proposal_view_json(&b, g->pool, g->eng->private_attrs);
     return buf_take(&b);
 }
 

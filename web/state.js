@@ -1,0 +1,42 @@
+// state.js - what the page's panels share: the game as last read, what
+// each panel drew, the remembered address and token, and the one queue
+// every refresh and move waits its turn in.
+
+export const store = {
+  get(k) { try { return localStorage.getItem(k) || ''; } catch (e) { return ''; } },
+  set(k, v) { try { if (v) localStorage.setItem(k, v); else localStorage.removeItem(k); } catch (e) { /* private mode */ } },
+};
+
+export const state = {
+  token: store.get('nomic.token'),
+  tokenBad: false,
+  game: null,
+  clockOffset: 0,         // server clock minus ours, in seconds
+  seenEvent: null,        // game.event when the panels were last drawn
+  newest: 0,              // newest event in the history list
+  oldest: null,           // oldest event in the history list
+  historyReady: false,
+  drawn: {},              // section -> JSON of what it shows, to redraw only on change
+  browseType: null,       // what the objects panel shows (null: nothing)
+  sugarKey: '',
+  codeByBatch: new Map(), // moveBatch -> the code check's notes, from the events loaded
+  rules: null,            // objectId -> rule, as the rules panel last drew them
+  targets: {},            // type -> the objects amendments are shown against (not rules)
+};
+
+// What the entry point fills in: a panel that changes the game asks for
+// every panel to be drawn again, without importing them all.
+export const hooks = {
+  refreshAll: async () => {},
+  tokenRefused: () => {},
+};
+
+export function serverNow() { return Date.now() / 1000 + state.clockOffset; }
+
+// One refresh at a time: the poll, a move and a token change take turns.
+let chain = Promise.resolve();
+export function exclusive(fn) {
+  const p = chain.then(fn);
+  chain = p.catch(() => {});
+  return p;
+}
