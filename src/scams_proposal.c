@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_privacy.h"
+#include "pool_privacy.h"
 #include "objfmt.h"
 
 /* ---- proposalView, read ---- */
