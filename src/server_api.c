@@ -59,7 +59,7 @@ void api_object(const Call *k, Answer *a)
         return;
     }
     answer_json(a, 200);
-    buf_puts(&a->body, entry_for(found, you));
+    buf_puts(&a->body, snapshot_entry_for(found, you));
 }
 
 typedef struct LogWalk {

@@ -75,7 +75,7 @@ static void stream_refill(Stream *st)
         const Entry *e = st->list[st->next++];
         if (st->type && (!e->type || strcmp(e->type, st->type) != 0)) continue;
         buf_puts(&st->chunk, st->shown++ ? ",\n" : "\n");
-        buf_puts(&st->chunk, entry_for(e, st->you));
+        buf_puts(&st->chunk, snapshot_entry_for(e, st->you));
         return;
     }
     buf_puts(&st->chunk, "\n]");
@@ -150,7 +150,7 @@ const char *http_client_ip(struct MHD_Connection *c, char ip[INET6_ADDRSTRLEN])
  * urlencoded) from *at on (start at the body), decoded; *at moves past
  * it.  NULL after the last.  A field may be repeated (with=, of POST
  * /api/scams). */
-char *form_field_next(const char **at, const char *name)
+char *http_form_field_next(const char **at, const char *name)
 {
     size_t n = strlen(name);
     for (const char *p = *at; p && *p;) {
@@ -171,37 +171,37 @@ char *form_field_next(const char **at, const char *name)
 }
 
 /* The first value of the form field `name`. */
-char *form_field(const char *body, const char *name)
+char *http_form_field(const char *body, const char *name)
 {
     const char *at = body;
-    return form_field_next(&at, name);
+    return http_form_field_next(&at, name);
 }
 
-/* The page's files, or the API (with its prefix stripped: the router sees
- * "game" of "/api/game"). */
-static void route(Server *s, struct MHD_Connection *c, const char *url, const char *method, Request *rq, Answer *a)
+/* One of the page's files (web_files): GET (or HEAD) only. */
+static void answer_page(const char *url, bool get, Answer *a)
 {
-    bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
-    if (strncmp(url, "/api/", 5) != 0) {
-        for (const WebFile *f = web_files; f->path; f++)
-            if (strcmp(f->path, url) == 0) {
-                if (!get) {
-                    answer_error(a, 405, "%s takes GET", url);
-                    return;
-                }
-                a->status = 200;
-                a->type = f->type;
-                a->stream = MHD_create_response_from_buffer(f->len, (void *)f->data, MHD_RESPMEM_PERSISTENT);
+    for (const WebFile *f = web_files; f->path; f++)
+        if (strcmp(f->path, url) == 0) {
+            if (!get) {
+                answer_error(a, 405, "%s takes GET", url);
                 return;
             }
-        answer_error(a, 404, "no page %s (the game is at /, its API under /api/)", url);
-        return;
-    }
-    if (rq->too_big) {
-        answer_error(a, 413, "the body is larger than %d KiB", MAX_BODY / 1024);
-        return;
-    }
-    route_api(s, c, url, url + 5, method, rq, a);
+            a->status = 200;
+            a->type = f->type;
+            a->stream = MHD_create_response_from_buffer(f->len, (void *)f->data, MHD_RESPMEM_PERSISTENT);
+            return;
+        }
+    answer_error(a, 404, "no page %s (the game is at /, its API under /api/)", url);
+}
+
+/* The page's files, or the API with its prefix stripped: the router sees
+ * "game" of "/api/game". */
+static void route(Server *s, struct MHD_Connection *c, const char *url, const char *method, Request *rq, Answer *a)
+{
+    if (strncmp(url, "/api/", 5) != 0)
+        answer_page(url, strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0, a);
+    else if (rq->too_big) answer_error(a, 413, "the body is larger than %d KiB", MAX_BODY / 1024);
+    else route_api(s, c, url, url + 5, method, rq, a);
 }
 
 /* ---- the connections and their deadline ---- */

@@ -162,7 +162,7 @@ void snapshot_sync(Server *s);
 /* Before a read: the same if the game is idle; never waits for an event. */
 void snapshot_sync_if_idle(Server *s);
 /* What `you` (NULL: the public) may see of e. */
-const char *entry_for(const Entry *e, const char *you);
+const char *snapshot_entry_for(const Entry *e, const char *you);
 
 /* ---- HTTP (server_http.c) ---- */
 
@@ -180,8 +180,8 @@ bool http_number_param(struct MHD_Connection *c, const char *name, long dflt, lo
 /* The client's IP, into ip ("unknown" when it has none). */
 const char *http_client_ip(struct MHD_Connection *c, char ip[INET6_ADDRSTRLEN]);
 /* A form's fields (application/x-www-form-urlencoded), decoded. */
-char *form_field_next(const char **at, const char *name);
-char *form_field(const char *body, const char *name);
+char *http_form_field_next(const char **at, const char *name);
+char *http_form_field(const char *body, const char *name);
 struct MHD_Daemon *http_start(Server *s, struct sockaddr_in *addr, int port);
 /* Cuts the connections whose request has not come whole in time. */
 void http_enforce_deadline(Server *s);

@@ -67,10 +67,11 @@ static char *move_read(Server *s, struct MHD_Connection *c, Request *rq, char **
 {
     const char *ctype = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
     const char *raw = buf_str(&rq->body);
-    char *body = ctype && strncasecmp(ctype, "application/x-www-form-urlencoded", 33) == 0 ? form_field(raw, "body") : NULL;
+    bool urlencoded = ctype && strncasecmp(ctype, "application/x-www-form-urlencoded", 33) == 0;
+    char *body = urlencoded ? http_form_field(raw, "body") : NULL;
     bool form = body != NULL;
     if (!body) body = xstrdup(raw);
-    char *from = form ? form_field(raw, "from") : NULL;
+    char *from = form ? http_form_field(raw, "from") : NULL;
     const char *q = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "from");
     if (!from && q) from = xstrdup(q);
     if (from && !*from) {
@@ -192,7 +193,7 @@ void api_token(const Call *k, Answer *a)
 {
     Server *s = k->s;
     const char *q = MHD_lookup_connection_value(k->c, MHD_GET_ARGUMENT_KIND, "from");
-    char *from = q ? xstrdup(q) : form_field(buf_str(&k->rq->body), "from"), *canon = NULL, *why = NULL;
+    char *from = q ? xstrdup(q) : http_form_field(buf_str(&k->rq->body), "from"), *canon = NULL, *why = NULL;
     int64_t now = time_now_wall();
     if (!from || !*from) {
         answer_error(a, 400, "whose token? Give from=ADDRESS: the token is mailed there");

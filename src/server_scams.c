@@ -72,7 +72,7 @@ static bool coalition_read(Coalition *c, const char *body, const char *as, Buf *
     bool ok = true;
     const char *at = body;
     char *field;
-    while (ok && (field = form_field_next(&at, "with"))) {
+    while (ok && (field = http_form_field_next(&at, "with"))) {
         for (const char *p = field; ok && *p;) {
             p += strspn(p, ", \t\r\n");
             size_t n = strcspn(p, ", \t\r\n");
@@ -183,8 +183,9 @@ void api_scams(const Call *k, Answer *a)
     Server *s = k->s;
     const char *you = k->you;
     const char *raw = buf_str(&k->rq->body);
-    char *as = form_field(raw, "as"), *goal = form_field(raw, "goal"), *proposal = form_field(raw, "proposal");
-    char *depth_s = form_field(raw, "depth"), *budget_s = form_field(raw, "budget"), *wait_s = form_field(raw, "wait");
+    char *as = http_form_field(raw, "as"), *goal = http_form_field(raw, "goal");
+    char *proposal = http_form_field(raw, "proposal"), *depth_s = http_form_field(raw, "depth");
+    char *budget_s = http_form_field(raw, "budget"), *wait_s = http_form_field(raw, "wait");
     long depth = 3, budget = SCAMS_BUDGET;
     char *end;
     if (proposal && !*proposal) free(proposal), proposal = NULL;

@@ -82,7 +82,7 @@ static void entry_put(Entry *e)
 }
 
 /* What `you` (NULL: the public) may see of e: as viewer_hides says. */
-const char *entry_for(const Entry *e, const char *you)
+const char *snapshot_entry_for(const Entry *e, const char *you)
 {
     bool owner = you && ((e->owner[0] && strcmp(you, e->owner[0]) == 0) || (e->owner[1] && strcmp(you, e->owner[1]) == 0));
     return owner && e->full ? e->full : e->pub;
