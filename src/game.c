@@ -86,13 +86,20 @@ void game_close(Game *g)
     pool_free(g->pool);
     store_close(g->st);
     free(g->last_mover);
-    free(g->fired);
     free(g->winner_note);
     sugar_free(g->sugar);
     recipient_list_free(g->last_list);
     free(g->dirty);
     free(g->unsaved.last_mover);
     free(g);
+}
+
+void recipient_list_free(RecipientList *r)
+{
+    if (!r) return;
+    addrs_free(&r->addrs);
+    buf_free(&r->to);
+    free(r);
 }
 
 char *game_file_name(const char *path)
@@ -868,7 +875,7 @@ void game_collect(Game *g, bool force)
         engine_mark_syms(open_games[i]->eng);
         /* the kept recipient list is known by its Sym: freed, the
          * number could come back naming another text */
-        if (open_games[i]->last_list) sym_mark(recipient_list_sym(open_games[i]->last_list));
+        if (open_games[i]->last_list) sym_mark(open_games[i]->last_list->list);
     }
     sym_gc_end();
 }

@@ -39,12 +39,6 @@ void game_timer_backoff_clear(Game *g);
  * "suspended", in the caller's transaction. */
 bool game_save_suspended(Game *g);
 
-/* game_event.c: one message as an event.  moves: the object text to run (NULL:
- * the Mechanics refused the message, for the reason `why`, which is
- * taken); raw: as received, for the journal, or NULL; key: the mail's
- * identity, kept with it, or NULL. */
-bool event_message(Game *g, const char *sender, int64_t time, int64_t stamp, const char *moves, const char *raw,
-                   const char *key, char *why, bool dry, Outcome *o);
 /* game_event.c: settles what a crash left unsettled (the game is locked). */
 bool game_recover(Game *g);
 

@@ -374,7 +374,7 @@ void game_answer_summary(Game *g, const char *sender, const char *moves, const c
     buf_free(&b);
 }
 
-bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o)
+bool game_answer_refusal(Game *g, const Incoming *m, bool unread, const Outcome *o)
 {
     if (!g->st) return true;
     Buf b = {0};
@@ -386,34 +386,18 @@ bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o)
     }
     const char *delivery = game_delivery(g);
     bool ok = delivery && store_outbox_add(g->st, o->event, m->sender, buf_str(&b), "sent", delivery, m->time) > 0;
-    if (ok && g->answer_unread) ok = store_answered(g->st, m->sender, m->time);
+    if (ok && unread) ok = store_answered(g->st, m->sender, m->time);
     buf_free(&b);
     return ok;
 }
 
 /* ---- hand-over: one mail per address per event ---- */
 
-/* A recipient list (the R of send(R, text)) read once: its distinct
- * addresses in order of first appearance (words, commas allowed), and,
- * for an event whose messages all go to this list, the first
- * MAX_EVENT_ADDRESSES of them as one mail's recipients.  Rules mostly
- * send to one list (the players), so the last long one read is kept in
- * the game: handing over a message to the same list then costs nothing
- * per player, and to a list that extends it (a registration adds an
- * address at the end) only the new addresses. */
-struct RecipientList {
-    Sym list;  /* the list read last (its text is in addrs: the Sym may be collected) */
-    Addrs addrs;
-    Buf to;    /* the first MAX_EVENT_ADDRESSES addresses, a space between */
-};
-
-void recipient_list_free(RecipientList *r)
-{
-    if (!r) return;
-    addrs_free(&r->addrs);
-    buf_free(&r->to);
-    free(r);
-}
+/* A recipient list (game.h) is read once.  Rules mostly send to one list
+ * (the players), so the last long one read is kept in the game: handing
+ * over a message to the same list then costs nothing per player, and to a
+ * list that extends it (a registration adds an address at the end) only
+ * the new addresses. */
 
 /* Appends text to the list, and the addresses it brings to `to`. */
 static void list_append(RecipientList *r, const char *text)
@@ -425,8 +409,6 @@ static void list_append(RecipientList *r, const char *text)
         buf_add(&r->to, addrs_word(&r->addrs, i), addrs_word_len(&r->addrs, i));
     }
 }
-
-Sym recipient_list_sym(const RecipientList *r) { return r->list; }
 
 static RecipientList *recipient_list_read(Sym list)
 {

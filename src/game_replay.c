@@ -30,10 +30,14 @@ static bool replay_event(void *ud, const EventRow *row)
 {
     Replay *r = ud;
     Outcome o;
-    if (strcmp(row->kind, "tick") == 0) game_event_tick(r->mem, row->time, false, &o);
-    else if (strcmp(row->kind, "suspend") == 0 || strcmp(row->kind, "resume") == 0)
-        game_event_keeper(r->mem, row->kind, row->input, row->time, &o);
-    else game_event_move(r->mem, row->sender ? row->sender : "", row->time, row->stamp, row->input ? row->input : "", false, &o);
+    /* the event's input as the journal has it */
+    EventInput in = {.kind = row->kind,
+                     .sender = row->sender ? row->sender : "",
+                     .time = row->time,
+                     .stamp = row->stamp,
+                     .moves = row->input ? row->input : ""};
+    if (strcmp(row->kind, "suspend") == 0 || strcmp(row->kind, "resume") == 0) game_event_keeper(r->mem, &in, &o);
+    else game_event(r->mem, &in, &o);
     r->events++;
     if (strcmp(row->status, "received") == 0) {
         /* never settled: nothing recorded to compare */

@@ -140,17 +140,18 @@ bool game_suspend(Game *g, ObjId rule, bool on, OutcomeFn fn, void *ud)
     return ok;
 }
 
-bool game_event_keeper(Game *g, const char *kind, const char *input, int64_t time, Outcome *o)
+bool game_event_keeper(Game *g, const EventInput *in, Outcome *o)
 {
     memset(o, 0, sizeof *o);
-    o->kind = strcmp(kind, "suspend") == 0 ? "suspend" : "resume";
-    o->time = time;
+    bool on = strcmp(in->kind, "suspend") == 0;
+    o->kind = on ? "suspend" : "resume";
+    o->time = in->time;
     unsigned long id = 0;
-    if (!input || sscanf(input, "rule: %lu", &id) != 1 || !id) {
+    if (!in->moves || sscanf(in->moves, "rule: %lu", &id) != 1 || !id) {
         o->status = OUTCOME_REFUSED;
         o->message = xstrdup("not a rule's id");
         return true;
     }
-    apply(g, (ObjId)id, strcmp(kind, "suspend") == 0, o);
+    apply(g, (ObjId)id, on, o);
     return true;
 }

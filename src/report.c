@@ -42,9 +42,9 @@ bool report_run(Game *g, const char *kind, int64_t t, Report *r)
 {
     Buf body = {0};
     buf_printf(&body, "subtype: report\nkind: %s\n", kind);
-    g->public_view = true; /* a report is for everyone: no address's private values, whoever holds "report" */
-    bool stored = game_move(g, REPORT_SENDER, t, buf_str(&body), true, collect, r);
-    g->public_view = false;
+    Incoming m = {VIA_CLI, REPORT_SENDER, t, 0, buf_str(&body), NULL, NULL, false};
+    m.public_view = true; /* a report is for everyone: no address's private values, whoever holds "report" */
+    bool stored = game_submit(g, &m, true, collect, r);
     buf_free(&body);
     return stored;
 }

@@ -1025,9 +1025,8 @@ static void api_move(Server *s, struct MHD_Connection *c, const char *you, Reque
         MoveResult m = {&a->body, sender, false, false, false};
         pthread_mutex_lock(&s->game_mu);
         atomic_store(&s->running, true);
-        s->g->public_view = !you; /* the answer goes to whoever asked */
+        in.public_view = !you; /* the answer goes to whoever asked */
         bool kept = game_submit(s->g, &in, false, move_outcome, &m);
-        s->g->public_view = false;
         atomic_store(&s->running, false);
         uint64_t commit = kept ? note_commit(s) : 0;
         char *policy = game_config(s->g, "mailPolicy");
