@@ -26,8 +26,6 @@
 typedef struct RuleEntry RuleEntry;
 typedef struct Seed Seed;
 typedef struct Interest Interest;
-typedef struct TraceTail TraceTail;
-void trace_tail_free(TraceTail *tt);
 
 /* One limit of an event's budget (docs/limits.md): the engineSettings
  * attribute that tunes it, its default, and the ceiling no rule can lift,
@@ -97,7 +95,7 @@ typedef struct EventResult {
     long changing_firings;
     Meter used;            /* what the event used of its budget */
     long trace_omitted;    /* firings past the trace's size limit */
-    TraceTail *tail;       /* its last firings (engine_trace.c) */
+    struct TraceTail *tail; /* its last firings: the trace's own, opaque here (engine_trace.h) */
     char message[400];     /* loop or runaway: what happened */
 } EventResult;
 

@@ -1,5 +1,12 @@
 /*
  * engine_trace.h - the trace of an event, one firing at a time (engine_trace.c).
+ *
+ * The trace is a reader of the engine's public types (engine.h: the
+ * Engine's bindings, queue and private attributes, the EventResult it
+ * fills) and the engine calls it; engine.h names nothing of it but an
+ * opaque TraceTail the EventResult holds.  The trace is the lower of the
+ * two: this way round, a firing is traced from what the engine holds
+ * already, without a copy of it in a struct of the trace's.
  */
 #ifndef NOMIC_ENGINE_TRACE_H
 #define NOMIC_ENGINE_TRACE_H
@@ -15,6 +22,8 @@
  * TRACE_TAIL firings, the last of which says what tripped
  * (docs/limits.md). */
 #define TRACE_TAIL 16
+typedef struct TraceTail TraceTail;
+void trace_tail_free(TraceTail *tt);
 void trace_shorten(EventResult *r);
 
 /* Adds one firing of rule (ruleOrder order, compiled as p) to r's traces:

@@ -1,9 +1,10 @@
 /*
  * game.c - a game's lifetime (game.h): made (init) or opened from its
  * file, its own state beside the pool (the meta keys) kept in the store,
- * the lock between programs, and the texts the open games share.  One
- * event's life is game_event.c's; a message's way in (policies, copies,
- * tokens, prose, time, timers) is game_submit.c's.
+ * and the texts the open games share.  The lowest of the game's files: it
+ * calls none of the others.  The lock between programs is game_lock.c's;
+ * one event's life is game_event.c's; a message's way in (policies,
+ * copies, tokens, prose, time, timers) is game_submit.c's.
  */
 #include "game.h"
 
@@ -14,7 +15,6 @@
 #include <unistd.h>
 
 #include "game_event.h"
-#include "game_mechanics.h"
 #include "objfmt.h"
 #include "rulesets.h"
 
@@ -55,7 +55,7 @@ static void seed_rng(Game *g, uint64_t seed)
 static Game **open_games;
 static size_t nopen, opencap;
 
-static Game *game_new(void)
+Game *game_new(void)
 {
     Game *g = xcalloc(1, sizeof *g);
     g->pool = pool_new();
@@ -332,7 +332,7 @@ void game_state_kept(Game *g, long settled)
 /* The state row a group's events left unwritten, written: before the
  * group's commit, and before anything reads the row within the group
  * (loading the game again after an event that failed). */
-static bool game_state_flush(Game *g)
+bool game_state_flush(Game *g)
 {
     if (!g->state_unsaved) return true;
     bool ok = write_state(g, &g->unsaved);
@@ -341,7 +341,7 @@ static bool game_state_flush(Game *g)
 }
 
 /* The group's writes are gone: so is what it left unwritten. */
-static void state_unsaved_drop(Game *g)
+void game_state_unsaved_drop(Game *g)
 {
     free(g->unsaved.last_mover);
     g->unsaved.last_mover = NULL;
@@ -581,7 +581,7 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
 /* The last event whose outcome is committed: the state the objects are in
  * (the journal may hold a later one, received and being processed); -1
  * when the store failed. */
-static long settled_event(Store *st)
+long game_settled_event(Store *st)
 {
     char *v;
     int got = store_meta_read(st, "state", &v);
@@ -710,7 +710,7 @@ static bool load_changes_since_checkpoint(Game *g, Buf *err)
 
 /* The pool, the game's own state and the messages waiting for sendNow,
  * as the store has them. */
-static bool load_game(Game *g, Buf *err)
+bool game_load(Game *g, Buf *err)
 {
     /* one read transaction: the objects, the meta and the queue as one
      * committed event left them, whatever another program writes meanwhile */
@@ -734,129 +734,6 @@ static bool load_game(Game *g, Buf *err)
         buf_printf(err, "%s", store_error(g->st));
         ok = false;
     }
-    return ok;
-}
-
-Game *game_open(const char *path, Buf *err)
-{
-    Store *st = store_open(path, false, false, err);
-    if (!st) return NULL;
-    Game *g = game_new();
-    g->st = st;
-    if (!load_game(g, err)) {
-        game_close(g);
-        return NULL;
-    }
-    /* an event left half done is finished by whoever next takes the lock;
-     * if another program holds it, that program is busy with it */
-    bool ok = true;
-    if (store_lock(st, 0)) {
-        ok = game_recover(g);
-        store_unlock(st);
-    }
-    if (!ok) {
-        buf_printf(err, "%s: %s", path, store_error(st));
-        game_close(g);
-        return NULL;
-    }
-    return g;
-}
-
-/* Loads the game again from the store, when another program wrote it. */
-static bool game_reload(Game *g, Buf *err)
-{
-    engine_free(g->eng);
-    pool_free(g->pool);
-    sugar_free(g->sugar);
-    free(g->last_mover);
-    g->sugar = NULL;
-    g->last_mover = NULL;
-    g->pool = pool_new();
-    g->eng = engine_new(g->pool);
-    g->halted = g->have_timer = false;
-    g->reload = false;
-    if (load_game(g, err) && game_recover(g)) return true;
-    if (!err->len) buf_puts(err, store_error(g->st));
-    g->reload = true; /* what was loaded in part is not the game */
-    return false;
-}
-
-/* Another connection wrote the database: a new event means a new state;
- * otherwise only the sugar can have changed (settings and tokens are read
- * when used, and the outbox's deliveries are no part of the game). */
-static bool game_refresh(Game *g, Buf *err)
-{
-    if (!game_state_flush(g)) {
-        buf_puts(err, store_error(g->st));
-        return false;
-    }
-    long settled = settled_event(g->st);
-    if (settled < 0) {
-        buf_puts(err, store_error(g->st));
-        return false;
-    }
-    if (g->reload || settled != g->known_event) return game_reload(g, err);
-    char *v;
-    if (store_meta_read(g->st, "sugar", &v) < 0) {
-        buf_puts(err, store_error(g->st));
-        return false;
-    }
-    sugar_free(g->sugar);
-    g->sugar = v && *v ? sugar_parse(v, "sugar", err) : NULL;
-    free(v);
-    return true;
-}
-
-bool game_lock(Game *g, Buf *err)
-{
-    if (!g->st) return true;
-    if (!store_lock(g->st, LOCK_WAIT_MS)) {
-        buf_puts(err, store_error(g->st));
-        return false;
-    }
-    if ((g->reload || store_changed_elsewhere(g->st)) && !game_refresh(g, err)) {
-        store_unlock(g->st);
-        return false;
-    }
-    return true;
-}
-
-void game_unlock(Game *g)
-{
-    if (g->st) store_unlock(g->st);
-}
-
-bool game_group_begin(Game *g, Buf *err)
-{
-    if (!g->st) return true;
-    if (!game_lock(g, err)) return false;
-    /* the group's commit is the one that waits for the disk, unless the
-     * caller syncs itself */
-    if (!store_sync_commits(g->st, !g->defer_sync) || !store_group_begin(g->st)) {
-        buf_puts(err, store_error(g->st));
-        game_unlock(g);
-        return false;
-    }
-    return true;
-}
-
-bool game_group_end(Game *g, Buf *err)
-{
-    if (!g->st) return true;
-    /* the group's events wrote neither the state row (kept from the last
-     * event kept) nor a checkpoint (made from memory, which holds that
-     * event's state unless a later one failed: the game loads again) */
-    bool ok = game_state_flush(g) && (g->reload || game_objects_checkpoint(g, g->known_event));
-    if (!ok) store_group_abort(g->st);
-    ok = ok && store_group_end(g->st);
-    state_unsaved_drop(g);
-    if (!ok) {
-        /* the pool, the generator and the queue hold events the store
-         * did not keep */
-        g->reload = true;
-        buf_puts(err, store_error(g->st));
-    }
-    game_unlock(g);
     return ok;
 }
 

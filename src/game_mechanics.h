@@ -29,6 +29,21 @@ typedef struct ConfigKey {
 } ConfigKey;
 extern const ConfigKey config_keys[]; /* ends with {0} */
 
+/* The quota settings: their names and ceilings (their defaults are
+ * config_keys'). */
+typedef struct Quota {
+    const char *setting;
+    long ceiling;
+    const char *what;
+} Quota;
+enum { QUOTA_EVENTS, QUOTA_WORK, QUOTA_JOURNAL, NQUOTAS };
+extern const Quota quotas[NQUOTAS];
+
+/* NULL when v is a value the quota setting `key` takes (a whole number
+ * from 1 to its ceiling), else what it takes; NULL too for a key that is
+ * not a quota. */
+const char *quota_check_value(const char *key, const char *v);
+
 /* Is key a setting?  If not, says so in err, listing those there are. */
 bool config_known(const char *key, Buf *err);
 /* A setting, or its default; malloc'd. */
