@@ -18,11 +18,11 @@
 #include "objfmt.h"
 #include "rulesets.h"
 
-const char *outcome_name(EventOutcome s)
+const char *verdict_name(Verdict s)
 {
     static const char *const names[] = {
-        [OUTCOME_APPLIED] = "applied", [OUTCOME_NO_EFFECT] = "no effect", [OUTCOME_REFUSED] = "refused",
-        [OUTCOME_LOOP] = "loop",       [OUTCOME_HALTED] = "halted",
+        [VERDICT_APPLIED] = "applied", [VERDICT_NO_EFFECT] = "no effect", [VERDICT_REFUSED] = "refused",
+        [VERDICT_LOOP] = "loop",       [VERDICT_HALTED] = "halted",
     };
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
@@ -30,7 +30,7 @@ const char *outcome_name(EventOutcome s)
 void outcome_free(Outcome *o)
 {
     free(o->message);
-    event_result_free(&o->er);
+    event_run_free(&o->run);
     code_notes_free(&o->code);
     memset(o, 0, sizeof *o);
 }
@@ -228,7 +228,7 @@ static int64_t backoff_wait(int fails)
 
 void game_timer_backoff(Game *g, Outcome *o)
 {
-    if (!o->ran || o->er.status != EV_RUNAWAY) {
+    if (!o->ran || o->run.status != RUN_RUNAWAY) {
         if (g->timer_fails) game_timer_backoff_clear(g);
         return;
     }
@@ -510,29 +510,15 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
             for (const ShippedSet *s = shipped_sets; s->name; s++)
                 buf_printf(err, "%s%s", s == shipped_sets ? "" : ", ", s->name);
             buf_puts(err, ") and not a readable file");
-            buf_free(&sugar);
-            game_close(g);
-            return NULL;
+            goto failed;
         }
-        bool ok = game_load_set(g, label, text, err);
+        bool loaded = game_load_set(g, label, text, err);
         free(text);
-        if (!ok) {
-            buf_free(&sugar);
-            game_close(g);
-            return NULL;
-        }
+        if (!loaded) goto failed;
     }
-    if (sugar.len && !(g->sugar = sugar_parse(buf_str(&sugar), "sugar", err))) {
-        buf_free(&sugar);
-        game_close(g);
-        return NULL;
-    }
+    if (sugar.len && !(g->sugar = sugar_parse(buf_str(&sugar), "sugar", err))) goto failed;
     g->st = store_open(path, true, force, err);
-    if (!g->st) {
-        buf_free(&sugar);
-        game_close(g);
-        return NULL;
-    }
+    if (!g->st) goto failed;
     bool ok = store_begin(g->st);
     for (int i = 0; ok && i < nsets; i++) {
         const char *label;
@@ -555,7 +541,6 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
     snprintf(v, sizeof v, "%" PRId64, time);
     ok = ok && store_meta_set(g->st, "created", v);
     ok = ok && store_meta_set(g->st, "sugar", buf_str(&sugar));
-    buf_free(&sugar);
     Buf b = {0};
     for (uint32_t i = idset_seek(&g->pool->all, 0, 1); ok && i < g->pool->all.len; i = idset_seek(&g->pool->all, i + 1, 0)) {
         buf_reset(&b);
@@ -569,12 +554,15 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
     ok = ok && store_put_snapshot(g->st, 0, snap);
     free(snap);
     ok = ok && game_save_state(g, 0);
-    if (!ok || !store_commit(g->st)) {
-        buf_printf(err, "%s: %s", path, store_error(g->st));
-        game_close(g);
-        return NULL;
+    if (ok && store_commit(g->st)) {
+        buf_free(&sugar);
+        return g;
     }
-    return g;
+    buf_printf(err, "%s: %s", path, store_error(g->st));
+failed:
+    buf_free(&sugar);
+    game_close(g);
+    return NULL;
 }
 
 

@@ -118,23 +118,26 @@ struct Incoming {
  * mail cannon aimed at someone. */
 #define ANSWER_PERIOD 3600
 
-/* What became of an event.  Refused: the Mechanics refused it, or the
+/* An event's verdict: what became of it.  Refused: the Mechanics refused it, or the
  * rules ran past the event's budget, and nothing of it was kept but the
  * journal's record; no effect: the rules changed nothing but the move
  * objects; loop: a state repeated and the loop meta-rule ended the
  * event; halted: halt() ended the game. */
-typedef enum EventOutcome { OUTCOME_APPLIED, OUTCOME_NO_EFFECT, OUTCOME_REFUSED, OUTCOME_LOOP, OUTCOME_HALTED } EventOutcome;
+typedef enum Verdict { VERDICT_APPLIED, VERDICT_NO_EFFECT, VERDICT_REFUSED, VERDICT_LOOP, VERDICT_HALTED } Verdict;
 /* The journal's word for it: applied, no effect, refused, loop, halted. */
-const char *outcome_name(EventOutcome s);
+const char *verdict_name(Verdict s);
 
+/* What the caller is told of one event (OutcomeFn), the journal's row
+ * before it is written: its number, its verdict, what the engine did
+ * (its run) and the Mechanics' message. */
 typedef struct Outcome {
     long event;          /* journal number (0 in memory) */
     const char *kind;    /* "move" or "tick" */
     int64_t time;
-    EventOutcome status;
-    bool ran;            /* the rules ran (and er is filled) */
+    Verdict verdict;
+    bool ran;            /* the rules ran (and run is filled) */
     char *message;       /* why refused, or a note from the Mechanics */
-    EventResult er;
+    EventRun run;        /* what the engine did */
     char hash[17];       /* state hash after the event, hex */
     bool failed_read;    /* a read of the store failed while the event ran: it is not committed */
     CodeNotes code;      /* the Mechanics' check of the moves' rule code (move_code.h) */
@@ -222,10 +225,11 @@ bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud);
 
 /* One event's input: what the event code (game_event.c) runs, and all it
  * is told of where it came from.  Built by the way in -- game_submit.c
- * for a message, the timers (game_tick), replay from the journal, the
- * game-keeper's suspend and resume -- and passed down, as SQLite keeps a
- * statement's Parse and Vdbe apart from the connection: nothing of one
- * event is parked on the Game. */
+ * for a message, the timers (game_tick), replay from the journal (a
+ * suspend or resume too, game_event_keeper), the recovery of an event a
+ * crash left unsettled -- and passed down, as SQLite keeps a statement's
+ * Parse and Vdbe apart from the connection: nothing of one event is
+ * parked on the Game (docs/engine.md, the glossary). */
 typedef struct EventInput {
     const char *kind;     /* "move", "tick"; "suspend", "resume" (game_suspend.c) */
     const char *sender;   /* a move's sender, in its one form (game_address), or NULL */

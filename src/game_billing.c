@@ -102,8 +102,8 @@ bool billing_charge(Game *g, const Payers *p, const Outcome *o)
     if (!g->st) return true;
     SenderTally d = {.events = 1, .bytes = (int64_t)p->input};
     if (o->ran) {
-        d.work = (int64_t)(o->er.used.work + o->er.used.first_work);
-        d.bytes += (int64_t)(o->er.trace.len + o->er.trace_json.len);
+        d.work = (int64_t)(o->run.used.work + o->run.used.first_work);
+        d.bytes += (int64_t)(o->run.trace.len + o->run.trace_json.len);
     }
     if (o->message) d.bytes += (int64_t)strlen(o->message);
     int64_t hour = o->time / HOUR;

@@ -111,29 +111,29 @@ static bool commit_event(Game *g, const EventInput *in, Outcome *o)
     }
     bool ok = store_begin(st);
     Buf changes = {0};
-    if (o->ran && o->er.status != EV_RUNAWAY) {
+    if (o->ran && o->run.status != RUN_RUNAWAY) {
         changes_text(g, &changes);
         /* the objects table has them at its checkpoint (game.c), a
          * group's at its end (game_group_end) */
         ok = ok && (store_in_group(st) || game_objects_checkpoint(g, o->event));
         /* the outbox: what sendNow handed over, and what still waits */
-        if (in->summing && in->answer && o->status != OUTCOME_REFUSED && o->status != OUTCOME_LOOP)
+        if (in->summing && in->answer && o->verdict != VERDICT_REFUSED && o->verdict != VERDICT_LOOP)
             game_answer_summary(g, in->answer->sender, in->summing, in->reading, o);
         ok = ok && (g->queue_stored_empty || store_outbox_drop_queued(st)) && game_hand_over(g, o);
         for (size_t i = 0; ok && i < g->eng->queue.len; i++)
             ok = store_outbox_add(st, o->event, sym_text(g->eng->queue.m[i].to), sym_text(g->eng->queue.m[i].text),
                                   "queued", NULL, o->time) > 0;
     }
-    if (ok && o->status == OUTCOME_REFUSED && in->answer) ok = game_answer_refusal(g, in->answer, in->answer_unread, o);
+    if (ok && o->verdict == VERDICT_REFUSED && in->answer) ok = game_answer_refusal(g, in->answer, in->answer_unread, o);
     if (ok && in->token_to) ok = game_mail_token(g, in->token_to, o->event, o->time);
     if (ok && in->payers) ok = billing_charge(g, in->payers, o);
     ok = ok && game_save_state(g, o->event);
     if (ok) {
-        const char *trace = o->ran ? buf_str(&o->er.trace) : NULL;
-        const char *tj = o->ran ? buf_str(&o->er.trace_json) : NULL;
+        const char *trace = o->ran ? buf_str(&o->run.trace) : NULL;
+        const char *tj = o->ran ? buf_str(&o->run.trace_json) : NULL;
         char *code = code_notes_journal(&o->code);
-        ok = store_event_outcome(st, o->event, outcome_name(o->status), o->message, trace, tj,
-                                 o->ran && o->er.status != EV_RUNAWAY ? o->hash : NULL, code,
+        ok = store_event_outcome(st, o->event, verdict_name(o->verdict), o->message, trace, tj,
+                                 o->ran && o->run.status != RUN_RUNAWAY ? o->hash : NULL, code,
                                  changes.len ? buf_str(&changes) : NULL);
         free(code);
     }
@@ -148,7 +148,7 @@ static bool commit_event(Game *g, const EventInput *in, Outcome *o)
     }
     g->known_event = o->event;
     game_state_kept(g, o->event);
-    if (o->ran && o->er.status != EV_RUNAWAY) g->queue_stored_empty = g->eng->queue.len == 0;
+    if (o->ran && o->run.status != RUN_RUNAWAY) g->queue_stored_empty = g->eng->queue.len == 0;
     return true;
 }
 
@@ -295,7 +295,7 @@ static void loop_meta_rule(Game *g, Outcome *o)
     char *all = g->st ? store_all_senders(g->st) : NULL;
     if (g->st && !all) o->failed_read = true; /* the notice would miss players: the event fails */
     Sym to = sym_cstr(all && *all ? all : who);
-    msg_push(&o->er.sent, to, sym_intern(buf_str(&b), b.len));
+    msg_push(&o->run.sent, to, sym_intern(buf_str(&b), b.len));
     free(all);
     buf_free(&b);
     g->halted = true;
@@ -312,7 +312,7 @@ static void note_fired(void *ud, ObjId rule, const Prog *p, const Sym *vars, boo
 }
 
 /* Runs the rules on the pool as the event left it and settles the outcome. */
-static EventOutcome settle(EventCtx *c, Outcome *o)
+static Verdict settle(EventCtx *c, Outcome *o)
 {
     Game *g = c->g;
     bool dry = c->in->dry;
@@ -325,34 +325,34 @@ static EventOutcome settle(EventCtx *c, Outcome *o)
         g->eng->hook = note_fired;
         g->eng->hook_ud = c;
     }
-    engine_run(g->eng, o->time, &o->er);
+    engine_run(g->eng, o->time, &o->run);
     if (noting) g->eng->hook = NULL;
     o->ran = true;
-    EventOutcome status = OUTCOME_APPLIED;
-    if (o->er.status == EV_RUNAWAY) {
+    Verdict status = VERDICT_APPLIED;
+    if (o->run.status == RUN_RUNAWAY) {
         restore_state(g, &c->sv);
-        o->message = xstrdup(o->er.message);
-        return OUTCOME_REFUSED;
+        o->message = xstrdup(o->run.message);
+        return VERDICT_REFUSED;
     }
-    if (o->er.status == EV_LOOP) {
+    if (o->run.status == RUN_LOOP) {
         loop_meta_rule(g, o);
-        status = OUTCOME_LOOP;
-    } else if (o->er.halt && !dry) {
+        status = VERDICT_LOOP;
+    } else if (o->run.halt && !dry) {
         g->halted = true;
         o->message = xstrdup("halt(): the game has ended; later moves are refused");
-        status = OUTCOME_HALTED;
+        status = VERDICT_HALTED;
     }
-    g->have_timer = o->er.have_timer;
-    g->next_timer = o->er.next_timer;
+    g->have_timer = o->run.have_timer;
+    g->next_timer = o->run.next_timer;
     hex64(pool_public_hash(g->pool), o->hash);
     return status;
 }
 
-static bool finish(EventCtx *c, Outcome *o, EventOutcome status)
+static bool finish(EventCtx *c, Outcome *o, Verdict status)
 {
     Game *g = c->g;
     bool ok = true;
-    o->status = status;
+    o->verdict = status;
     if (c->in->dry) {
         restore_state(g, &c->sv);
         restore_meta(g, &c->sv);
@@ -452,19 +452,19 @@ static void explain_no_effect(const EventCtx *c, Outcome *o, const FmtDoc *doc, 
  * rules sent (an event undone whole answers with its refusal only). */
 static void answer_code_notes(Outcome *o, const char *sender)
 {
-    char *text = o->status == OUTCOME_REFUSED ? NULL : code_notes_text(&o->code);
-    if (text) msg_push(&o->er.sent, sym_cstr(sender), sym_cstr(text));
+    char *text = o->verdict == VERDICT_REFUSED ? NULL : code_notes_text(&o->code);
+    if (text) msg_push(&o->run.sent, sym_cstr(sender), sym_cstr(text));
     free(text);
 }
 
 /* Turns a message body into move objects and runs the rules. */
-static EventOutcome process_move(EventCtx *c, Outcome *o)
+static Verdict process_move(EventCtx *c, Outcome *o)
 {
     Game *g = c->g;
     const char *sender = c->in->sender ? c->in->sender : "", *body = c->in->moves;
     FmtDoc doc = {0};
     Buf err = {0};
-    EventOutcome status = OUTCOME_REFUSED;
+    Verdict status = VERDICT_REFUSED;
     if (g->halted) {
         o->message = xstrdup("the game has ended; no more moves are accepted");
     } else if (!fmt_read(body, strlen(body), "move", &doc, &err)) {
@@ -492,8 +492,8 @@ static EventOutcome process_move(EventCtx *c, Outcome *o)
         o->code.first_move = (long)first; /* the notes name the moves they are about */
         size_t mark = pool_mark(g->pool);
         status = settle(c, o);
-        if (status == OUTCOME_APPLIED && only_moves_changed(g->pool, mark, first, doc.n)) {
-            status = OUTCOME_NO_EFFECT;
+        if (status == VERDICT_APPLIED && only_moves_changed(g->pool, mark, first, doc.n)) {
+            status = VERDICT_NO_EFFECT;
             explain_no_effect(c, o, &doc, mark, first, from, when, batch);
         }
         answer_code_notes(o, sender);
@@ -543,9 +543,9 @@ static long journal_lazily(Game *g, const EventInput *in, bool tick)
 }
 
 /* A timer event's run: none once the game has ended; its back-off after. */
-static EventOutcome run_tick(EventCtx *c, Outcome *o)
+static Verdict run_tick(EventCtx *c, Outcome *o)
 {
-    EventOutcome status = OUTCOME_REFUSED;
+    Verdict status = VERDICT_REFUSED;
     if (c->g->halted) o->message = xstrdup("the game has ended; timers no longer run");
     else status = settle(c, o);
     if (!c->in->dry) game_timer_backoff(c->g, o);
@@ -553,14 +553,14 @@ static EventOutcome run_tick(EventCtx *c, Outcome *o)
 }
 
 /* A message's run: its moves, or the Mechanics' refusal of it. */
-static EventOutcome run_message(EventCtx *c, Outcome *o)
+static Verdict run_message(EventCtx *c, Outcome *o)
 {
     if (!c->in->moves) {
         o->message = c->in->why ? xstrdup(c->in->why) : NULL;
-        return OUTCOME_REFUSED;
+        return VERDICT_REFUSED;
     }
-    EventOutcome status = process_move(c, o);
-    if (status != OUTCOME_REFUSED && c->in->reading) note_outcome(o, c->in->reading);
+    Verdict status = process_move(c, o);
+    if (status != VERDICT_REFUSED && c->in->reading) note_outcome(o, c->in->reading);
     return status;
 }
 
@@ -607,7 +607,7 @@ static int attempts_of(Store *st, long n)
 
 /* The engine died twice on this event (a crash, the OOM killer): it is
  * journaled as refused, its sender is told, and the game goes on. */
-static bool set_aside(Game *g, const EventRow *r, Outcome *o)
+static bool set_aside(Game *g, const JournalRow *r, Outcome *o)
 {
     o->message = xstrdup("the engine failed on this event twice; it was set aside (nothing of it was applied)");
     Incoming m = {VIA_MAIL, r->sender ? r->sender : "", r->time, r->stamp, "", NULL, NULL, false, NULL, NULL};
@@ -618,13 +618,13 @@ static bool set_aside(Game *g, const EventRow *r, Outcome *o)
     if (strcmp(r->kind, "tick") == 0) g->have_timer = false;
     EventCtx c = {.g = g, .in = &in};
     save_state(g, &c.sv);
-    if (store_event_set_aside(g->st, r->n)) return finish(&c, o, OUTCOME_REFUSED);
+    if (store_event_set_aside(g->st, r->n)) return finish(&c, o, VERDICT_REFUSED);
     saved_free(&c.sv);
     return false;
 }
 
 /* The journaled event run again, under its journal number. */
-static bool run_again(Game *g, const EventRow *r, Outcome *o)
+static bool run_again(Game *g, const JournalRow *r, Outcome *o)
 {
     EventInput in = {.kind = r->kind, .sender = r->sender ? r->sender : "", .time = r->time, .stamp = r->stamp,
                      .moves = r->input ? r->input : ""};
@@ -640,7 +640,7 @@ static bool run_again(Game *g, const EventRow *r, Outcome *o)
 bool game_recover(Game *g)
 {
     long n = store_last_event(g->st);
-    EventRow r;
+    JournalRow r;
     if (n < 0) return false;
     int got = n ? store_event_get(g->st, n, &r) : 0;
     if (got <= 0) return got == 0;
@@ -663,6 +663,6 @@ bool game_recover(Game *g)
         else ok = store_meta_set(g->st, "attempts", v) && run_again(g, &r, &o);
         outcome_free(&o);
     }
-    event_row_free(&r);
+    journal_row_free(&r);
     return ok;
 }

@@ -15,10 +15,7 @@ Game *game_open(const char *path, Buf *err)
     if (!st) return NULL;
     Game *g = game_new();
     g->st = st;
-    if (!game_load(g, err)) {
-        game_close(g);
-        return NULL;
-    }
+    if (!game_load(g, err)) goto failed;
     /* an event left half done is finished by whoever next takes the lock;
      * if another program holds it, that program is busy with it */
     bool ok = true;
@@ -26,12 +23,11 @@ Game *game_open(const char *path, Buf *err)
         ok = game_recover(g);
         store_unlock(st);
     }
-    if (!ok) {
-        buf_printf(err, "%s: %s", path, store_error(st));
-        game_close(g);
-        return NULL;
-    }
-    return g;
+    if (ok) return g;
+    buf_printf(err, "%s: %s", path, store_error(st));
+failed:
+    game_close(g);
+    return NULL;
 }
 
 /* Loads the game again from the store, when another program wrote it. */

@@ -382,17 +382,17 @@ void game_answer_summary(Game *g, const char *sender, const char *moves, const c
     buf_printf(&head, "The game read your mail as %d move%s:\n", n, n == 1 ? "" : "s");
     buf_add(&head, b.s, b.len);
     if (n > 20) buf_printf(&head, "  ... and %d more\n", n - 20);
-    const char *st = outcome_name(o->status);
-    bool none = o->status == OUTCOME_NO_EFFECT;
+    const char *st = verdict_name(o->verdict);
+    bool none = o->verdict == VERDICT_NO_EFFECT;
     if (reading && !none) buf_printf(&head, "Also: %s.\n", reading); /* (no effect: the message says it) */
     if (none) {
         buf_printf(&head, "\nOutcome: %s\n", o->message ? o->message : "no effect");
     } else {
-        buf_printf(&head, "\nOutcome: %s, %ld rule firing%s. What changed:\n", st, o->er.firings,
-                   o->er.firings == 1 ? "" : "s");
+        buf_printf(&head, "\nOutcome: %s, %ld rule firing%s. What changed:\n", st, o->run.firings,
+                   o->run.firings == 1 ? "" : "s");
         tell_changes(g->pool, &head);
     }
-    msg_push(&o->er.sent, sym_cstr(sender), sym_intern(head.s, head.len));
+    msg_push(&o->run.sent, sym_cstr(sender), sym_intern(head.s, head.len));
     buf_free(&head);
     buf_free(&b);
 }
@@ -713,7 +713,7 @@ static void note(Outcome *o, const char *text)
 
 bool game_hand_over(Game *g, Outcome *o)
 {
-    const MsgList *sent = &o->er.sent;
+    const MsgList *sent = &o->run.sent;
     if (!sent->len) return true;
     HandOver h = {sent, sent->len < MAX_EVENT_MESSAGES ? sent->len : MAX_EVENT_MESSAGES};
     distinct_lists(&h);

@@ -203,7 +203,7 @@ static void refused_unjournaled(Game *g, const char *kind, int64_t time, char *w
     memset(&o, 0, sizeof o);
     o.kind = kind;
     o.time = time;
-    o.status = OUTCOME_REFUSED;
+    o.verdict = VERDICT_REFUSED;
     o.over_quota = over;
     o.message = why;
     if (fn) fn(ud, g, &o);
@@ -445,7 +445,7 @@ static bool run_due_timers(Game *g, int64_t time, bool dry, OutcomeFn fn, void *
         EventInput tick = {.kind = "tick", .time = at, .stamp = at, .dry = dry};
         bool ok = game_event(g, &tick, &o);
         if (fn && ok) fn(ud, g, &o);
-        bool stuck = !o.er.have_timer || o.er.next_timer <= at;
+        bool stuck = !o.run.have_timer || o.run.next_timer <= at;
         outcome_free(&o);
         if (!ok) return false;
         if (dry) break; /* a dry run cannot advance past its own undone timer */
@@ -469,11 +469,11 @@ static void probe_timer(Game *g, int64_t time)
     Outcome o;
     EventInput probe = {.kind = "tick", .time = time, .stamp = time, .dry = true};
     if (game_event(g, &probe, &o) && o.ran) {
-        if (o.er.status != EV_RUNAWAY) {
-            g->have_timer = o.er.have_timer;
-            g->next_timer = o.er.next_timer;
+        if (o.run.status != RUN_RUNAWAY) {
+            g->have_timer = o.run.have_timer;
+            g->next_timer = o.run.next_timer;
         }
-        if (o.er.changing_firings > 0) {
+        if (o.run.changing_firings > 0) {
             g->have_timer = true;
             g->next_timer = time;
         }
@@ -488,17 +488,16 @@ bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud)
     buf_free(&err);
     if (!ok) return false;
     char *late = NULL;
-    if ((time == GAME_TIME_NOW && !time_now_locked(g, &time)) || game_time_refusal(g, time, &late) < 0) {
-        game_unlock(g);
-        return false;
-    }
+    ok = false;
+    if ((time == GAME_TIME_NOW && !time_now_locked(g, &time)) || game_time_refusal(g, time, &late) < 0) goto done;
     if (late) {
         refused_unjournaled(g, "tick", time, late, false, fn, ud);
-        game_unlock(g);
-        return true;
+        ok = true;
+        goto done;
     }
     probe_timer(g, time);
     ok = run_due_timers(g, time, dry, fn, ud);
+done:
     game_unlock(g);
     return ok;
 }

@@ -16,10 +16,10 @@ static void collect(void *ud, Game *g, const Outcome *o)
 {
     Report *r = ud;
     if (strcmp(o->kind, "move") != 0) return;
-    r->refused = o->status == OUTCOME_REFUSED;
+    r->refused = o->verdict == VERDICT_REFUSED;
     if (o->message) r->why = xstrdup(o->message);
     if (!o->ran) return;
-    const MsgList *lists[2] = {&o->er.sent, &g->eng->queue};
+    const MsgList *lists[2] = {&o->run.sent, &g->eng->queue};
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < lists[k]->len; i++) {
             const Message *m = &lists[k]->m[i];
