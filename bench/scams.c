@@ -40,7 +40,7 @@ static Game *play(const char *set, const char *const *moves, int n, int64_t *now
     for (int i = 0; i < n; i += 2) {
         Outcome o;
         *now += 60;
-        if (!game_event_move(g, moves[i], *now, *now, moves[i + 1], false, &o) || o.status == OUTCOME_REFUSED) {
+        if (!game_event_move(g, moves[i], *now, *now, moves[i + 1], false, &o) || o.verdict == VERDICT_REFUSED) {
             fprintf(stderr, "scams-bench: %s: move %d refused: %s\n", set, i / 2 + 1, o.message ? o.message : "");
             exit(1);
         }

@@ -217,7 +217,7 @@ static bool tracing; /* SUBER_TRACE=1: print every event's trace */
 
 static void print_trace(void *ud, Game *g, const Outcome *o)
 {
-    if (tracing && o->ran) printf("--- %s\n%s", (const char *)ud, buf_str((Buf *)&o->er.trace));
+    if (tracing && o->ran) printf("--- %s\n%s", (const char *)ud, buf_str((Buf *)&o->run.trace));
 }
 
 static void move(Game *g, const Player *p, const char *fmt, ...)

@@ -103,17 +103,17 @@ void cli_print_outcome(const Outcome *o, const char *replies_to, bool with_trace
 {
     char when[32];
     time_format(o->time, when);
-    const char *status = outcome_name(o->status);
+    const char *status = verdict_name(o->verdict);
     if (o->event) printf("event %ld (%s at %s): %s", o->event, o->kind, when, status);
     else printf("%s at %s: %s", o->kind, when, status);
-    if (o->ran) printf(", %ld rule firing%s", o->er.firings, o->er.firings == 1 ? "" : "s");
+    if (o->ran) printf(", %ld rule firing%s", o->run.firings, o->run.firings == 1 ? "" : "s");
     printf("\n");
     if (o->message) printf("  %s\n", o->message);
-    if (with_trace && o->ran) print_indented(buf_str((Buf *)&o->er.trace));
+    if (with_trace && o->ran) print_indented(buf_str((Buf *)&o->run.trace));
     if (!o->ran) return;
     size_t others = 0;
-    for (size_t i = 0; i < o->er.sent.len; i++) {
-        const Message *m = &o->er.sent.m[i];
+    for (size_t i = 0; i < o->run.sent.len; i++) {
+        const Message *m = &o->run.sent.m[i];
         if (replies_to && addressed_to(m->to, replies_to)) {
             printf("reply to %s:\n", replies_to);
             print_indented(sym_text(m->text));

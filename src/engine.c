@@ -130,7 +130,7 @@ void engine_free(Engine *e)
 
 void engine_invalidate(Engine *e) { e->dirty = true; }
 
-void event_result_free(EventResult *r)
+void event_run_free(EventRun *r)
 {
     msg_free(&r->sent);
     buf_free(&r->trace);
@@ -651,9 +651,9 @@ typedef enum { HELD_NOT, FIRED_SAME, FIRED_CHANGED, RAN_AWAY } Fired;
 
 /* The event went over its budget in a rule: the run stops, and the
  * caller rolls the whole event back. */
-static Fired ran_away(Engine *e, ObjId rule, Sym order, Ctx *cx, EventResult *r)
+static Fired ran_away(Engine *e, ObjId rule, Sym order, Ctx *cx, EventRun *r)
 {
-    r->status = EV_RUNAWAY;
+    r->status = RUN_RUNAWAY;
     if (!cx->meter.tripped) {
         snprintf(r->message, sizeof r->message,
                  "the rules did not settle within maxSteps (%ld firings) and no state repeated; "
@@ -730,7 +730,7 @@ static bool test_first(RuleEntry *re, Ctx *cx)
     return held;
 }
 
-static Fired try_rule(Engine *e, RuleEntry *re, Ctx *cx, EventResult *r, size_t *umark)
+static Fired try_rule(Engine *e, RuleEntry *re, Ctx *cx, EventRun *r, size_t *umark)
 {
     Pool *p = e->pool;
     cx->prog = re->prog;
@@ -789,7 +789,7 @@ static Fired try_rule(Engine *e, RuleEntry *re, Ctx *cx, EventResult *r, size_t 
  * new rules compiled, at the event's expense, so that a rule creating
  * rules pays for what each creation costs the engine.  False when that
  * trips the meter (the run is then over). */
-static bool rebuild_metered(Engine *e, Ctx *cx, EventResult *r, ObjId fired)
+static bool rebuild_metered(Engine *e, Ctx *cx, EventRun *r, ObjId fired)
 {
     Sym order = SYM_EMPTY;
     for (int i = 0; i < e->nrules; i++)
@@ -800,16 +800,16 @@ static bool rebuild_metered(Engine *e, Ctx *cx, EventResult *r, ObjId fired)
     return false;
 }
 
-static bool state_repeated(Seen *seen, const Pool *p, EventResult *r, ObjId last)
+static bool state_repeated(Seen *seen, const Pool *p, EventRun *r, ObjId last)
 {
     if (!seen_add(seen, p)) return false;
-    r->status = EV_LOOP;
+    r->status = RUN_LOOP;
     snprintf(r->message, sizeof r->message,
              "the game state repeated within one event (rule %u fired last): a verifiable loop", last);
     return true;
 }
 
-static void report_broken_rules(const Engine *e, EventResult *r)
+static void report_broken_rules(const Engine *e, EventRun *r)
 {
     if (e->trace_on) buf_add(&r->trace, e->settings_note.s ? e->settings_note.s : "", e->settings_note.len);
     for (int i = 0; i < e->nrules && e->trace_on; i++)
@@ -819,7 +819,7 @@ static void report_broken_rules(const Engine *e, EventResult *r)
 /* Immediate evaluation: after a firing that changed the pool, start again
  * from the first rule (noRestart: re-test the same rule and go on); stop
  * after a pass that changes nothing. */
-static void run_immediate(Engine *e, Ctx *cx, EventResult *r, Seen *seen)
+static void run_immediate(Engine *e, Ctx *cx, EventRun *r, Seen *seen)
 {
     Pool *p = e->pool;
     cx->have_timer = false;
@@ -860,7 +860,7 @@ typedef struct Op {
  * applied in rule order when the pass ends; passes repeat until one changes
  * nothing.  Two firings setting one attribute: the later rule's value
  * stays. */
-static void run_shadow(Engine *e, Ctx *cx, EventResult *r, Seen *seen)
+static void run_shadow(Engine *e, Ctx *cx, EventRun *r, Seen *seen)
 {
     Pool *p = e->pool;
     Op *ops = NULL;
@@ -917,14 +917,14 @@ void engine_meter_start(const Engine *e, Meter *m)
  * assignments (the undo log), that are still in the state.  The caps are
  * those in force when the event began, as for the meter: an event that
  * changes them applies to the next. */
-static void over_cap(Engine *e, EventResult *r)
+static void over_cap(Engine *e, EventRun *r)
 {
-    r->status = EV_RUNAWAY;
+    r->status = RUN_RUNAWAY;
     msg_truncate(&r->sent, 0); /* an event undone whole answers with its refusal only */
     if (e->trace_on) buf_printf(&r->trace, "%s\n", r->message);
 }
 
-static void count_over_cap(Engine *e, EventResult *r, const long *cap, size_t now, size_t before, int limit)
+static void count_over_cap(Engine *e, EventRun *r, const long *cap, size_t now, size_t before, int limit)
 {
     snprintf(r->message, sizeof r->message,
              "the event would leave %zu %s (it began with %zu), above %s (%ld, engineSettings); the whole event was undone",
@@ -932,7 +932,7 @@ static void count_over_cap(Engine *e, EventResult *r, const long *cap, size_t no
     over_cap(e, r);
 }
 
-static bool value_over_cap(Engine *e, EventResult *r, const long *caps)
+static bool value_over_cap(Engine *e, EventRun *r, const long *caps)
 {
     const Pool *p = e->pool;
     size_t cap = (size_t)caps[LIMIT_VALUE_BYTES];
@@ -952,7 +952,7 @@ static bool value_over_cap(Engine *e, EventResult *r, const long *caps)
     return false;
 }
 
-static void check_state_caps(Engine *e, EventResult *r, const long *cap)
+static void check_state_caps(Engine *e, EventRun *r, const long *cap)
 {
     const Pool *p = e->pool;
     if (!p->logging || !p->undo_len) return; /* nothing changed, or nothing could be undone */
@@ -965,7 +965,7 @@ static void check_state_caps(Engine *e, EventResult *r, const long *cap)
         value_over_cap(e, r, cap);
 }
 
-void engine_run(Engine *e, int64_t now, EventResult *r)
+void engine_run(Engine *e, int64_t now, EventRun *r)
 {
     Pool *p = e->pool;
     memset(r, 0, sizeof *r);
@@ -982,9 +982,9 @@ void engine_run(Engine *e, int64_t now, EventResult *r)
     memcpy(caps, e->limit, sizeof caps);
     if (e->shadow) run_shadow(e, &cx, r, &seen);
     else run_immediate(e, &cx, r, &seen);
-    if (r->status == EV_QUIET) check_state_caps(e, r, caps);
+    if (r->status == RUN_QUIET) check_state_caps(e, r, caps);
     r->used = cx.meter;
-    if (r->status == EV_RUNAWAY && e->trace_on) trace_shorten(r);
+    if (r->status == RUN_RUNAWAY && e->trace_on) trace_shorten(r);
     if (r->trace_omitted && e->trace_on) {
         buf_printf(&r->trace, "... and %ld more firings, not shown: the trace keeps its first %u bytes\n", r->trace_omitted,
                    TRACE_MAX);

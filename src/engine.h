@@ -26,8 +26,6 @@
 typedef struct RuleEntry RuleEntry;
 typedef struct Seed Seed;
 typedef struct Interest Interest;
-typedef struct TraceTail TraceTail;
-void trace_tail_free(TraceTail *tt);
 
 /* One limit of an event's budget (docs/limits.md): the engineSettings
  * attribute that tunes it, its default, and the ceiling no rule can lift,
@@ -80,13 +78,13 @@ typedef struct Engine {
     int nsuspended;
 } Engine;
 
-/* EV_RUNAWAY: the event exceeded its budget (maxSteps or another limit)
+/* RUN_RUNAWAY: the event exceeded its budget (maxSteps or another limit)
  * or would leave the state over one of its caps, and must be rolled back
  * whole. */
-typedef enum { EV_QUIET, EV_LOOP, EV_RUNAWAY } EventStatus;
+typedef enum { RUN_QUIET, RUN_LOOP, RUN_RUNAWAY } RunStatus;
 
-typedef struct EventResult {
-    EventStatus status;
+typedef struct EventRun {
+    RunStatus status;
     bool halt;             /* halt() ran */
     MsgList sent;          /* handed to the transport by sendNow */
     Buf trace;             /* one line per firing and change, for people */
@@ -97,16 +95,16 @@ typedef struct EventResult {
     long changing_firings;
     Meter used;            /* what the event used of its budget */
     long trace_omitted;    /* firings past the trace's size limit */
-    TraceTail *tail;       /* its last firings (engine_trace.c) */
+    struct TraceTail *tail; /* its last firings: the trace's own, opaque here (engine_trace.h) */
     char message[400];     /* loop or runaway: what happened */
-} EventResult;
+} EventRun;
 
 Engine *engine_new(Pool *pool);
 void engine_free(Engine *e);
 void engine_invalidate(Engine *e); /* the pool was replaced or reloaded */
 /* Runs the rules at time `now`. */
-void engine_run(Engine *e, int64_t now, EventResult *r);
-void event_result_free(EventResult *r);
+void engine_run(Engine *e, int64_t now, EventRun *r);
+void event_run_free(EventRun *r);
 /* Marks every Sym the engine holds, for the collector (value.h). */
 void engine_mark_syms(const Engine *e);
 

@@ -109,7 +109,7 @@ void trace_tail_free(TraceTail *tt)
 static void put_firing(Engine *e, Buf *t, Buf *j, ObjId rule, Sym order, const Prog *p, size_t ufrom, size_t uto,
                        size_t nsent, size_t qfrom, bool changed, const char *error);
 
-void trace_firing(Engine *e, EventResult *r, ObjId rule, Sym order, const Prog *p, size_t ufrom, size_t uto, size_t sfrom,
+void trace_firing(Engine *e, EventRun *r, ObjId rule, Sym order, const Prog *p, size_t ufrom, size_t uto, size_t sfrom,
                   size_t qfrom, bool changed, const char *error)
 {
     if (!e->trace_on) return;
@@ -142,7 +142,7 @@ void trace_firing(Engine *e, EventResult *r, ObjId rule, Sym order, const Prog *
 }
 
 /* The text of firing i of those in the trace itself. */
-static void firing_in(const EventResult *r, long i, Buf *t, Buf *j)
+static void firing_in(const EventRun *r, long i, Buf *t, Buf *j)
 {
     const TraceTail *tt = r->tail;
     int k = (int)(i % TRACE_TAIL), next = (int)((i + 1) % TRACE_TAIL);
@@ -152,7 +152,7 @@ static void firing_in(const EventResult *r, long i, Buf *t, Buf *j)
     buf_add(j, r->trace_json.s + tt->at_j[k], j_end - tt->at_j[k]);
 }
 
-void trace_shorten(EventResult *r)
+void trace_shorten(EventRun *r)
 {
     const TraceTail *tt = r->tail;
     if (!tt) return;

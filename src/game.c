@@ -1,9 +1,10 @@
 /*
  * game.c - a game's lifetime (game.h): made (init) or opened from its
  * file, its own state beside the pool (the meta keys) kept in the store,
- * the lock between programs, and the texts the open games share.  One
- * event's life is game_event.c's; a message's way in (policies, copies,
- * tokens, prose, time, timers) is game_submit.c's.
+ * and the texts the open games share.  The lowest of the game's files: it
+ * calls none of the others.  The lock between programs is game_lock.c's;
+ * one event's life is game_event.c's; a message's way in (policies,
+ * copies, tokens, prose, time, timers) is game_submit.c's.
  */
 #include "game.h"
 
@@ -14,15 +15,14 @@
 #include <unistd.h>
 
 #include "game_event.h"
-#include "game_mechanics.h"
 #include "objfmt.h"
 #include "rulesets.h"
 
-const char *outcome_name(EventOutcome s)
+const char *verdict_name(Verdict s)
 {
     static const char *const names[] = {
-        [OUTCOME_APPLIED] = "applied", [OUTCOME_NO_EFFECT] = "no effect", [OUTCOME_REFUSED] = "refused",
-        [OUTCOME_LOOP] = "loop",       [OUTCOME_HALTED] = "halted",
+        [VERDICT_APPLIED] = "applied", [VERDICT_NO_EFFECT] = "no effect", [VERDICT_REFUSED] = "refused",
+        [VERDICT_LOOP] = "loop",       [VERDICT_HALTED] = "halted",
     };
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
@@ -30,7 +30,7 @@ const char *outcome_name(EventOutcome s)
 void outcome_free(Outcome *o)
 {
     free(o->message);
-    event_result_free(&o->er);
+    event_run_free(&o->run);
     code_notes_free(&o->code);
     memset(o, 0, sizeof *o);
 }
@@ -55,7 +55,7 @@ static void seed_rng(Game *g, uint64_t seed)
 static Game **open_games;
 static size_t nopen, opencap;
 
-static Game *game_new(void)
+Game *game_new(void)
 {
     Game *g = xcalloc(1, sizeof *g);
     g->pool = pool_new();
@@ -86,13 +86,20 @@ void game_close(Game *g)
     pool_free(g->pool);
     store_close(g->st);
     free(g->last_mover);
-    free(g->fired);
     free(g->winner_note);
     sugar_free(g->sugar);
     recipient_list_free(g->last_list);
     free(g->dirty);
     free(g->unsaved.last_mover);
     free(g);
+}
+
+void recipient_list_free(RecipientList *r)
+{
+    if (!r) return;
+    addrs_free(&r->addrs);
+    buf_free(&r->to);
+    free(r);
 }
 
 char *game_file_name(const char *path)
@@ -221,7 +228,7 @@ static int64_t backoff_wait(int fails)
 
 void game_timer_backoff(Game *g, Outcome *o)
 {
-    if (!o->ran || o->er.status != EV_RUNAWAY) {
+    if (!o->ran || o->run.status != RUN_RUNAWAY) {
         if (g->timer_fails) game_timer_backoff_clear(g);
         return;
     }
@@ -325,7 +332,7 @@ void game_state_kept(Game *g, long settled)
 /* The state row a group's events left unwritten, written: before the
  * group's commit, and before anything reads the row within the group
  * (loading the game again after an event that failed). */
-static bool game_state_flush(Game *g)
+bool game_state_flush(Game *g)
 {
     if (!g->state_unsaved) return true;
     bool ok = write_state(g, &g->unsaved);
@@ -334,7 +341,7 @@ static bool game_state_flush(Game *g)
 }
 
 /* The group's writes are gone: so is what it left unwritten. */
-static void state_unsaved_drop(Game *g)
+void game_state_unsaved_drop(Game *g)
 {
     free(g->unsaved.last_mover);
     g->unsaved.last_mover = NULL;
@@ -503,29 +510,15 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
             for (const ShippedSet *s = shipped_sets; s->name; s++)
                 buf_printf(err, "%s%s", s == shipped_sets ? "" : ", ", s->name);
             buf_puts(err, ") and not a readable file");
-            buf_free(&sugar);
-            game_close(g);
-            return NULL;
+            goto failed;
         }
-        bool ok = game_load_set(g, label, text, err);
+        bool loaded = game_load_set(g, label, text, err);
         free(text);
-        if (!ok) {
-            buf_free(&sugar);
-            game_close(g);
-            return NULL;
-        }
+        if (!loaded) goto failed;
     }
-    if (sugar.len && !(g->sugar = sugar_parse(buf_str(&sugar), "sugar", err))) {
-        buf_free(&sugar);
-        game_close(g);
-        return NULL;
-    }
+    if (sugar.len && !(g->sugar = sugar_parse(buf_str(&sugar), "sugar", err))) goto failed;
     g->st = store_open(path, true, force, err);
-    if (!g->st) {
-        buf_free(&sugar);
-        game_close(g);
-        return NULL;
-    }
+    if (!g->st) goto failed;
     bool ok = store_begin(g->st);
     for (int i = 0; ok && i < nsets; i++) {
         const char *label;
@@ -548,7 +541,6 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
     snprintf(v, sizeof v, "%" PRId64, time);
     ok = ok && store_meta_set(g->st, "created", v);
     ok = ok && store_meta_set(g->st, "sugar", buf_str(&sugar));
-    buf_free(&sugar);
     Buf b = {0};
     for (uint32_t i = idset_seek(&g->pool->all, 0, 1); ok && i < g->pool->all.len; i = idset_seek(&g->pool->all, i + 1, 0)) {
         buf_reset(&b);
@@ -562,19 +554,22 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
     ok = ok && store_put_snapshot(g->st, 0, snap);
     free(snap);
     ok = ok && game_save_state(g, 0);
-    if (!ok || !store_commit(g->st)) {
-        buf_printf(err, "%s: %s", path, store_error(g->st));
-        game_close(g);
-        return NULL;
+    if (ok && store_commit(g->st)) {
+        buf_free(&sugar);
+        return g;
     }
-    return g;
+    buf_printf(err, "%s: %s", path, store_error(g->st));
+failed:
+    buf_free(&sugar);
+    game_close(g);
+    return NULL;
 }
 
 
 /* The last event whose outcome is committed: the state the objects are in
  * (the journal may hold a later one, received and being processed); -1
  * when the store failed. */
-static long settled_event(Store *st)
+long game_settled_event(Store *st)
 {
     char *v;
     int got = store_meta_read(st, "state", &v);
@@ -703,7 +698,7 @@ static bool load_changes_since_checkpoint(Game *g, Buf *err)
 
 /* The pool, the game's own state and the messages waiting for sendNow,
  * as the store has them. */
-static bool load_game(Game *g, Buf *err)
+bool game_load(Game *g, Buf *err)
 {
     /* one read transaction: the objects, the meta and the queue as one
      * committed event left them, whatever another program writes meanwhile */
@@ -730,129 +725,6 @@ static bool load_game(Game *g, Buf *err)
     return ok;
 }
 
-Game *game_open(const char *path, Buf *err)
-{
-    Store *st = store_open(path, false, false, err);
-    if (!st) return NULL;
-    Game *g = game_new();
-    g->st = st;
-    if (!load_game(g, err)) {
-        game_close(g);
-        return NULL;
-    }
-    /* an event left half done is finished by whoever next takes the lock;
-     * if another program holds it, that program is busy with it */
-    bool ok = true;
-    if (store_lock(st, 0)) {
-        ok = game_recover(g);
-        store_unlock(st);
-    }
-    if (!ok) {
-        buf_printf(err, "%s: %s", path, store_error(st));
-        game_close(g);
-        return NULL;
-    }
-    return g;
-}
-
-/* Loads the game again from the store, when another program wrote it. */
-static bool game_reload(Game *g, Buf *err)
-{
-    engine_free(g->eng);
-    pool_free(g->pool);
-    sugar_free(g->sugar);
-    free(g->last_mover);
-    g->sugar = NULL;
-    g->last_mover = NULL;
-    g->pool = pool_new();
-    g->eng = engine_new(g->pool);
-    g->halted = g->have_timer = false;
-    g->reload = false;
-    if (load_game(g, err) && game_recover(g)) return true;
-    if (!err->len) buf_puts(err, store_error(g->st));
-    g->reload = true; /* what was loaded in part is not the game */
-    return false;
-}
-
-/* Another connection wrote the database: a new event means a new state;
- * otherwise only the sugar can have changed (settings and tokens are read
- * when used, and the outbox's deliveries are no part of the game). */
-static bool game_refresh(Game *g, Buf *err)
-{
-    if (!game_state_flush(g)) {
-        buf_puts(err, store_error(g->st));
-        return false;
-    }
-    long settled = settled_event(g->st);
-    if (settled < 0) {
-        buf_puts(err, store_error(g->st));
-        return false;
-    }
-    if (g->reload || settled != g->known_event) return game_reload(g, err);
-    char *v;
-    if (store_meta_read(g->st, "sugar", &v) < 0) {
-        buf_puts(err, store_error(g->st));
-        return false;
-    }
-    sugar_free(g->sugar);
-    g->sugar = v && *v ? sugar_parse(v, "sugar", err) : NULL;
-    free(v);
-    return true;
-}
-
-bool game_lock(Game *g, Buf *err)
-{
-    if (!g->st) return true;
-    if (!store_lock(g->st, LOCK_WAIT_MS)) {
-        buf_puts(err, store_error(g->st));
-        return false;
-    }
-    if ((g->reload || store_changed_elsewhere(g->st)) && !game_refresh(g, err)) {
-        store_unlock(g->st);
-        return false;
-    }
-    return true;
-}
-
-void game_unlock(Game *g)
-{
-    if (g->st) store_unlock(g->st);
-}
-
-bool game_group_begin(Game *g, Buf *err)
-{
-    if (!g->st) return true;
-    if (!game_lock(g, err)) return false;
-    /* the group's commit is the one that waits for the disk, unless the
-     * caller syncs itself */
-    if (!store_sync_commits(g->st, !g->defer_sync) || !store_group_begin(g->st)) {
-        buf_puts(err, store_error(g->st));
-        game_unlock(g);
-        return false;
-    }
-    return true;
-}
-
-bool game_group_end(Game *g, Buf *err)
-{
-    if (!g->st) return true;
-    /* the group's events wrote neither the state row (kept from the last
-     * event kept) nor a checkpoint (made from memory, which holds that
-     * event's state unless a later one failed: the game loads again) */
-    bool ok = game_state_flush(g) && (g->reload || game_objects_checkpoint(g, g->known_event));
-    if (!ok) store_group_abort(g->st);
-    ok = ok && store_group_end(g->st);
-    state_unsaved_drop(g);
-    if (!ok) {
-        /* the pool, the generator and the queue hold events the store
-         * did not keep */
-        g->reload = true;
-        buf_puts(err, store_error(g->st));
-    }
-    game_unlock(g);
-    return ok;
-}
-
 /* Frees the interned texts that nothing uses any more (the messages of old
  * events, the times of processed moves), once they outnumber the live ones:
  * a game's memory follows its state, not its history.  Between events the
@@ -868,7 +740,7 @@ void game_collect(Game *g, bool force)
         engine_mark_syms(open_games[i]->eng);
         /* the kept recipient list is known by its Sym: freed, the
          * number could come back naming another text */
-        if (open_games[i]->last_list) sym_mark(recipient_list_sym(open_games[i]->last_list));
+        if (open_games[i]->last_list) sym_mark(open_games[i]->last_list->list);
     }
     sym_gc_end();
 }

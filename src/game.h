@@ -17,10 +17,20 @@
 #include "engine.h"
 #include "store.h"
 #include "move_sugar.h"
+#include "mail_addrs.h"
 
 typedef struct Incoming Incoming;
 
-typedef struct RecipientList RecipientList; /* game_mechanics.c */
+/* A recipient list (the R of send(R, text)) read once: its distinct
+ * addresses in order of first appearance, and the first
+ * MAX_EVENT_ADDRESSES of them as one mail's recipients (game_mechanics.c
+ * reads it; the game keeps the last long one, game.c frees it). */
+typedef struct RecipientList {
+    Sym list;  /* the list read last (its text is in addrs: the Sym may be collected) */
+    Addrs addrs;
+    Buf to;    /* the first MAX_EVENT_ADDRESSES addresses, a space between */
+} RecipientList;
+void recipient_list_free(RecipientList *r);
 
 /* The game's own state as an event leaves it: the meta row "state"
  * (game.c). */
@@ -33,43 +43,41 @@ typedef struct StateRow {
     char *last_mover;
 } StateRow;
 
+/* One open game, its fields grouped by how long they live.  Nothing of
+ * one event is kept here: an event's input is an EventInput, built by
+ * its way in and passed down; what it did is its Outcome. */
 typedef struct Game {
+    /* -- as long as the game is open -- */
     Store *st;           /* NULL: in memory */
     Pool *pool;
     Engine *eng;
+    Sugar *sugar;        /* the game's sugar table, NULL: none */
+    uint64_t seed;
+    bool legacy_meta;    /* the store keeps the state in the keys of before the "state" row (game.c) */
+    bool defer_sync;     /* commits do not wait for the disk: the caller syncs before it acknowledges (the server) */
+    /* the game's own state as the last event left it (the meta row "state") */
     bool halted;
     bool have_timer;
     int64_t next_timer;
     char *last_mover;    /* sender of the most recent move */
     char *winner_note;   /* set when the loop meta-rule ended the game */
-    uint64_t seed;
-    RecipientList *last_list; /* the recipient list the last hand-over read */
-    bool legacy_meta;    /* the store keeps the state in the keys of before the "state" row (game.c) */
-    Sugar *sugar;        /* the game's sugar table, NULL: none */
+    int timer_fails;     /* timer events in a row that ran past the budget (the back-off, */
+    int64_t timer_retry; /* game.c), and when the timer is tried again (0: none) */
+    int64_t clock;       /* the time the caller last ran the timers at (the wall clock, --time): a
+                          * timer's back-off counts from it */
+    /* -- what memory and the store hold of each other, until the next commit or load -- */
     long known_event;    /* the journal's last event as this process knows it */
-    const struct Incoming *answering; /* a mail to answer if it is refused */
-    bool answer_unread;  /* that answer is about a mail refused unread (at most one an hour per address) */
-    const char *reading; /* how the Mechanics read the message being run (lines set aside), or NULL */
-    const char *token_to; /* an address whose token the event being run issues and mails, or NULL */
-    const char *summing;  /* the moves of a mail being run, answered with what they did (game_answer_summary), or NULL */
-    const struct Payers *billing; /* who pays for the event being run (game_billing.h), or NULL */
-    ObjId *fired;         /* the rules that fired in the event being run (for engine_why_not) */
-    size_t nfired, fired_cap;
-    bool public_view;     /* the message being run is answered to whoever asked, with no proof that it is
-                           * its sender (an HTTP move without a token, a report): its dry run and its "no
-                           * effect" explanation read the public view (game_event.c) */
     bool reload;         /* memory holds what the store did not keep (a failed commit): load again at the next lock */
     bool queue_stored_empty; /* the store holds no message waiting for sendNow: a commit need not clear them */
-    bool defer_sync;     /* commits do not wait for the disk: the caller syncs before it acknowledges (the server) */
+    bool backoff_unsaved; /* the back-off changed since the meta timer_backoff was written (game_save_state) */
     struct Dirty *dirty; /* the objects changed since the store's objects table was brought up to date */
     size_t ndirty, dirty_cap; /* (repeats allowed), and how many changes that was: game_objects_checkpoint */
     long changes_since;
-    StateRow unsaved;    /* in a group, the state row of its last event kept, */
+    /* -- one group of events (game_group_begin .. game_group_end) -- */
+    StateRow unsaved;    /* the state row of the group's last event kept, */
     bool state_unsaved;  /* written at the group's end (game_state_kept); last_mover owned */
-    int timer_fails;     /* timer events in a row that ran past the budget (the back-off, */
-    int64_t timer_retry; /* game.c), and when the timer is tried again (0: none) */
-    bool backoff_unsaved; /* changed by the event being run: written with it (meta timer_backoff) */
-    int64_t clock;       /* the time the caller runs the timers at (the wall clock, --time) */
+    /* -- caches: dropped or rebuilt at will, they change no outcome -- */
+    RecipientList *last_list; /* the recipient list the last hand-over read (game_mechanics.c) */
 } Game;
 
 /* How long an event waits for another program's event to finish. */
@@ -98,6 +106,9 @@ struct Incoming {
     const char *how;     /* how the mail's text was found, for its answer (an HTML part), or NULL */
     bool wants_token;    /* a mail's line `TOKEN`: mail the sender's address its token */
     const char *client;  /* the HTTP client's IP, billed with the sender (game_billing.h), or NULL */
+    bool public_view;    /* answered to whoever asked, with no proof that it is its sender (an HTTP move
+                          * without a token, a report): its dry run and its "no effect" explanation read
+                          * the public view (game_event.c) */
 };
 
 /* The most moves one message may hold (docs/limits.md). */
@@ -107,23 +118,26 @@ struct Incoming {
  * mail cannon aimed at someone. */
 #define ANSWER_PERIOD 3600
 
-/* What became of an event.  Refused: the Mechanics refused it, or the
+/* An event's verdict: what became of it.  Refused: the Mechanics refused it, or the
  * rules ran past the event's budget, and nothing of it was kept but the
  * journal's record; no effect: the rules changed nothing but the move
  * objects; loop: a state repeated and the loop meta-rule ended the
  * event; halted: halt() ended the game. */
-typedef enum EventOutcome { OUTCOME_APPLIED, OUTCOME_NO_EFFECT, OUTCOME_REFUSED, OUTCOME_LOOP, OUTCOME_HALTED } EventOutcome;
+typedef enum Verdict { VERDICT_APPLIED, VERDICT_NO_EFFECT, VERDICT_REFUSED, VERDICT_LOOP, VERDICT_HALTED } Verdict;
 /* The journal's word for it: applied, no effect, refused, loop, halted. */
-const char *outcome_name(EventOutcome s);
+const char *verdict_name(Verdict s);
 
+/* What the caller is told of one event (OutcomeFn), the journal's row
+ * before it is written: its number, its verdict, what the engine did
+ * (its run) and the Mechanics' message. */
 typedef struct Outcome {
     long event;          /* journal number (0 in memory) */
     const char *kind;    /* "move" or "tick" */
     int64_t time;
-    EventOutcome status;
-    bool ran;            /* the rules ran (and er is filled) */
+    Verdict verdict;
+    bool ran;            /* the rules ran (and run is filled) */
     char *message;       /* why refused, or a note from the Mechanics */
-    EventResult er;
+    EventRun run;        /* what the engine did */
     char hash[17];       /* state hash after the event, hex */
     bool failed_read;    /* a read of the store failed while the event ran: it is not committed */
     CodeNotes code;      /* the Mechanics' check of the moves' rule code (move_code.h) */
@@ -208,10 +222,40 @@ int64_t game_timer_due(const Game *g);
 
 /* Runs every timer due at or before `time`. */
 bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud);
-/* The journal's event kinds, one at a time, without running timers first
- * (replay feeds the journal through these). */
+
+/* One event's input: what the event code (game_event.c) runs, and all it
+ * is told of where it came from.  Built by the way in -- game_submit.c
+ * for a message, the timers (game_tick), replay from the journal (a
+ * suspend or resume too, game_event_keeper), the recovery of an event a
+ * crash left unsettled -- and passed down, as SQLite keeps a statement's
+ * Parse and Vdbe apart from the connection: nothing of one event is
+ * parked on the Game (docs/engine.md, the glossary). */
+typedef struct EventInput {
+    const char *kind;     /* "move", "tick"; "suspend", "resume" (game_suspend.c) */
+    const char *sender;   /* a move's sender, in its one form (game_address), or NULL */
+    int64_t time;         /* the event's time */
+    int64_t stamp;        /* the moves' moveTimeStamp (a mail's Date; else time) */
+    const char *moves;    /* a move: the object text to run; NULL: the Mechanics refused it, for `why`.
+                           * suspend, resume: "rule: N" */
+    const char *why;      /* why the Mechanics refused the message, or NULL */
+    const char *raw;      /* as received, for the journal, or NULL */
+    const char *key;      /* a mail's identity, journaled with it (taken at most once), or NULL */
+    bool dry;             /* nothing is kept (try, a report, the timer's probe) */
+    bool public_view;     /* Incoming.public_view: a dry run and a "no effect" explanation read the public view */
+    const Incoming *answer; /* a mail to answer if it is refused (and whose moves are summed), or NULL */
+    bool answer_unread;   /* that answer is about a mail refused unread (at most one an hour per address) */
+    const char *reading;  /* how the Mechanics read the mail's text (lines set aside), or NULL */
+    const char *summing;  /* the moves of a mail, answered with what they did (game_answer_summary), or NULL */
+    const char *token_to; /* an address the event mails a new token, or NULL */
+    const struct Payers *payers; /* who pays for the event (game_billing.h), or NULL: nobody */
+} EventInput;
+
+/* Runs one event, a move or a tick, without running timers first (replay
+ * feeds the journal through it): journaled (unless dry or in memory),
+ * run, settled and committed.  False only on a store failure. */
+bool game_event(Game *g, const EventInput *in, Outcome *o);
+/* game_event for a move from sender at time (the unit tests, benchmarks). */
 bool game_event_move(Game *g, const char *sender, int64_t time, int64_t stamp, const char *body, bool dry, Outcome *o);
-bool game_event_tick(Game *g, int64_t time, bool dry, Outcome *o);
 
 /* nomic replay's check (game_replay.c): the game rebuilt from its initial
  * sets and journal; prints what differs, true when every hash matches. */
@@ -226,8 +270,8 @@ bool game_replay(Game *g);
  * already, not suspended) is reported through fn with no event and
  * nothing kept.  False only when the store failed. */
 bool game_suspend(Game *g, ObjId rule, bool on, OutcomeFn fn, void *ud);
-/* replay: the same event as the journal has it (kind, input "rule: N"). */
-bool game_event_keeper(Game *g, const char *kind, const char *input, int64_t time, Outcome *o);
+/* replay: the same event as the journal has it (in: kind, time, moves "rule: N"). */
+bool game_event_keeper(Game *g, const EventInput *in, Outcome *o);
 
 /* Is `addr` one of the words of the recipient list `to`? */
 bool addressed_to(Sym to, const char *addr);

@@ -11,32 +11,9 @@
 
 #include "game_mechanics.h"
 
-/* The ceilings keep one sender's hour within what a small host gives a
- * stranger: 500 events at the ceiling of maxWork, or a gigabyte of
- * journal.  The defaults (config_keys, game_mechanics.c) let a player move all
- * day and a rule designer try heavy rules. */
-const Quota quotas[NQUOTAS] = {
-    [QUOTA_EVENTS] = {"quotaEvents", 100000, "events run"},
-    [QUOTA_WORK] = {"quotaWork", 250000000000, "units of work"},
-    [QUOTA_JOURNAL] = {"quotaJournal", 1L << 30, "bytes of journal"},
-};
-
 #define HOUR 3600
 #define TALLIES_KEPT 48 /* hours of tallies kept */
 
-const char *quota_check_value(const char *key, const char *v)
-{
-    for (int i = 0; i < NQUOTAS; i++) {
-        if (strcmp(key, quotas[i].setting) != 0) continue;
-        char *end;
-        long long n = strtoll(v, &end, 10);
-        if (*v && !*end && n >= 1 && n <= quotas[i].ceiling) return NULL;
-        static _Thread_local char why[80];
-        snprintf(why, sizeof why, "a whole number from 1 to %ld", quotas[i].ceiling);
-        return why;
-    }
-    return NULL;
-}
 
 void payers_of(const Incoming *m, Payers *p)
 {
@@ -125,8 +102,8 @@ bool billing_charge(Game *g, const Payers *p, const Outcome *o)
     if (!g->st) return true;
     SenderTally d = {.events = 1, .bytes = (int64_t)p->input};
     if (o->ran) {
-        d.work = (int64_t)(o->er.used.work + o->er.used.first_work);
-        d.bytes += (int64_t)(o->er.trace.len + o->er.trace_json.len);
+        d.work = (int64_t)(o->run.used.work + o->run.used.first_work);
+        d.bytes += (int64_t)(o->run.trace.len + o->run.trace_json.len);
     }
     if (o->message) d.bytes += (int64_t)strlen(o->message);
     int64_t hour = o->time / HOUR;

@@ -16,21 +16,7 @@
 #define NOMIC_GAME_BILLING_H
 
 #include "game.h"
-
-/* The quota settings: their names and ceilings (their defaults are
- * config_keys', game_mechanics.c). */
-typedef struct Quota {
-    const char *setting;
-    long ceiling;
-    const char *what;
-} Quota;
-enum { QUOTA_EVENTS, QUOTA_WORK, QUOTA_JOURNAL, NQUOTAS };
-extern const Quota quotas[NQUOTAS];
-
-/* NULL when v is a value the quota setting `key` takes (a whole number
- * from 1 to its ceiling), else what it takes; NULL too for a key that is
- * not a quota. */
-const char *quota_check_value(const char *key, const char *v);
+#include "game_mechanics.h"
 
 /* Who pays for a message: its sender, and its client's IP. */
 typedef struct Payers {

@@ -101,7 +101,7 @@ static void changes_text(Game *g, Buf *b)
 }
 
 /* Writes the event's outcome and effects in one transaction. */
-static bool commit_event(Game *g, Outcome *o)
+static bool commit_event(Game *g, const EventInput *in, Outcome *o)
 {
     if (!g->st) return true;
     Store *st = g->st;
@@ -111,29 +111,29 @@ static bool commit_event(Game *g, Outcome *o)
     }
     bool ok = store_begin(st);
     Buf changes = {0};
-    if (o->ran && o->er.status != EV_RUNAWAY) {
+    if (o->ran && o->run.status != RUN_RUNAWAY) {
         changes_text(g, &changes);
         /* the objects table has them at its checkpoint (game.c), a
          * group's at its end (game_group_end) */
         ok = ok && (store_in_group(st) || game_objects_checkpoint(g, o->event));
         /* the outbox: what sendNow handed over, and what still waits */
-        if (g->summing && g->answering && o->status != OUTCOME_REFUSED && o->status != OUTCOME_LOOP)
-            game_answer_summary(g, g->answering->sender, g->summing, g->reading, o);
+        if (in->summing && in->answer && o->verdict != VERDICT_REFUSED && o->verdict != VERDICT_LOOP)
+            game_answer_summary(g, in->answer->sender, in->summing, in->reading, o);
         ok = ok && (g->queue_stored_empty || store_outbox_drop_queued(st)) && game_hand_over(g, o);
         for (size_t i = 0; ok && i < g->eng->queue.len; i++)
             ok = store_outbox_add(st, o->event, sym_text(g->eng->queue.m[i].to), sym_text(g->eng->queue.m[i].text),
                                   "queued", NULL, o->time) > 0;
     }
-    if (ok && o->status == OUTCOME_REFUSED && g->answering) ok = game_answer_refusal(g, g->answering, o);
-    if (ok && g->token_to) ok = game_mail_token(g, g->token_to, o->event, o->time);
-    if (ok && g->billing) ok = billing_charge(g, g->billing, o);
+    if (ok && o->verdict == VERDICT_REFUSED && in->answer) ok = game_answer_refusal(g, in->answer, in->answer_unread, o);
+    if (ok && in->token_to) ok = game_mail_token(g, in->token_to, o->event, o->time);
+    if (ok && in->payers) ok = billing_charge(g, in->payers, o);
     ok = ok && game_save_state(g, o->event);
     if (ok) {
-        const char *trace = o->ran ? buf_str(&o->er.trace) : NULL;
-        const char *tj = o->ran ? buf_str(&o->er.trace_json) : NULL;
+        const char *trace = o->ran ? buf_str(&o->run.trace) : NULL;
+        const char *tj = o->ran ? buf_str(&o->run.trace_json) : NULL;
         char *code = code_notes_journal(&o->code);
-        ok = store_event_outcome(st, o->event, outcome_name(o->status), o->message, trace, tj,
-                                 o->ran && o->er.status != EV_RUNAWAY ? o->hash : NULL, code,
+        ok = store_event_outcome(st, o->event, verdict_name(o->verdict), o->message, trace, tj,
+                                 o->ran && o->run.status != RUN_RUNAWAY ? o->hash : NULL, code,
                                  changes.len ? buf_str(&changes) : NULL);
         free(code);
     }
@@ -148,7 +148,7 @@ static bool commit_event(Game *g, Outcome *o)
     }
     g->known_event = o->event;
     game_state_kept(g, o->event);
-    if (o->ran && o->er.status != EV_RUNAWAY) g->queue_stored_empty = g->eng->queue.len == 0;
+    if (o->ran && o->run.status != RUN_RUNAWAY) g->queue_stored_empty = g->eng->queue.len == 0;
     return true;
 }
 
@@ -204,6 +204,19 @@ typedef struct Saved {
     int64_t next_timer;
     char *last_mover, *winner_note;
 } Saved;
+
+/* One event as it runs, on the stack of the function that runs it (Lua
+ * keeps a call's CallInfo apart from its lua_State): the game, the
+ * event's input, what to put back if it is undone, and the rules that
+ * fired (for engine_why_not). */
+#define FIRED_MAX 64 /* enough to tell a move's readers */
+typedef struct EventCtx {
+    Game *g;
+    const EventInput *in;
+    Saved sv;
+    ObjId fired[FIRED_MAX];
+    size_t nfired;
+} EventCtx;
 
 static void copy_queue(MsgList *to, const MsgList *from)
 {
@@ -282,7 +295,7 @@ static void loop_meta_rule(Game *g, Outcome *o)
     char *all = g->st ? store_all_senders(g->st) : NULL;
     if (g->st && !all) o->failed_read = true; /* the notice would miss players: the event fails */
     Sym to = sym_cstr(all && *all ? all : who);
-    msg_push(&o->er.sent, to, sym_intern(buf_str(&b), b.len));
+    msg_push(&o->run.sent, to, sym_intern(buf_str(&b), b.len));
     free(all);
     buf_free(&b);
     g->halted = true;
@@ -291,60 +304,62 @@ static void loop_meta_rule(Game *g, Outcome *o)
 /* Notes a rule that fired (the engine's hook), for engine_why_not. */
 static void note_fired(void *ud, ObjId rule, const Prog *p, const Sym *vars, bool changed)
 {
-    Game *g = ud;
-    for (size_t i = 0; i < g->nfired; i++)
-        if (g->fired[i] == rule) return;
-    if (g->nfired == 64) return; /* enough to tell a move's readers */
-    GROW(g->fired, g->nfired, g->fired_cap);
-    g->fired[g->nfired++] = rule;
+    EventCtx *c = ud;
+    for (size_t i = 0; i < c->nfired; i++)
+        if (c->fired[i] == rule) return;
+    if (c->nfired == FIRED_MAX) return;
+    c->fired[c->nfired++] = rule;
 }
 
 /* Runs the rules on the pool as the event left it and settles the outcome. */
-static EventOutcome settle(Game *g, Outcome *o, Saved *sv, bool dry)
+static Verdict settle(EventCtx *c, Outcome *o)
 {
+    Game *g = c->g;
+    bool dry = c->in->dry;
     if (!dry && o->event > 0 && o->event == env_number_once("NOMIC_TEST_CRASH_EVENT", &crash_event)) abort();
     if (!dry && o->event > 0 && o->event == env_number_once("NOMIC_TEST_STALL_EVENT", &stall_event))
         sleep(stall_seconds());
-    g->nfired = 0;
+    c->nfired = 0;
     bool noting = !g->eng->hook; /* (a benchmark may hold the hook) */
     if (noting) {
         g->eng->hook = note_fired;
-        g->eng->hook_ud = g;
+        g->eng->hook_ud = c;
     }
-    engine_run(g->eng, o->time, &o->er);
+    engine_run(g->eng, o->time, &o->run);
     if (noting) g->eng->hook = NULL;
     o->ran = true;
-    EventOutcome status = OUTCOME_APPLIED;
-    if (o->er.status == EV_RUNAWAY) {
-        restore_state(g, sv);
-        o->message = xstrdup(o->er.message);
-        return OUTCOME_REFUSED;
+    Verdict status = VERDICT_APPLIED;
+    if (o->run.status == RUN_RUNAWAY) {
+        restore_state(g, &c->sv);
+        o->message = xstrdup(o->run.message);
+        return VERDICT_REFUSED;
     }
-    if (o->er.status == EV_LOOP) {
+    if (o->run.status == RUN_LOOP) {
         loop_meta_rule(g, o);
-        status = OUTCOME_LOOP;
-    } else if (o->er.halt && !dry) {
+        status = VERDICT_LOOP;
+    } else if (o->run.halt && !dry) {
         g->halted = true;
         o->message = xstrdup("halt(): the game has ended; later moves are refused");
-        status = OUTCOME_HALTED;
+        status = VERDICT_HALTED;
     }
-    g->have_timer = o->er.have_timer;
-    g->next_timer = o->er.next_timer;
+    g->have_timer = o->run.have_timer;
+    g->next_timer = o->run.next_timer;
     hex64(pool_public_hash(g->pool), o->hash);
     return status;
 }
 
-static bool finish(Game *g, Outcome *o, Saved *sv, EventOutcome status, bool dry)
+static bool finish(EventCtx *c, Outcome *o, Verdict status)
 {
+    Game *g = c->g;
     bool ok = true;
-    o->status = status;
-    if (dry) {
-        restore_state(g, sv);
-        restore_meta(g, sv);
+    o->verdict = status;
+    if (c->in->dry) {
+        restore_state(g, &c->sv);
+        restore_meta(g, &c->sv);
     } else {
-        ok = commit_event(g, o);
+        ok = commit_event(g, c->in, o);
     }
-    saved_free(sv);
+    saved_free(&c->sv);
     pool_forget_undo(g->pool);
     g->pool->logging = false;
     return ok;
@@ -364,9 +379,10 @@ static bool only_moves_changed(const Pool *p, size_t mark, ObjId first, int n)
 /* A move that changed nothing: why, as the rules read it (engine_why_not),
  * in the event's message.  A move the rules deleted is put back for the
  * reading, then taken out again: nothing of the game changes. */
-static void explain_no_effect(Game *g, Outcome *o, const FmtDoc *doc, size_t run_mark, ObjId first, Sym from,
+static void explain_no_effect(const EventCtx *c, Outcome *o, const FmtDoc *doc, size_t run_mark, ObjId first, Sym from,
                               Sym when, Sym batch)
 {
+    Game *g = c->g;
     Buf b = {0};
     buf_puts(&b, "no effect: the rules changed nothing but the move itself");
     for (int i = 0; i < doc->n && i < WHY_MAX_MOVES; i++) {
@@ -392,7 +408,7 @@ static void explain_no_effect(Game *g, Outcome *o, const FmtDoc *doc, size_t run
         /* read as the mover may (their own secrets, nobody else's), with a
          * throwaway generator: an explanation is no oracle of another's
          * private value nor of the game's next draws */
-        if (g->public_view) {
+        if (c->in->public_view) {
             /* anyone may claim the address: the public view, and the move
              * as its sender wrote it, which the sender knows */
             view_as(g, NULL);
@@ -405,7 +421,7 @@ static void explain_no_effect(Game *g, Outcome *o, const FmtDoc *doc, size_t run
         memcpy(rng, g->eng->rng, sizeof rng);
         game_throwaway_rng(g);
         Buf why = {0};
-        engine_why_not(g->eng, o->time, id, g->fired, g->nfired, &why);
+        engine_why_not(g->eng, o->time, id, c->fired, c->nfired, &why);
         memcpy(g->eng->rng, rng, sizeof rng);
         for (const char *p = buf_str(&why); *p;) {
             const char *nl = strchr(p, '\n');
@@ -424,9 +440,9 @@ static void explain_no_effect(Game *g, Outcome *o, const FmtDoc *doc, size_t run
     char *old = o->message;
     o->message = old ? NULL : buf_take(&b);
     if (old) {
-        Buf c = {0};
-        buf_printf(&c, "%s; %s", buf_str(&b), old);
-        o->message = buf_take(&c);
+        Buf both = {0};
+        buf_printf(&both, "%s; %s", buf_str(&b), old);
+        o->message = buf_take(&both);
         free(old);
     }
     buf_free(&b);
@@ -436,18 +452,19 @@ static void explain_no_effect(Game *g, Outcome *o, const FmtDoc *doc, size_t run
  * rules sent (an event undone whole answers with its refusal only). */
 static void answer_code_notes(Outcome *o, const char *sender)
 {
-    char *text = o->status == OUTCOME_REFUSED ? NULL : code_notes_text(&o->code);
-    if (text) msg_push(&o->er.sent, sym_cstr(sender), sym_cstr(text));
+    char *text = o->verdict == VERDICT_REFUSED ? NULL : code_notes_text(&o->code);
+    if (text) msg_push(&o->run.sent, sym_cstr(sender), sym_cstr(text));
     free(text);
 }
 
 /* Turns a message body into move objects and runs the rules. */
-static EventOutcome process_move(Game *g, const char *sender, int64_t time, int64_t stamp, const char *body, bool dry, Outcome *o,
-                                Saved *sv)
+static Verdict process_move(EventCtx *c, Outcome *o)
 {
+    Game *g = c->g;
+    const char *sender = c->in->sender ? c->in->sender : "", *body = c->in->moves;
     FmtDoc doc = {0};
     Buf err = {0};
-    EventOutcome status = OUTCOME_REFUSED;
+    Verdict status = VERDICT_REFUSED;
     if (g->halted) {
         o->message = xstrdup("the game has ended; no more moves are accepted");
     } else if (!fmt_read(body, strlen(body), "move", &doc, &err)) {
@@ -458,7 +475,7 @@ static EventOutcome process_move(Game *g, const char *sender, int64_t time, int6
         g->last_mover = xstrdup(sender);
         /* the code is checked against the settings as the move finds them */
         code_check_moves(g->pool, &doc, &o->code);
-        Sym from = sym_cstr(sender), when = sym_from_long((long)stamp);
+        Sym from = sym_cstr(sender), when = sym_from_long((long)c->in->stamp);
         Sym batch = SYM_EMPTY;
         ObjId first = 0;
         for (int i = 0; i < doc.n; i++) {
@@ -474,10 +491,10 @@ static EventOutcome process_move(Game *g, const char *sender, int64_t time, int6
         }
         o->code.first_move = (long)first; /* the notes name the moves they are about */
         size_t mark = pool_mark(g->pool);
-        status = settle(g, o, sv, dry);
-        if (status == OUTCOME_APPLIED && only_moves_changed(g->pool, mark, first, doc.n)) {
-            status = OUTCOME_NO_EFFECT;
-            explain_no_effect(g, o, &doc, mark, first, from, when, batch);
+        status = settle(c, o);
+        if (status == VERDICT_APPLIED && only_moves_changed(g->pool, mark, first, doc.n)) {
+            status = VERDICT_NO_EFFECT;
+            explain_no_effect(c, o, &doc, mark, first, from, when, batch);
         }
         answer_code_notes(o, sender);
     }
@@ -491,13 +508,12 @@ static EventOutcome process_move(Game *g, const char *sender, int64_t time, int6
 /* Journals a received message, with its key (a mail's identity, or NULL)
  * in the same transaction: a mail is either journaled and known, or
  * neither.  Its number, or -1. */
-static long journal_message(Store *st, const char *sender, int64_t time, int64_t stamp, const char *moves,
-                            const char *raw, const char *key)
+static long journal_message(Store *st, const EventInput *in)
 {
-    if (!key) return store_journal_received(st, "move", time, sender, moves, raw, stamp);
+    if (!in->key) return store_journal_received(st, "move", in->time, in->sender, in->moves, in->raw, in->stamp);
     if (!store_begin(st)) return -1;
-    long n = store_journal_received(st, "move", time, sender, moves, raw, stamp);
-    if (n > 0 && store_mail_taken(st, key, n) && store_commit(st)) return n;
+    long n = store_journal_received(st, "move", in->time, in->sender, in->moves, in->raw, in->stamp);
+    if (n > 0 && store_mail_taken(st, in->key, n) && store_commit(st)) return n;
     store_rollback(st);
     return -1;
 }
@@ -516,79 +532,63 @@ static void note_outcome(Outcome *o, const char *text)
  * without waiting for the disk: nothing is acknowledged until the event's
  * outcome is committed, and that commit's fsync takes this one down with
  * it.  One fsync per event, not two.  Its number, or -1. */
-static long journal_lazily(Game *g, const char *kind, const char *sender, int64_t time, int64_t stamp,
-                           const char *moves, const char *raw, const char *key)
+static long journal_lazily(Game *g, const EventInput *in, bool tick)
 {
     if (!store_sync_commits(g->st, false)) return -1;
-    long n = strcmp(kind, "tick") == 0 ? store_journal_received(g->st, "tick", time, NULL, NULL, NULL, time)
-                                       : journal_message(g->st, sender, time, stamp, moves, raw, key);
+    long n = tick ? store_journal_received(g->st, "tick", in->time, NULL, NULL, NULL, in->time) : journal_message(g->st, in);
     /* an outcome committed without waiting would be acknowledged unsafe:
      * the event does not run then (unless the caller syncs itself) */
     if (!g->defer_sync && !store_sync_commits(g->st, true)) return -1;
     return n;
 }
 
-/* One message as an event.  moves: the object text to run (NULL: the
- * Mechanics refused the message, for the reason `why`, which is taken);
- * key: the mail's identity, kept with it, or NULL. */
-bool event_message(Game *g, const char *sender, int64_t time, int64_t stamp, const char *moves,
-                          const char *raw, const char *key, char *why, bool dry, Outcome *o)
+/* A timer event's run: none once the game has ended; its back-off after. */
+static Verdict run_tick(EventCtx *c, Outcome *o)
 {
+    Verdict status = VERDICT_REFUSED;
+    if (c->g->halted) o->message = xstrdup("the game has ended; timers no longer run");
+    else status = settle(c, o);
+    if (!c->in->dry) game_timer_backoff(c->g, o);
+    return status;
+}
+
+/* A message's run: its moves, or the Mechanics' refusal of it. */
+static Verdict run_message(EventCtx *c, Outcome *o)
+{
+    if (!c->in->moves) {
+        o->message = c->in->why ? xstrdup(c->in->why) : NULL;
+        return VERDICT_REFUSED;
+    }
+    Verdict status = process_move(c, o);
+    if (status != VERDICT_REFUSED && c->in->reading) note_outcome(o, c->in->reading);
+    return status;
+}
+
+bool game_event(Game *g, const EventInput *in, Outcome *o)
+{
+    bool tick = strcmp(in->kind, "tick") == 0;
     game_collect(g, false);
     memset(o, 0, sizeof *o);
-    o->kind = "move";
-    o->time = time;
-    if (g->st && !dry) {
-        o->event = journal_lazily(g, "move", sender, time, stamp, moves, raw, key);
-        if (o->event < 0) {
-            free(why);
-            return false;
-        }
+    o->kind = tick ? "tick" : "move";
+    o->time = in->time;
+    if (g->st && !in->dry) {
+        o->event = journal_lazily(g, in, tick);
+        if (o->event < 0) return false;
     }
-    Saved sv;
-    save_state(g, &sv);
-    if (dry) {
-        /* only a request runs a dry move: it sees what its sender may */
+    EventCtx c = {.g = g, .in = in};
+    save_state(g, &c.sv);
+    if (in->dry) {
         game_throwaway_rng(g);
-        view_as(g, g->public_view ? NULL : sender);
+        /* only a request runs a dry move: it sees what its sender may */
+        if (!tick) view_as(g, in->public_view ? NULL : in->sender);
     }
-    EventOutcome status = OUTCOME_REFUSED;
-    if (moves) {
-        status = process_move(g, sender, time, stamp, moves, dry, o, &sv);
-        if (status != OUTCOME_REFUSED && g->reading) note_outcome(o, g->reading);
-    } else {
-        o->message = why;
-    }
-    return finish(g, o, &sv, status, dry);
+    return finish(&c, o, tick ? run_tick(&c, o) : run_message(&c, o));
 }
 
 bool game_event_move(Game *g, const char *sender, int64_t time, int64_t stamp, const char *body, bool dry, Outcome *o)
 {
-    return event_message(g, sender, time, stamp, body, NULL, NULL, NULL, dry, o);
-}
-
-bool game_event_tick(Game *g, int64_t time, bool dry, Outcome *o)
-{
-    game_collect(g, false);
-    memset(o, 0, sizeof *o);
-    o->kind = "tick";
-    o->time = time;
-    if (g->st && !dry) {
-        o->event = journal_lazily(g, "tick", NULL, time, time, NULL, NULL, NULL);
-        if (o->event < 0) return false;
-    }
-    Saved sv;
-    save_state(g, &sv);
-    if (dry) game_throwaway_rng(g);
-    EventOutcome status;
-    if (g->halted) {
-        o->message = xstrdup("the game has ended; timers no longer run");
-        status = OUTCOME_REFUSED;
-    } else {
-        status = settle(g, o, &sv, dry);
-    }
-    if (!dry) game_timer_backoff(g, o);
-    return finish(g, o, &sv, status, dry);
+    EventInput in = {.kind = "move", .sender = sender, .time = time, .stamp = stamp, .moves = body, .dry = dry};
+    return game_event(g, &in, o);
 }
 
 /* How many times the program has tried to run event n (0: none recorded):
@@ -607,19 +607,30 @@ static int attempts_of(Store *st, long n)
 
 /* The engine died twice on this event (a crash, the OOM killer): it is
  * journaled as refused, its sender is told, and the game goes on. */
-static bool set_aside(Game *g, const EventRow *r, Outcome *o)
+static bool set_aside(Game *g, const JournalRow *r, Outcome *o)
 {
     o->message = xstrdup("the engine failed on this event twice; it was set aside (nothing of it was applied)");
     Incoming m = {VIA_MAIL, r->sender ? r->sender : "", r->time, r->stamp, "", NULL, NULL, false, NULL, NULL};
-    g->answering = r->sender && *r->sender && strcmp(r->kind, "move") == 0 ? &m : NULL;
+    EventInput in = {.kind = r->kind, .sender = r->sender, .time = r->time, .stamp = r->stamp};
+    in.answer = r->sender && *r->sender && strcmp(r->kind, "move") == 0 ? &m : NULL;
     /* a timer the engine died on waits for the next event's run of the
      * rules, rather than being tried again at once, forever */
     if (strcmp(r->kind, "tick") == 0) g->have_timer = false;
-    Saved sv;
-    save_state(g, &sv);
-    bool ok = store_event_set_aside(g->st, r->n) && finish(g, o, &sv, OUTCOME_REFUSED, false);
-    g->answering = NULL;
-    return ok;
+    EventCtx c = {.g = g, .in = &in};
+    save_state(g, &c.sv);
+    if (store_event_set_aside(g->st, r->n)) return finish(&c, o, VERDICT_REFUSED);
+    saved_free(&c.sv);
+    return false;
+}
+
+/* The journaled event run again, under its journal number. */
+static bool run_again(Game *g, const JournalRow *r, Outcome *o)
+{
+    EventInput in = {.kind = r->kind, .sender = r->sender ? r->sender : "", .time = r->time, .stamp = r->stamp,
+                     .moves = r->input ? r->input : ""};
+    EventCtx c = {.g = g, .in = &in};
+    save_state(g, &c.sv);
+    return finish(&c, o, strcmp(r->kind, "tick") == 0 ? run_tick(&c, o) : process_move(&c, o));
 }
 
 /* A move journaled but never settled (the program stopped in between) is
@@ -629,7 +640,7 @@ static bool set_aside(Game *g, const EventRow *r, Outcome *o)
 bool game_recover(Game *g)
 {
     long n = store_last_event(g->st);
-    EventRow r;
+    JournalRow r;
     if (n < 0) return false;
     int got = n ? store_event_get(g->st, n, &r) : 0;
     if (got <= 0) return got == 0;
@@ -647,29 +658,11 @@ bool game_recover(Game *g)
         if (tries < 1) tries = 1;
         char v[64];
         snprintf(v, sizeof v, "%ld %d", n, tries + 1);
-        if (failed) {
-            ok = false;
-        } else if (tries >= 2) {
-            ok = set_aside(g, &r, &o);
-        } else if (!store_meta_set(g->st, "attempts", v)) {
-            ok = false;
-        } else {
-            Saved sv;
-            save_state(g, &sv);
-            EventOutcome status;
-            if (strcmp(r.kind, "tick") == 0) {
-                status = OUTCOME_REFUSED;
-                if (g->halted) o.message = xstrdup("the game has ended; timers no longer run");
-                else status = settle(g, &o, &sv, false);
-                game_timer_backoff(g, &o);
-            } else {
-                status = process_move(g, r.sender ? r.sender : "", r.time, r.stamp, r.input ? r.input : "", false, &o, &sv);
-            }
-            ok = finish(g, &o, &sv, status, false);
-        }
+        if (failed) ok = false;
+        else if (tries >= 2) ok = set_aside(g, &r, &o);
+        else ok = store_meta_set(g->st, "attempts", v) && run_again(g, &r, &o);
         outcome_free(&o);
     }
-    event_row_free(&r);
+    journal_row_free(&r);
     return ok;
 }
-

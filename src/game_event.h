@@ -1,6 +1,12 @@
 /*
- * game_event.h - what game.c, game_event.c and game_submit.c share, and no other file:
- * the Mechanics' own steps between a message and its committed event.
+ * game_event.h - what the game's files share, and no other file: the
+ * Mechanics' own steps between a message and its committed event.  From
+ * the lowest to the highest: game.c (the game loaded and kept),
+ * game_mechanics.c and game_billing.c (settings, tokens, answers, the
+ * outbox, the tallies), game_event.c (one event), game_lock.c (the
+ * writer's turn, which finishes an unsettled event), game_submit.c,
+ * game_suspend.c and game_replay.c (the ways in).  Each calls only those
+ * below it.
  */
 #ifndef NOMIC_GAME_EVENT_H
 #define NOMIC_GAME_EVENT_H
@@ -22,6 +28,18 @@ void game_state_kept(Game *g, long settled);
  * twice as many as the objects; false if the store failed. */
 void game_object_changed(Game *g, ObjId id, bool born);
 bool game_objects_checkpoint(Game *g, long settled);
+/* game.c: a game with an empty pool and engine, among the open games. */
+Game *game_new(void);
+/* game.c: the pool, the game's own state and the messages waiting for
+ * sendNow, as the store has them (no event recovered). */
+bool game_load(Game *g, Buf *err);
+/* game.c: the last event whose outcome is committed (-1: the store
+ * failed). */
+long game_settled_event(Store *st);
+/* game.c: the state row a group's events left unwritten, written
+ * (game_state_flush), or dropped with the group's writes. */
+bool game_state_flush(Game *g);
+void game_state_unsaved_drop(Game *g);
 /* game.c: the whole pool in the object format (a snapshot). */
 char *game_export_pool(const Pool *p);
 /* game.c: a dry run draws from a throwaway generator: were it the game's,
@@ -39,12 +57,6 @@ void game_timer_backoff_clear(Game *g);
  * "suspended", in the caller's transaction. */
 bool game_save_suspended(Game *g);
 
-/* game_event.c: one message as an event.  moves: the object text to run (NULL:
- * the Mechanics refused the message, for the reason `why`, which is
- * taken); raw: as received, for the journal, or NULL; key: the mail's
- * identity, kept with it, or NULL. */
-bool event_message(Game *g, const char *sender, int64_t time, int64_t stamp, const char *moves, const char *raw,
-                   const char *key, char *why, bool dry, Outcome *o);
 /* game_event.c: settles what a crash left unsettled (the game is locked). */
 bool game_recover(Game *g);
 

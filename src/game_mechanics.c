@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "mail_addrs.h"
-#include "game_billing.h"
 
 const ConfigKey config_keys[] = {
     {"transport", "outbox",
@@ -36,6 +35,30 @@ static const ConfigKey *find_key(const char *key)
 {
     for (const ConfigKey *k = config_keys; k->key; k++)
         if (strcmp(k->key, key) == 0) return k;
+    return NULL;
+}
+
+/* The ceilings keep one sender's hour within what a small host gives a
+ * stranger: 500 events at the ceiling of maxWork, or a gigabyte of
+ * journal.  The defaults (config_keys, above) let a player move all
+ * day and a rule designer try heavy rules. */
+const Quota quotas[NQUOTAS] = {
+    [QUOTA_EVENTS] = {"quotaEvents", 100000, "events run"},
+    [QUOTA_WORK] = {"quotaWork", 250000000000, "units of work"},
+    [QUOTA_JOURNAL] = {"quotaJournal", 1L << 30, "bytes of journal"},
+};
+
+const char *quota_check_value(const char *key, const char *v)
+{
+    for (int i = 0; i < NQUOTAS; i++) {
+        if (strcmp(key, quotas[i].setting) != 0) continue;
+        char *end;
+        long long n = strtoll(v, &end, 10);
+        if (*v && !*end && n >= 1 && n <= quotas[i].ceiling) return NULL;
+        static _Thread_local char why[80];
+        snprintf(why, sizeof why, "a whole number from 1 to %ld", quotas[i].ceiling);
+        return why;
+    }
     return NULL;
 }
 
@@ -359,22 +382,22 @@ void game_answer_summary(Game *g, const char *sender, const char *moves, const c
     buf_printf(&head, "The game read your mail as %d move%s:\n", n, n == 1 ? "" : "s");
     buf_add(&head, b.s, b.len);
     if (n > 20) buf_printf(&head, "  ... and %d more\n", n - 20);
-    const char *st = outcome_name(o->status);
-    bool none = o->status == OUTCOME_NO_EFFECT;
+    const char *st = verdict_name(o->verdict);
+    bool none = o->verdict == VERDICT_NO_EFFECT;
     if (reading && !none) buf_printf(&head, "Also: %s.\n", reading); /* (no effect: the message says it) */
     if (none) {
         buf_printf(&head, "\nOutcome: %s\n", o->message ? o->message : "no effect");
     } else {
-        buf_printf(&head, "\nOutcome: %s, %ld rule firing%s. What changed:\n", st, o->er.firings,
-                   o->er.firings == 1 ? "" : "s");
+        buf_printf(&head, "\nOutcome: %s, %ld rule firing%s. What changed:\n", st, o->run.firings,
+                   o->run.firings == 1 ? "" : "s");
         tell_changes(g->pool, &head);
     }
-    msg_push(&o->er.sent, sym_cstr(sender), sym_intern(head.s, head.len));
+    msg_push(&o->run.sent, sym_cstr(sender), sym_intern(head.s, head.len));
     buf_free(&head);
     buf_free(&b);
 }
 
-bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o)
+bool game_answer_refusal(Game *g, const Incoming *m, bool unread, const Outcome *o)
 {
     if (!g->st) return true;
     Buf b = {0};
@@ -386,34 +409,18 @@ bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o)
     }
     const char *delivery = game_delivery(g);
     bool ok = delivery && store_outbox_add(g->st, o->event, m->sender, buf_str(&b), "sent", delivery, m->time) > 0;
-    if (ok && g->answer_unread) ok = store_answered(g->st, m->sender, m->time);
+    if (ok && unread) ok = store_answered(g->st, m->sender, m->time);
     buf_free(&b);
     return ok;
 }
 
 /* ---- hand-over: one mail per address per event ---- */
 
-/* A recipient list (the R of send(R, text)) read once: its distinct
- * addresses in order of first appearance (words, commas allowed), and,
- * for an event whose messages all go to this list, the first
- * MAX_EVENT_ADDRESSES of them as one mail's recipients.  Rules mostly
- * send to one list (the players), so the last long one read is kept in
- * the game: handing over a message to the same list then costs nothing
- * per player, and to a list that extends it (a registration adds an
- * address at the end) only the new addresses. */
-struct RecipientList {
-    Sym list;  /* the list read last (its text is in addrs: the Sym may be collected) */
-    Addrs addrs;
-    Buf to;    /* the first MAX_EVENT_ADDRESSES addresses, a space between */
-};
-
-void recipient_list_free(RecipientList *r)
-{
-    if (!r) return;
-    addrs_free(&r->addrs);
-    buf_free(&r->to);
-    free(r);
-}
+/* A recipient list (game.h) is read once.  Rules mostly send to one list
+ * (the players), so the last long one read is kept in the game: handing
+ * over a message to the same list then costs nothing per player, and to a
+ * list that extends it (a registration adds an address at the end) only
+ * the new addresses. */
 
 /* Appends text to the list, and the addresses it brings to `to`. */
 static void list_append(RecipientList *r, const char *text)
@@ -425,8 +432,6 @@ static void list_append(RecipientList *r, const char *text)
         buf_add(&r->to, addrs_word(&r->addrs, i), addrs_word_len(&r->addrs, i));
     }
 }
-
-Sym recipient_list_sym(const RecipientList *r) { return r->list; }
 
 static RecipientList *recipient_list_read(Sym list)
 {
@@ -708,7 +713,7 @@ static void note(Outcome *o, const char *text)
 
 bool game_hand_over(Game *g, Outcome *o)
 {
-    const MsgList *sent = &o->er.sent;
+    const MsgList *sent = &o->run.sent;
     if (!sent->len) return true;
     HandOver h = {sent, sent->len < MAX_EVENT_MESSAGES ? sent->len : MAX_EVENT_MESSAGES};
     distinct_lists(&h);

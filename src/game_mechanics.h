@@ -29,6 +29,21 @@ typedef struct ConfigKey {
 } ConfigKey;
 extern const ConfigKey config_keys[]; /* ends with {0} */
 
+/* The quota settings: their names and ceilings (their defaults are
+ * config_keys'). */
+typedef struct Quota {
+    const char *setting;
+    long ceiling;
+    const char *what;
+} Quota;
+enum { QUOTA_EVENTS, QUOTA_WORK, QUOTA_JOURNAL, NQUOTAS };
+extern const Quota quotas[NQUOTAS];
+
+/* NULL when v is a value the quota setting `key` takes (a whole number
+ * from 1 to its ceiling), else what it takes; NULL too for a key that is
+ * not a quota. */
+const char *quota_check_value(const char *key, const char *v);
+
 /* Is key a setting?  If not, says so in err, listing those there are. */
 bool config_known(const char *key, Buf *err);
 /* A setting, or its default; malloc'd. */
@@ -94,7 +109,7 @@ char *game_token_owner(Game *g, const char *token);
 void game_answer_summary(Game *g, const char *sender, const char *moves, const char *reading, Outcome *o);
 /* Answers a mail the Mechanics refused: a message to its sender (and,
  * for a mail refused unread, notes when, for ANSWER_PERIOD). */
-bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o);
+bool game_answer_refusal(Game *g, const Incoming *m, bool unread, const Outcome *o);
 
 /* Ceilings on what one event makes the game send (docs/limits.md). */
 #define MAX_EVENT_MESSAGES 1000   /* messages handed over; the rest are dropped */
@@ -106,7 +121,5 @@ bool game_answer_refusal(Game *g, const Incoming *m, const Outcome *o);
  * the same messages share one mail), within the ceilings above; what a
  * ceiling dropped is noted in o->message. */
 bool game_hand_over(Game *g, Outcome *o);
-void recipient_list_free(RecipientList *r);
-Sym recipient_list_sym(const RecipientList *r); /* the list it was read from */
 
 #endif

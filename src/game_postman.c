@@ -319,7 +319,7 @@ static int64_t backoff(int attempts)
 static void answered_mail(Store *st, const OutRow *r, char **mid, char **refs)
 {
     *mid = *refs = NULL;
-    EventRow e;
+    JournalRow e;
     if (r->event <= 0 || store_event_get(st, r->event, &e) != 1) return;
     char *raw = e.sender && strcmp(e.kind, "move") == 0 && addressed_to(sym_cstr(r->to), e.sender)
                     ? store_event_raw(st, r->event) : NULL;
@@ -332,7 +332,7 @@ static void answered_mail(Store *st, const OutRow *r, char **mid, char **refs)
     }
     buf_free(&err);
     free(raw);
-    event_row_free(&e);
+    journal_row_free(&e);
 }
 
 /* One attempt at one claimed message; records how it went in r. */

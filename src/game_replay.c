@@ -26,21 +26,25 @@ static bool load_initial(void *ud, const char *label, const char *text)
     return ok;
 }
 
-static bool replay_event(void *ud, const EventRow *row)
+static bool replay_event(void *ud, const JournalRow *row)
 {
     Replay *r = ud;
     Outcome o;
-    if (strcmp(row->kind, "tick") == 0) game_event_tick(r->mem, row->time, false, &o);
-    else if (strcmp(row->kind, "suspend") == 0 || strcmp(row->kind, "resume") == 0)
-        game_event_keeper(r->mem, row->kind, row->input, row->time, &o);
-    else game_event_move(r->mem, row->sender ? row->sender : "", row->time, row->stamp, row->input ? row->input : "", false, &o);
+    /* the event's input as the journal has it */
+    EventInput in = {.kind = row->kind,
+                     .sender = row->sender ? row->sender : "",
+                     .time = row->time,
+                     .stamp = row->stamp,
+                     .moves = row->input ? row->input : ""};
+    if (strcmp(row->kind, "suspend") == 0 || strcmp(row->kind, "resume") == 0) game_event_keeper(r->mem, &in, &o);
+    else game_event(r->mem, &in, &o);
     r->events++;
     if (strcmp(row->status, "received") == 0) {
         /* never settled: nothing recorded to compare */
-    } else if (strcmp(outcome_name(o.status), row->status) != 0 &&
-               !(strcmp(row->status, "applied") == 0 && o.status == OUTCOME_NO_EFFECT)) {
+    } else if (strcmp(verdict_name(o.verdict), row->status) != 0 &&
+               !(strcmp(row->status, "applied") == 0 && o.verdict == VERDICT_NO_EFFECT)) {
         /* (a journal written before "no effect" was a status of its own says applied) */
-        printf("event %ld: recorded %s, replay gives %s\n", row->n, row->status, outcome_name(o.status));
+        printf("event %ld: recorded %s, replay gives %s\n", row->n, row->status, verdict_name(o.verdict));
         r->mismatches++;
     } else if (row->hash && strcmp(row->hash, o.hash) != 0) {
         printf("event %ld: state hash recorded %s, replay gives %s\n", row->n, row->hash, o.hash);

@@ -100,8 +100,9 @@ static bool may_answer_unread(Game *g, const Incoming *m, char **why, bool *fail
  * address, the hourly ceilings).  The token mailed voids the one before
  * only when first used, so a forged From can neither take a player's
  * token away nor make the game a mail cannon.  Returns the event's note;
- * NULL when the store cannot say. */
-static char *token_request(Game *g, const Incoming *m)
+ * NULL when the store cannot say.  *token_to: the address the event
+ * mails a token, if it does. */
+static char *token_request(Game *g, const Incoming *m, const char **token_to)
 {
     char *why;
     TokenMail r = game_token_mail_check(g, m->sender, m->time, &why);
@@ -111,7 +112,7 @@ static char *token_request(Game *g, const Incoming *m)
     }
     Buf b = {0};
     if (r == TOKEN_MAIL_OK) {
-        g->token_to = m->sender;
+        *token_to = m->sender;
         buf_printf(&b, "TOKEN: a new token is mailed to %s (the one before, if any, counts until this one is first "
                        "used)",
                    m->sender);
@@ -202,7 +203,7 @@ static void refused_unjournaled(Game *g, const char *kind, int64_t time, char *w
     memset(&o, 0, sizeof o);
     o.kind = kind;
     o.time = time;
-    o.status = OUTCOME_REFUSED;
+    o.verdict = VERDICT_REFUSED;
     o.over_quota = over;
     o.message = why;
     if (fn) fn(ud, g, &o);
@@ -270,6 +271,9 @@ static bool submit_locked(Game *g, const Incoming *m, bool dry, OutcomeFn fn, vo
     return ok;
 }
 
+static bool submit_event(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud);
+
+/* The message at the game's time, after the timers due by then. */
 static bool submit_read(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud)
 {
     Incoming forward, now;
@@ -298,41 +302,44 @@ static bool submit_read(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void
         return true;
     }
     if (!dry && !run_due_timers(g, m->time, false, fn, ud)) return false;
-    bool failed;
-    char *why = copy_of_taken(g, m, dry, &failed);
-    if (failed) return false;
-    bool copy = why != NULL, unread = false;
+    return submit_event(g, m, dry, fn, ud);
+}
+
+/* The message as one event: what the Mechanics make of it (a copy, its
+ * token, mailPolicy, the quotas, its moves read, its answer) goes into
+ * the event's input, and the event is run.  One way out, at `done`. */
+static bool submit_event(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void *ud)
+{
+    bool ok = false, failed, copy, unread, billed, over = false, counted = false, token_asked, token_only = false;
+    bool answer, misread = false; /* misread: a line started like a move but did not read */
+    char *why, *reading = NULL, *note = NULL, *summary = NULL;
+    const char *text = m->body, *token_to = NULL;
+    Payers pay = {0};
+    Buf moves = {0}, err = {0};
+    ProseRead pr = {0};
+    why = copy_of_taken(g, m, dry, &failed);
+    if (failed) goto done;
+    copy = why != NULL;
     if (!why && m->refusal) why = xstrdup(m->refusal);
     /* a mail asking for its sender's token needs none; its moves, if it
      * has any, do (below) */
-    bool token_asked = !why && m->wants_token && m->via != VIA_CLI && !m->automatic && !dry && g->st;
+    token_asked = !why && m->wants_token && m->via != VIA_CLI && !m->automatic && !dry && g->st;
     if (!why && !token_asked) {
         why = policy_refusal(g, m, dry, &failed);
-        if (failed) return false;
+        if (failed) goto done;
     }
     unread = why && !copy;
-    Payers pay = {0};
-    bool billed = !dry && m->via != VIA_CLI && g->st, over = false, counted = false;
+    billed = !dry && m->via != VIA_CLI && g->st;
     if (billed) {
         payers_of(m, &pay);
-        if (!bill_message(g, m, &pay, unread, &why, &over, &counted)) {
-            free(why);
-            payers_free(&pay);
-            return false;
-        }
+        if (!bill_message(g, m, &pay, unread, &why, &over, &counted)) goto done;
         unread = unread || over;
         if (counted) {
             counted_only(g, m, why, over, fn, ud);
-            free(why);
-            payers_free(&pay);
-            return true;
+            ok = true;
+            goto done;
         }
     }
-    Buf moves = {0}, err = {0};
-    const char *text = m->body;
-    ProseRead pr = {0};
-    char *reading = NULL;
-    bool misread = false; /* a line started like a move but did not read */
     if (!why && m->lines) {
         if (!prose_read(g->sugar, m->body, m->lines, m->nlines, &pr, &err)) why = buf_take(&err), misread = true;
         else if (!pr.nmoves) why = no_move_in_mail(m, &pr);
@@ -344,17 +351,9 @@ static bool submit_read(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void
         if (sugar_expand(g->sugar, m->body, &moves, &err)) text = buf_str(&moves);
         else why = buf_take(&err);
     }
-    bool token_only = false;
     if (token_asked) {
-        char *note = token_request(g, m);
-        if (!note) {
-            free(why);
-            free(reading);
-            prose_free(&pr);
-            buf_free(&moves);
-            buf_free(&err);
-            return false;
-        }
+        note = token_request(g, m, &token_to);
+        if (!note) goto done;
         if (misread) { /* the token goes all the same; the answer says what did not read */
             /* without the sender's token (under mailPolicy tokens) that
              * answer is one about a mail refused unread: at most one an
@@ -362,84 +361,68 @@ static bool submit_read(Game *g, const Incoming *m, bool dry, OutcomeFn fn, void
             char *policy = policy_refusal(g, m, true, &failed);
             unread = policy != NULL;
             free(policy);
-            if (failed) {
-                free(note);
-                free(why);
-                prose_free(&pr);
-                buf_free(&moves);
-                buf_free(&err);
-                return false;
-            }
+            if (failed) goto done;
             Buf b = {0};
             buf_printf(&b, "%s\n%s", why, note);
             free(why);
-            free(note);
             why = buf_take(&b);
         } else if (!pr.nmoves) { /* the TOKEN line alone: its answer is the token's mail */
             free(why);
             why = note;
+            note = NULL;
             token_only = true;
         } else {
             if (!why) why = policy_refusal(g, m, dry, &failed);
-            if (failed) {
-                free(note);
-                free(reading);
-                prose_free(&pr);
-                buf_free(&moves);
-                buf_free(&err);
-                payers_free(&pay);
-                return false;
-            }
+            if (failed) goto done;
             unread = why != NULL;
             Buf b = {0};
             buf_printf(&b, "%s%s%s", reading ? reading : "", reading ? "; " : "", note);
             free(reading);
             reading = buf_take(&b);
-            free(note);
         }
     }
     /* the journal keeps what was received when it differs from the moves;
      * of a mail refused unread only its header and a digest (a stranger
      * cannot fill the disk), of a copy nothing */
     const char *got = m->raw ? m->raw : m->body;
-    char *summary = unread && !m->refusal ? mail_summary(got, strlen(got)) : NULL;
-    const char *raw = copy ? NULL : summary ? summary : m->raw ? m->raw : !why && strcmp(text, m->body) == 0 ? NULL : m->body;
-    Outcome o;
+    summary = unread && !m->refusal ? mail_summary(got, strlen(got)) : NULL;
     /* a refused mail is answered in the event's own transaction; a copy
      * never (its first was), one refused unread at most once a period */
-    bool answer = m->via == VIA_MAIL && !m->automatic && !copy && !token_only;
+    answer = m->via == VIA_MAIL && !m->automatic && !copy && !token_only;
     if (answer && unread) answer = may_answer_unread(g, m, &why, &failed);
-    if (failed) {
-        free(why);
-        free(summary);
-        free(reading);
-        prose_free(&pr);
-        buf_free(&moves);
-        buf_free(&err);
-        payers_free(&pay);
-        return false;
-    }
-    g->billing = billed && !why ? &pay : NULL;
-    g->answering = answer ? m : NULL;
-    g->answer_unread = unread;
-    g->reading = reading;
-    g->summing = answer && !why && m->lines ? text : NULL;
-    /* only a mail that was read is known by its key: a forged one refused
-     * unread cannot take the place of the real mail it imitates */
-    bool ok = event_message(g, m->sender, m->time, m->stamp ? m->stamp : m->time, why ? NULL : text, raw,
-                            copy || unread ? NULL : m->key, why, dry, &o);
-    g->billing = NULL;
+    if (failed) goto done;
+    EventInput in = {
+        .kind = "move",
+        .sender = m->sender,
+        .time = m->time,
+        .stamp = m->stamp ? m->stamp : m->time,
+        .moves = why ? NULL : text,
+        .why = why,
+        .raw = copy ? NULL : summary ? summary : m->raw ? m->raw : !why && strcmp(text, m->body) == 0 ? NULL : m->body,
+        /* only a mail that was read is known by its key: a forged one
+         * refused unread cannot take the place of the real mail it
+         * imitates */
+        .key = copy || unread ? NULL : m->key,
+        .dry = dry,
+        .public_view = m->public_view,
+        .answer = answer ? m : NULL,
+        .answer_unread = unread,
+        .reading = reading,
+        .summing = answer && !why && m->lines ? text : NULL,
+        .token_to = token_to,
+        .payers = billed && !why ? &pay : NULL,
+    };
+    Outcome o;
+    ok = game_event(g, &in, &o);
     o.over_quota = over;
-    g->answering = NULL;
-    g->answer_unread = false;
-    g->reading = NULL;
-    g->token_to = NULL;
-    g->summing = NULL;
-    free(reading);
-    prose_free(&pr);
     if (fn && ok) fn(ud, g, &o); /* a failed event is not reported as if it had happened */
     outcome_free(&o);
+done:
+    free(why);
+    free(note);
+    free(reading);
     free(summary);
+    prose_free(&pr);
     buf_free(&moves);
     buf_free(&err);
     payers_free(&pay);
@@ -459,9 +442,10 @@ static bool run_due_timers(Game *g, int64_t time, bool dry, OutcomeFn fn, void *
          * try that ran away): the game's time goes forward only */
         if (game_last_time(g, &last) < 0) return false;
         if (at < last) at = last;
-        bool ok = game_event_tick(g, at, dry, &o);
+        EventInput tick = {.kind = "tick", .time = at, .stamp = at, .dry = dry};
+        bool ok = game_event(g, &tick, &o);
         if (fn && ok) fn(ud, g, &o);
-        bool stuck = !o.er.have_timer || o.er.next_timer <= at;
+        bool stuck = !o.run.have_timer || o.run.next_timer <= at;
         outcome_free(&o);
         if (!ok) return false;
         if (dry) break; /* a dry run cannot advance past its own undone timer */
@@ -483,12 +467,13 @@ static void probe_timer(Game *g, int64_t time)
 {
     if (g->have_timer || g->halted) return;
     Outcome o;
-    if (game_event_tick(g, time, true, &o) && o.ran) {
-        if (o.er.status != EV_RUNAWAY) {
-            g->have_timer = o.er.have_timer;
-            g->next_timer = o.er.next_timer;
+    EventInput probe = {.kind = "tick", .time = time, .stamp = time, .dry = true};
+    if (game_event(g, &probe, &o) && o.ran) {
+        if (o.run.status != RUN_RUNAWAY) {
+            g->have_timer = o.run.have_timer;
+            g->next_timer = o.run.next_timer;
         }
-        if (o.er.changing_firings > 0) {
+        if (o.run.changing_firings > 0) {
             g->have_timer = true;
             g->next_timer = time;
         }
@@ -503,17 +488,16 @@ bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud)
     buf_free(&err);
     if (!ok) return false;
     char *late = NULL;
-    if ((time == GAME_TIME_NOW && !time_now_locked(g, &time)) || game_time_refusal(g, time, &late) < 0) {
-        game_unlock(g);
-        return false;
-    }
+    ok = false;
+    if ((time == GAME_TIME_NOW && !time_now_locked(g, &time)) || game_time_refusal(g, time, &late) < 0) goto done;
     if (late) {
         refused_unjournaled(g, "tick", time, late, false, fn, ud);
-        game_unlock(g);
-        return true;
+        ok = true;
+        goto done;
     }
     probe_timer(g, time);
     ok = run_due_timers(g, time, dry, fn, ud);
+done:
     game_unlock(g);
     return ok;
 }

@@ -83,7 +83,7 @@ static void apply(Game *g, ObjId id, bool on, Outcome *o)
     o->message = what_it_did(g, id, on);
     set_suspended(g, id, on);
     if (g->timer_fails) game_timer_backoff_clear(g);
-    o->status = OUTCOME_APPLIED;
+    o->verdict = VERDICT_APPLIED;
     hex64(pool_public_hash(g->pool), o->hash);
 }
 
@@ -97,7 +97,7 @@ static bool keep(Game *g, ObjId id, Outcome *o)
     long n = ok ? store_journal_received(st, o->kind, o->time, NULL, input, NULL, o->time) : -1;
     o->event = n > 0 ? n : 0;
     ok = n > 0 && game_save_suspended(g) && game_save_state(g, n) &&
-         store_event_outcome(st, n, outcome_name(o->status), o->message, NULL, NULL, o->hash, NULL, NULL) &&
+         store_event_outcome(st, n, verdict_name(o->verdict), o->message, NULL, NULL, o->hash, NULL, NULL) &&
          store_commit(st);
     if (!ok) {
         store_rollback(st);
@@ -122,35 +122,37 @@ bool game_suspend(Game *g, ObjId rule, bool on, OutcomeFn fn, void *ud)
     o.time = time_now_wall();
     /* the game's time goes forward: never before the last event */
     if (game_last_time(g, &last) < 0) {
-        game_unlock(g);
-        return false;
+        ok = false;
+        goto done;
     }
     if (o.time < last) o.time = last;
     char *why = refusal(g, rule, on);
     if (why) {
-        o.status = OUTCOME_REFUSED;
+        o.verdict = VERDICT_REFUSED;
         o.message = why;
     } else {
         apply(g, rule, on, &o);
         ok = !g->st || keep(g, rule, &o);
     }
     if (ok && fn) fn(ud, g, &o);
+done:
     outcome_free(&o);
     game_unlock(g);
     return ok;
 }
 
-bool game_event_keeper(Game *g, const char *kind, const char *input, int64_t time, Outcome *o)
+bool game_event_keeper(Game *g, const EventInput *in, Outcome *o)
 {
     memset(o, 0, sizeof *o);
-    o->kind = strcmp(kind, "suspend") == 0 ? "suspend" : "resume";
-    o->time = time;
+    bool on = strcmp(in->kind, "suspend") == 0;
+    o->kind = on ? "suspend" : "resume";
+    o->time = in->time;
     unsigned long id = 0;
-    if (!input || sscanf(input, "rule: %lu", &id) != 1 || !id) {
-        o->status = OUTCOME_REFUSED;
+    if (!in->moves || sscanf(in->moves, "rule: %lu", &id) != 1 || !id) {
+        o->verdict = VERDICT_REFUSED;
         o->message = xstrdup("not a rule's id");
         return true;
     }
-    apply(g, (ObjId)id, strcmp(kind, "suspend") == 0, o);
+    apply(g, (ObjId)id, on, o);
     return true;
 }

@@ -16,10 +16,10 @@ static void collect(void *ud, Game *g, const Outcome *o)
 {
     Report *r = ud;
     if (strcmp(o->kind, "move") != 0) return;
-    r->refused = o->status == OUTCOME_REFUSED;
+    r->refused = o->verdict == VERDICT_REFUSED;
     if (o->message) r->why = xstrdup(o->message);
     if (!o->ran) return;
-    const MsgList *lists[2] = {&o->er.sent, &g->eng->queue};
+    const MsgList *lists[2] = {&o->run.sent, &g->eng->queue};
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < lists[k]->len; i++) {
             const Message *m = &lists[k]->m[i];
@@ -42,9 +42,9 @@ bool report_run(Game *g, const char *kind, int64_t t, Report *r)
 {
     Buf body = {0};
     buf_printf(&body, "subtype: report\nkind: %s\n", kind);
-    g->public_view = true; /* a report is for everyone: no address's private values, whoever holds "report" */
-    bool stored = game_move(g, REPORT_SENDER, t, buf_str(&body), true, collect, r);
-    g->public_view = false;
+    Incoming m = {VIA_CLI, REPORT_SENDER, t, 0, buf_str(&body), NULL, NULL, false};
+    m.public_view = true; /* a report is for everyone: no address's private values, whoever holds "report" */
+    bool stored = game_submit(g, &m, true, collect, r);
     buf_free(&body);
     return stored;
 }

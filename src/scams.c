@@ -550,13 +550,13 @@ static bool run_step(Search *S, const ScamStep *st, Buf *trace)
             pool_set(g->pool, id, SYM_type, SYM_move);
         }
     }
-    EventResult er;
+    EventRun er;
     g->eng->trace_on = trace != NULL;
     engine_run(g->eng, S->now, &er);
     S->events++;
-    bool ok = er.status != EV_RUNAWAY;
+    bool ok = er.status != RUN_RUNAWAY;
     if (ok) {
-        if (er.status == EV_LOOP || er.halt) S->halted = true;
+        if (er.status == RUN_LOOP || er.halt) S->halted = true;
         S->have_timer = er.have_timer;
         S->next_timer = er.next_timer;
     }
@@ -566,9 +566,9 @@ static bool run_step(Search *S, const ScamStep *st, Buf *trace)
     }
     if (trace) {
         buf_add(trace, er.trace.s ? er.trace.s : "", er.trace.len);
-        if (er.status != EV_QUIET) buf_printf(trace, "%s\n", er.message);
+        if (er.status != RUN_QUIET) buf_printf(trace, "%s\n", er.message);
     }
-    event_result_free(&er);
+    event_run_free(&er);
     return ok;
 }
 
@@ -933,11 +933,11 @@ static void warm_up(Search *S)
     Frame *f = &S->frames[SCAM_MAX_DEPTH];
     frame_save(S, f);
     size_t mark = pool_mark(S->g->pool);
-    EventResult er;
+    EventRun er;
     S->g->eng->trace_on = false;
     engine_run(S->g->eng, S->now, &er);
-    bool quiet = er.status == EV_QUIET && pool_mark(S->g->pool) == mark && !er.sent.len;
-    event_result_free(&er);
+    bool quiet = er.status == RUN_QUIET && pool_mark(S->g->pool) == mark && !er.sent.len;
+    event_run_free(&er);
     if (!quiet) frame_restore(S, f);
 }
 
@@ -1035,10 +1035,10 @@ void scam_result_free(ScamResult *r) { buf_free(&r->trace); }
 int64_t scams_game_time(Game *g)
 {
     long n = g->st ? store_last_event(g->st) : 0;
-    EventRow row;
+    JournalRow row;
     if (n > 0 && store_event_get(g->st, n, &row) == 1) {
         int64_t t = row.time;
-        event_row_free(&row);
+        journal_row_free(&row);
         return t;
     }
     return g->eng->created;

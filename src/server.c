@@ -161,7 +161,7 @@ static void print_tick(void *ud, Game *g, const Outcome *o)
 {
     char when[32];
     time_format(o->time, when);
-    fprintf(stderr, "nomic serve: timer at %s: event %ld %s\n", when, o->event, outcome_name(o->status));
+    fprintf(stderr, "nomic serve: timer at %s: event %ld %s\n", when, o->event, verdict_name(o->verdict));
     (void)ud;
 }
 

@@ -70,7 +70,7 @@ typedef struct LogWalk {
     bool full;                     /* the page ended early (not an error of the store) */
 } LogWalk;
 
-static bool log_row(void *ud, const EventRow *r)
+static bool log_row(void *ud, const JournalRow *r)
 {
     LogWalk *w = ud;
     buf_puts(w->b, w->first ? "\n" : ",\n");

@@ -15,36 +15,36 @@
 #include "server_perclient.h"
 #include "views.h"
 
-typedef struct MoveResult {
+typedef struct MoveAnswer {
     Buf *b;
     const char *sender;
     bool answered, refused, over_quota;
-} MoveResult;
+} MoveAnswer;
 
 /* The outcome of the move itself (timers due before it run first and are
  * in the log). */
 static void move_outcome(void *ud, Game *g, const Outcome *o)
 {
-    MoveResult *m = ud;
+    MoveAnswer *m = ud;
     if (strcmp(o->kind, "move") != 0) return;
     Buf *b = m->b;
     m->answered = true;
-    m->refused = o->status == OUTCOME_REFUSED;
+    m->refused = o->verdict == VERDICT_REFUSED;
     m->over_quota = o->over_quota;
     buf_printf(b, "{\"event\":%ld,\"status\":", o->event);
-    json_string(b, outcome_name(o->status), strlen(outcome_name(o->status)));
+    json_string(b, verdict_name(o->verdict), strlen(verdict_name(o->verdict)));
     buf_puts(b, ",\"message\":");
     if (o->message) json_string(b, o->message, strlen(o->message));
     else buf_puts(b, "null");
     buf_puts(b, ",\"codeCheck\":");
     code_notes_json(b, &o->code);
     buf_puts(b, ",\"trace\":");
-    if (!o->ran || !o->er.trace_json.len) buf_puts(b, "[]");
-    else if (o->er.trace_json.len > EVENT_TRACE_MAX) buf_printf(b, "null,\"cut\":{\"trace\":%zu}", o->er.trace_json.len);
-    else buf_add_utf8(b, o->er.trace_json.s, o->er.trace_json.len);
+    if (!o->ran || !o->run.trace_json.len) buf_puts(b, "[]");
+    else if (o->run.trace_json.len > EVENT_TRACE_MAX) buf_printf(b, "null,\"cut\":{\"trace\":%zu}", o->run.trace_json.len);
+    else buf_add_utf8(b, o->run.trace_json.s, o->run.trace_json.len);
     buf_puts(b, ",\"replies\":[");
     bool first = true;
-    const MsgList *lists[2] = {&o->er.sent, &g->eng->queue};
+    const MsgList *lists[2] = {&o->run.sent, &g->eng->queue};
     for (int k = 0; k < 2 && o->ran; k++)
         for (size_t i = 0; i < lists[k]->len; i++) {
             const Message *msg = &lists[k]->m[i];
@@ -103,12 +103,11 @@ static void move_submit(Server *s, struct MHD_Connection *c, const char *you, co
     in.client = you ? NULL : http_client_ip(c, ip);
     const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
     if (h && strncasecmp(h, "Bearer ", 7) == 0) in.token = h + 7;
-    MoveResult m = {&a->body, sender, false, false, false};
+    MoveAnswer m = {&a->body, sender, false, false, false};
     pthread_mutex_lock(&s->game_mu);
     atomic_store(&s->running, true);
-    s->g->public_view = !you; /* the answer goes to whoever asked */
+    in.public_view = !you; /* the answer goes to whoever asked */
     bool kept = game_submit(s->g, &in, false, move_outcome, &m);
-    s->g->public_view = false;
     atomic_store(&s->running, false);
     uint64_t commit = kept ? server_note_commit(s) : 0;
     char *policy = game_config(s->g, "mailPolicy");
@@ -209,7 +208,7 @@ void api_token(const Call *k, Answer *a)
         goto done;
     }
     Incoming in = {VIA_HTTP, canon, now, 0, "", NULL, NULL, false, NULL, NULL, (const int[]){0}, 0, NULL, true};
-    MoveResult m = {&a->body, canon, false, false};
+    MoveAnswer m = {&a->body, canon, false, false};
     atomic_store(&s->running, true);
     bool kept = game_submit(s->g, &in, false, move_outcome, &m);
     atomic_store(&s->running, false);

@@ -932,7 +932,7 @@ bool store_event_outcome(Store *s, long n, const char *status, const char *messa
     return step_done(s, st);
 }
 
-static void read_event(Store *s, sqlite3_stmt *st, EventRow *r)
+static void read_event(Store *s, sqlite3_stmt *st, JournalRow *r)
 {
     r->n = (long)sqlite3_column_int64(st, 0);
     r->kind = col_text(s, st, 1);
@@ -949,7 +949,7 @@ static void read_event(Store *s, sqlite3_stmt *st, EventRow *r)
     r->code_check = col_text(s, st, 12);
 }
 
-void event_row_free(EventRow *r)
+void journal_row_free(JournalRow *r)
 {
     free(r->kind);
     free(r->sender);
@@ -964,16 +964,16 @@ void event_row_free(EventRow *r)
 }
 
 /* A row read whole, or an error (a text SQLite had no memory for). */
-static bool read_event_whole(Store *s, sqlite3_stmt *st, EventRow *r)
+static bool read_event_whole(Store *s, sqlite3_stmt *st, JournalRow *r)
 {
     read_event(s, st, r);
     if (!bind_failed(s) && r->kind && r->status) return true;
     if (!r->kind || !r->status) snprintf(s->err, sizeof s->err, "event %ld: a row without kind or status", r->n);
-    event_row_free(r);
+    journal_row_free(r);
     return false;
 }
 
-int store_event_get(Store *s, long n, EventRow *row)
+int store_event_get(Store *s, long n, JournalRow *row)
 {
     sqlite3_stmt *st = stmt(s, Q_EVENT_GET);
     if (!st) return -1;
@@ -1003,7 +1003,7 @@ int store_last_time(Store *s, int64_t *t)
     return rc;
 }
 
-bool store_each_event(Store *s, long from, long to, bool (*fn)(void *ud, const EventRow *r), void *ud)
+bool store_each_event(Store *s, long from, long to, bool (*fn)(void *ud, const JournalRow *r), void *ud)
 {
     sqlite3_stmt *st;
     if (!prepare(s,
@@ -1016,13 +1016,13 @@ bool store_each_event(Store *s, long from, long to, bool (*fn)(void *ud, const E
     bool ok = true;
     int rc = 0;
     while (ok && (rc = step_row(s, st)) == 1) {
-        EventRow r;
+        JournalRow r;
         if (!read_event_whole(s, st, &r)) {
             rc = -1;
             break;
         }
         ok = fn(ud, &r);
-        event_row_free(&r);
+        journal_row_free(&r);
     }
     sqlite3_finalize(st);
     return ok && rc >= 0;

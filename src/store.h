@@ -42,7 +42,7 @@
 
 typedef struct Store Store;
 
-typedef struct EventRow {
+typedef struct JournalRow {
     long n;
     char *kind;     /* "move", "tick" */
     int64_t time;
@@ -56,7 +56,7 @@ typedef struct EventRow {
     int64_t received_at;
     int64_t stamp;  /* the moves' moveTimeStamp (time unless a mail said) */
     char *code_check; /* the Mechanics' check of the moves' rule code: a JSON array, one note a line; or NULL */
-} EventRow;
+} JournalRow;
 
 /* Opens (create: makes a new file, refusing to overwrite unless force). */
 Store *store_open(const char *path, bool create, bool force, Buf *err);
@@ -148,7 +148,7 @@ long store_journal_received(Store *s, const char *kind, int64_t time, const char
 bool store_event_outcome(Store *s, long n, const char *status, const char *message, const char *trace,
                          const char *trace_json, const char *hash, const char *code_check, const char *changes);
 /* 1: *row is filled; 0: no event n; -1: the store failed. */
-int store_event_get(Store *s, long n, EventRow *row);
+int store_event_get(Store *s, long n, JournalRow *row);
 /* A move event's message as received (a whole mail), malloc'd, or NULL. */
 char *store_event_raw(Store *s, long n);
 /* An event the engine cannot run: its moves are kept with the message as
@@ -158,8 +158,8 @@ bool store_event_set_aside(Store *s, long n);
 long store_last_event(Store *s);
 /* The last event's time: 1 and *t, 0 no event yet, -1 the store failed. */
 int store_last_time(Store *s, int64_t *t);
-bool store_each_event(Store *s, long from, long to, bool (*fn)(void *ud, const EventRow *r), void *ud);
-void event_row_free(EventRow *r);
+bool store_each_event(Store *s, long from, long to, bool (*fn)(void *ud, const JournalRow *r), void *ud);
+void journal_row_free(JournalRow *r);
 
 /* Changes and snapshots, for the state at an earlier event.  An event's
  * changes are a text in its journal row (events.changes), a record per

@@ -23,7 +23,7 @@ static void time_field(Buf *b, const char *name, int64_t t, bool present)
     else buf_printf(b, ",\"%s\":null", name);
 }
 
-const char *view_refusal(const EventRow *r, const Viewer *v)
+const char *view_refusal(const JournalRow *r, const Viewer *v)
 {
     if (!r->message || viewer_sees_all(v, r->sender)) return r->message;
     /* the reason may quote the move, private values included */
@@ -57,11 +57,11 @@ char *view_moves(const char *input, const char *sender, const Viewer *v)
     return buf_take(&out);
 }
 
-void view_event_json(Buf *b, const EventRow *r, const Viewer *v) { view_event_json_cut(b, r, v, SIZE_MAX, SIZE_MAX); }
+void view_event_json(Buf *b, const JournalRow *r, const Viewer *v) { view_event_json_cut(b, r, v, SIZE_MAX, SIZE_MAX); }
 
 /* Is the journal's note (one line of code_check) about an attribute v may
  * not see in this event's moves? */
-static bool note_private(const char *note, size_t len, const EventRow *r, const Viewer *v)
+static bool note_private(const char *note, size_t len, const JournalRow *r, const Viewer *v)
 {
     if (viewer_sees_all(v, r->sender)) return false;
     static const char key[] = "\"attribute\":\"";
@@ -77,7 +77,7 @@ static bool note_private(const char *note, size_t len, const EventRow *r, const 
 /* "codeCheck":[...]: the Mechanics' check of the moves' rule code, as the
  * journal keeps it (a note a line), but the notes about a private
  * attribute, which only the sender reads. */
-static void code_check_field(Buf *b, const EventRow *r, const Viewer *v)
+static void code_check_field(Buf *b, const JournalRow *r, const Viewer *v)
 {
     buf_puts(b, ",\"codeCheck\":[");
     bool first = true;
@@ -95,7 +95,7 @@ static void code_check_field(Buf *b, const EventRow *r, const Viewer *v)
     buf_putc(b, ']');
 }
 
-void view_event_json_cut(Buf *b, const EventRow *r, const Viewer *v, size_t input_max, size_t trace_max)
+void view_event_json_cut(Buf *b, const JournalRow *r, const Viewer *v, size_t input_max, size_t trace_max)
 {
     buf_printf(b, "{\"event\":%ld", r->n);
     field(b, "kind", r->kind);

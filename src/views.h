@@ -19,13 +19,13 @@
 
 
 /* {"event":N,"kind":...,"trace":[...]}: one event of the journal. */
-void view_event_json(Buf *b, const EventRow *r, const Viewer *v);
+void view_event_json(Buf *b, const JournalRow *r, const Viewer *v);
 /* The same with the moves cut to input_max bytes (at a character's edge)
  * and the trace left out (null) when it is over trace_max bytes; then
  * "cut":{"input":BYTES,"trace":BYTES} gives the whole sizes of what was
  * cut, so a list of events stays small and a reader knows to ask for the
  * one event. */
-void view_event_json_cut(Buf *b, const EventRow *r, const Viewer *v, size_t input_max, size_t trace_max);
+void view_event_json_cut(Buf *b, const JournalRow *r, const Viewer *v, size_t input_max, size_t trace_max);
 /* {"id":N,"event":N,"to":...,"delivery":...}: one message of the outbox. */
 void view_message_json(Buf *b, const OutRow *r);
 /* The same with the text cut to text_max bytes (at a character's edge);
@@ -37,6 +37,6 @@ char *view_moves(const char *input, const char *sender, const Viewer *v);
 /* The event's message (why it was refused) as `v` may see it: when the
  * game has private attributes, only the sender reads the reason, which may
  * quote the move. */
-const char *view_refusal(const EventRow *r, const Viewer *v);
+const char *view_refusal(const JournalRow *r, const Viewer *v);
 
 #endif

@@ -27,7 +27,7 @@ static void print_lines(const char *text, const char *prefix)
     }
 }
 
-static bool print_event(void *ud, const EventRow *r)
+static bool print_event(void *ud, const JournalRow *r)
 {
     LogState *st = ud;
     if (st->json) {

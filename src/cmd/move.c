@@ -20,9 +20,9 @@ static void print_one(void *ud, Game *g, const Outcome *o)
     Printer *p = ud;
     bool is_move = strcmp(o->kind, "move") == 0;
     cli_print_outcome(o, is_move ? p->sender : NULL, p->trace);
-    if (is_move) p->refused = o->status == OUTCOME_REFUSED;
+    if (is_move) p->refused = o->verdict == VERDICT_REFUSED;
     /* a rule designer trying a move sees how much of the budget it takes */
-    const Meter *m = &o->er.used;
+    const Meter *m = &o->run.used;
     if (p->trace && o->ran && m->work_max)
         printf("cost: %llu of maxWork %llu, about %llu bytes of maxMemory %llu, %llu of maxDeliveries %llu; "
                "the first look at the rules %llu of maxWork\n",

@@ -11,7 +11,7 @@
 
 static void print_keeper(void *ud, Game *g, const Outcome *o)
 {
-    *(bool *)ud = o->status != OUTCOME_REFUSED;
+    *(bool *)ud = o->verdict != VERDICT_REFUSED;
     cli_print_outcome(o, NULL, false);
 }
 

@@ -8,7 +8,7 @@
 static void print_tick(void *ud, Game *g, const Outcome *o)
 {
     (*(int *)ud)++;
-    if (!o->event && o->status == OUTCOME_REFUSED) (*(int *)ud) = -1000000; /* refused by the Mechanics: no event */
+    if (!o->event && o->verdict == VERDICT_REFUSED) (*(int *)ud) = -1000000; /* refused by the Mechanics: no event */
     cli_print_outcome(o, NULL, false);
 }
 

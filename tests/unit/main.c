@@ -18,7 +18,7 @@ const char *unit_move(Game *g, const char *sender, long time, const char *body)
     static char status[32];
     Outcome o = {0};
     assert_true(game_event_move(g, sender, time, time, body, false, &o));
-    snprintf(status, sizeof status, "%s", outcome_name(o.status));
+    snprintf(status, sizeof status, "%s", verdict_name(o.verdict));
     outcome_free(&o);
     return status;
 }

@@ -195,8 +195,8 @@ static void count(void *ud, Game *g, const Outcome *o)
 {
     Seen *s = ud;
     s->events++;
-    s->firings += o->er.firings;
-    s->sent += (long)o->er.sent.len;
+    s->firings += o->run.firings;
+    s->sent += (long)o->run.sent.len;
 }
 
 static void agree(Game *a, Game *b, const Seen *sa, const Seen *sb, int step)
@@ -275,9 +275,9 @@ static void run_and_roll_back(Game *g, const char *sender, long now, const char 
         }
     fmt_doc_free(&doc);
     buf_free(&err);
-    EventResult er;
+    EventRun er;
     engine_run(g->eng, now, &er);
-    event_result_free(&er);
+    event_run_free(&er);
     pool_undo_to(p, mark);
     p->next_id = next;
     memcpy(g->eng->rng, rng, sizeof rng);
@@ -352,16 +352,16 @@ static void shadow_evaluation_agrees_with_exhaustive(void **state)
 typedef struct Charges {
     long events;
     uint64_t work[8], memory[8];
-    EventOutcome status[8];
+    Verdict status[8];
 } Charges;
 
 static void charge(void *ud, Game *g, const Outcome *o)
 {
     Charges *c = ud;
     if (c->events < 8) {
-        c->work[c->events] = o->er.used.work;
-        c->memory[c->events] = o->er.used.memory;
-        c->status[c->events] = o->status;
+        c->work[c->events] = o->run.used.work;
+        c->memory[c->events] = o->run.used.memory;
+        c->status[c->events] = o->verdict;
     }
     c->events++;
 }
@@ -372,8 +372,8 @@ static void charges_agree(const Charges *w, const Charges *c, int step)
     for (long i = 0; i < w->events && i < 8; i++)
         if (w->work[i] != c->work[i] || w->memory[i] != c->memory[i] || w->status[i] != c->status[i])
             fail_msg("step %d, event %ld: warm charged %llu work and %llu memory (%s), cold %llu and %llu (%s)", step,
-                     i, (unsigned long long)w->work[i], (unsigned long long)w->memory[i], outcome_name(w->status[i]),
-                     (unsigned long long)c->work[i], (unsigned long long)c->memory[i], outcome_name(c->status[i]));
+                     i, (unsigned long long)w->work[i], (unsigned long long)w->memory[i], verdict_name(w->status[i]),
+                     (unsigned long long)c->work[i], (unsigned long long)c->memory[i], verdict_name(c->status[i]));
 }
 
 static void charges_do_not_depend_on_memory(const char *set, uint64_t seed, int steps, bool shadow)

@@ -104,7 +104,7 @@ static void runtime_error_undoes_the_rule(void **state)
                              "if: exists(type==\"move\" & objectId==%m)\nthen: set(%m)(type==\"leftover\")\n");
     Outcome o = {0};
     assert_true(game_event_move(g, "p@x", 10, 10, "subtype: div\nd: 0\n", false, &o));
-    assert_non_null(strstr(buf_str(&o.er.trace), "division by zero"));
+    assert_non_null(strstr(buf_str(&o.run.trace), "division by zero"));
     outcome_free(&o);
     const IdSet *before = pool_lookup(g->pool, SYM_type, sym_cstr("before"));
     assert_true(!before || before->live == 0);

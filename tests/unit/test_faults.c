@@ -355,7 +355,7 @@ static void one_move(Game *held, int i, Played *pl)
 }
 
 /* A read of the journal, as `nomic log` makes it. */
-static bool count_row(void *ud, const EventRow *r)
+static bool count_row(void *ud, const JournalRow *r)
 {
     (*(long *)ud)++;
     return true;
@@ -457,20 +457,20 @@ static void check_after(const Played *pl)
     long last = store_last_event(g->st);
     assert_true(last >= 0);
     for (long n = 1; n <= last; n++) {
-        EventRow r;
+        JournalRow r;
         assert_int_equal(store_event_get(g->st, n, &r), 1);
         if (strcmp(r.status, "received") == 0)
             fail_msg("event %ld is left half done (fault at %ld)", n, fault_at);
-        event_row_free(&r);
+        journal_row_free(&r);
     }
     for (int i = 0; i < NMOVES; i++) {
         if (!pl->acked[i]) continue;
-        EventRow r;
+        JournalRow r;
         assert_int_equal(store_event_get(g->st, pl->event[i], &r), 1);
         if (strcmp(r.status, "applied") != 0)
             fail_msg("move %d was acknowledged as event %ld, which is %s (fault at %ld)", i, pl->event[i], r.status,
                      fault_at);
-        event_row_free(&r);
+        journal_row_free(&r);
     }
     /* no move applied twice, every acknowledged one applied */
     long v = strtol(unit_attr(g, "total", "v"), NULL, 10);

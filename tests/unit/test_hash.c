@@ -130,7 +130,7 @@ static void forged_collision_is_no_loop(void **state)
         g->eng->hook_ud = &f;
         Outcome o = {0};
         assert_true(game_event_move(g, "a@x", 10, 10, "subtype: go\n", false, &o));
-        assert_string_equal(outcome_name(o.status), "applied");
+        assert_string_equal(verdict_name(o.verdict), "applied");
         assert_false(g->halted);
         outcome_free(&o);
         assert_string_equal(unit_attr(g, "count", "n"), "3");
@@ -195,7 +195,7 @@ static void dry_runs_leave_the_game_alone(void **state)
     for (int i = 0; i < 2; i++) {
         Outcome o = {0};
         assert_true(game_event_move(g, "b@x", 20, 20, bodies[i], true, &o));
-        assert_string_equal(outcome_name(o.status), want[i]);
+        assert_string_equal(verdict_name(o.verdict), want[i]);
         outcome_free(&o);
         assert_int_equal(g->pool->next_id, next);
         assert_memory_equal(g->eng->rng, rng, sizeof rng);

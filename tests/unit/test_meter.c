@@ -17,7 +17,7 @@ static const char *play(Game *g, const char *sender, long time, const char *body
     static char status[32];
     Outcome o = {0};
     assert_true(game_event_move(g, sender, time, time, body, false, &o));
-    snprintf(status, sizeof status, "%s", outcome_name(o.status));
+    snprintf(status, sizeof status, "%s", verdict_name(o.verdict));
     snprintf(msg, n, "%s", o.message ? o.message : "");
     outcome_free(&o);
     return status;
@@ -102,7 +102,7 @@ static void settings_held_to_the_ceilings(void **state)
                              "if: exists(type==\"move\" & subtype==\"go\" & objectId==%m)\nthen: delete(%m)\n");
     Outcome o = {0};
     assert_true(game_event_move(g, "p@x", 10, 10, "subtype: go\n", false, &o));
-    const char *t = buf_str(&o.er.trace);
+    const char *t = buf_str(&o.run.trace);
     if (!strstr(t, "maxSteps 1000000000000 is above the Mechanics' ceiling; 10000000 applies"))
         fail_msg("no note of the ceiling in: %s", t);
     if (!strstr(t, "maxMemory \"lots\" is not a positive whole number")) fail_msg("no note of the bad value in: %s", t);

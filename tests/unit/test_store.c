@@ -83,17 +83,17 @@ static void journal_and_reopen(void **state)
     assert_string_equal(unit_attr(g, "total", "v"), "5.5");
     assert_true(g->pool->state_hash == hash);
     assert_int_equal(store_last_event(g->st), 3);
-    EventRow r;
+    JournalRow r;
     assert_true(store_event_get(g->st, 2, &r));
     assert_string_equal(r.status, "applied");
     assert_string_equal(r.input, "subtype: add\nn: 1/2\n");
     assert_string_equal(r.hash, h2);
-    event_row_free(&r);
+    journal_row_free(&r);
     assert_true(store_event_get(g->st, 3, &r));
     assert_string_equal(r.status, "refused");
     assert_non_null(strstr(r.message, "type"));
     assert_null(r.hash);
-    event_row_free(&r);
+    journal_row_free(&r);
 
     /* the state after event 1, from the journal */
     Pool *at = pool_new();
@@ -113,7 +113,7 @@ static void halted_games_stay_halted(void **state)
     g->halted = true; /* as halt() leaves it; it is saved with the next event */
     Outcome o = {0};
     assert_true(game_event_move(g, "p@x", 1002, 1002, "subtype: add\nn: 1\n", false, &o));
-    assert_int_equal(o.status, OUTCOME_REFUSED);
+    assert_int_equal(o.verdict, VERDICT_REFUSED);
     outcome_free(&o);
     game_close(g);
     Buf err = {0};
