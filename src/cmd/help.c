@@ -152,17 +152,17 @@ static void summary(void)
 static void md_usage(const CmdSpec *s, Buf *b, bool sub)
 {
     if (s->subs) {
-        printf("%s.\n\n", s->doc);
+        printf("%s.\n", s->doc);
         for (const Command *c = s->subs; c->spec; c++) md_usage(c->spec, b, true);
         return;
     }
     usage_line(s, b);
-    if (sub) printf("`%s`: %s.\n\n", buf_str(b), s->doc);
-    else printf("`%s`\n\n%s.\n\n", buf_str(b), s->doc);
+    if (sub) printf("\n`%s`: %s.\n", buf_str(b), s->doc);
+    else printf("`%s`\n\n%s.\n", buf_str(b), s->doc);
+    if (s->opts) printf("\n");
     for (const OptSpec *o = s->opts; o && o->name; o++)
         printf("- `%s%s%s`%s: %s\n", o->name, o->arg ? " " : "", o->arg ? o->arg : "",
                o->flags & OPT_MULTI ? " (may be given more than once)" : "", o->doc);
-    if (s->opts) printf("\n");
 }
 
 static void cli_markdown(void)
@@ -182,7 +182,7 @@ static void cli_markdown(void)
     for (const Command *c = commands; c->spec; c++) {
         printf("\n## %s\n\n", c->spec->name);
         md_usage(c->spec, &b, false);
-        if (c->spec->more) printf("%s", c->spec->more);
+        if (c->spec->more) printf("\n%s", c->spec->more);
     }
     printf("\n## Exit status\n\n%s", exit_status);
     buf_free(&b);
@@ -200,17 +200,19 @@ static void roff_text(const char *s, size_t n, bool code)
     }
 }
 
-/* One line of markdown: `code` in bold. */
-static void roff_line(const char *s, size_t n)
+/* One line of markdown: `code` in bold.  *code: a code span is open
+ * (one may go on to the next line). */
+static void roff_line(const char *s, size_t n, bool *code)
 {
     if (n && (*s == '.' || *s == '\'')) printf("\\&");
-    bool code = false;
     for (size_t i = 0; i < n; i++) {
         size_t j = i;
         while (j < n && s[j] != '`') j++;
-        roff_text(s + i, j - i, code);
-        if (j < n) printf(code ? "\\fR" : "\\fB");
-        if (j < n) code = !code;
+        roff_text(s + i, j - i, *code);
+        if (j < n) {
+            printf(*code ? "\\fR" : "\\fB");
+            *code = !*code;
+        }
         i = j;
     }
     putchar('\n');
@@ -220,20 +222,20 @@ static void roff_line(const char *s, size_t n)
  * "- " an item, "  " an item's next line. */
 static void roff_paragraphs(const char *md)
 {
-    bool start = true;
+    bool start = true, code = false;
     for (const char *s = md; *s;) {
         const char *e = strchr(s, '\n');
         size_t n = e ? (size_t)(e - s) : strlen(s);
         if (n == 0) start = true;
         else if (n > 2 && strncmp(s, "- ", 2) == 0) {
             printf(".IP \\(bu 2\n");
-            roff_line(s + 2, n - 2);
+            roff_line(s + 2, n - 2, &code);
             start = false;
         } else {
             if (start) printf(".PP\n");
             start = false;
-            if (n > 2 && strncmp(s, "  ", 2) == 0) roff_line(s + 2, n - 2);
-            else roff_line(s, n);
+            if (n > 2 && strncmp(s, "  ", 2) == 0) roff_line(s + 2, n - 2, &code);
+            else roff_line(s, n, &code);
         }
         if (!e) break;
         s = e + 1;
@@ -243,8 +245,9 @@ static void roff_paragraphs(const char *md)
 static void man_usage(const CmdSpec *s, Buf *b)
 {
     if (s->subs) {
+        bool code = false;
         printf(".PP\n");
-        roff_line(s->doc, strlen(s->doc));
+        roff_line(s->doc, strlen(s->doc), &code);
         for (const Command *c = s->subs; c->spec; c++) man_usage(c->spec, b);
         return;
     }
@@ -252,7 +255,8 @@ static void man_usage(const CmdSpec *s, Buf *b)
     printf(".PP\n");
     roff_text(buf_str(b), b->len, true);
     printf("\n.RS\n");
-    roff_line(s->doc, strlen(s->doc));
+    bool code = false;
+    roff_line(s->doc, strlen(s->doc), &code);
     for (const OptSpec *o = s->opts; o && o->name; o++) {
         printf(".TP\n\\fB");
         roff_text(o->name, strlen(o->name), true);
