@@ -123,6 +123,8 @@ static bool parse_args(CmdCall *c, int argc, char **argv)
     return true;
 }
 
+static int run_command(const Command *c, const CmdSpec *parent, int argc, char **argv);
+
 /* A command of subcommands: argv[1] names one ("slr parse"). */
 static int run_sub(const Command *c, int argc, char **argv)
 {
@@ -131,26 +133,18 @@ static int run_sub(const Command *c, int argc, char **argv)
     for (const Command *sub = s->subs; argc >= 2 && sub->spec; sub++) {
         const char *name = sub->spec->name; /* "slr parse" */
         if (strncmp(name, s->name, n) == 0 && name[n] == ' ' && strcmp(name + n + 1, argv[1]) == 0)
-            return cli_run(sub, argc - 1, argv + 1);
+            return run_command(sub, s, argc - 1, argv + 1);
     }
     cli_print_usage(&(CmdCall){.spec = s, .usage = s});
     return s->bad_usage ? s->bad_usage : EXIT_USAGE;
 }
 
-/* The command of subcommands whose table holds the row c, or NULL. */
-static const CmdSpec *parent_of(const Command *c)
-{
-    for (const Command *p = commands; p->spec; p++)
-        for (const Command *sub = p->spec->subs; sub && sub->spec; sub++)
-            if (sub == c) return p->spec;
-    return NULL;
-}
-
-int cli_run(const Command *c, int argc, char **argv)
+/* parent: the command of subcommands c is one of (its usage line is the
+ * one c's errors print), or NULL. */
+static int run_command(const Command *c, const CmdSpec *parent, int argc, char **argv)
 {
     const CmdSpec *s = c->spec;
     if (s->subs) return run_sub(c, argc, argv);
-    const CmdSpec *parent = parent_of(c);
     CmdCall call = {.spec = s, .usage = parent ? parent : s};
     int rc = s->bad_usage ? s->bad_usage : EXIT_USAGE;
     if (s->data_size) call.data = xcalloc(1, s->data_size);
@@ -168,6 +162,8 @@ out:
     free(call.data);
     return rc;
 }
+
+int cli_run(const Command *c, int argc, char **argv) { return run_command(c, NULL, argc, argv); }
 
 bool cli_time(const OptVal *o, int64_t *out)
 {
