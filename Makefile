@@ -193,8 +193,12 @@ bench: $(BUILD)/engine-city $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/scams-
 	sh bench/suber
 	sh bench/scams
 
+# The docs the tables make: the rule language's, the command line's and
+# its man page (tests/t10-cli.sh checks they are up to date).
 docs: $(BUILD)/nomic
 	$(BUILD)/nomic help --markdown > docs/language.md
+	$(BUILD)/nomic help --cli-markdown > docs/cli.md
+	$(BUILD)/nomic help --man > docs/nomic.1
 
 clean:
 	rm -rf build

@@ -1,72 +1,171 @@
 /*
- * cli.c - option parsing and printing shared by the commands.
+ * cli.c - running a command of the table (cli.h): option parsing by the
+ * command's spec, its usage line, GAME opened for the commands that say
+ * so; and the printing the commands share.
  */
 #include "cli.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-bool cli_parse(int argc, char **argv, Opt *opts, int nopts, const char **pos, int minpos, int maxpos, int *npos,
-               const char *usage)
+static int nopts(const CmdSpec *s)
 {
-    *npos = 0;
+    int n = 0;
+    while (s->opts && s->opts[n].name) n++;
+    return n;
+}
+
+/* One option in the usage line: "[--time T]", "--from ADDR",
+ * "[--ruleset NAME|FILE]...", "[--json|--objects]"; returns the index of
+ * the last option it showed. */
+static int usage_option(const OptSpec *opts, int i, Buf *b)
+{
+    bool required = opts[i].flags & OPT_REQUIRED;
+    buf_puts(b, required ? " " : " [");
+    for (;; i++) {
+        buf_puts(b, opts[i].name);
+        if (opts[i].arg) buf_printf(b, " %s", opts[i].arg);
+        if (!(opts[i].flags & OPT_OR_NEXT) || !opts[i + 1].name) break;
+        buf_putc(b, '|');
+    }
+    if (!required) buf_putc(b, ']');
+    if (opts[i].flags & OPT_MULTI) buf_puts(b, "...");
+    return i;
+}
+
+void cli_usage_line(const CmdSpec *s, Buf *b)
+{
+    if (s->subs) {
+        for (const Command *c = s->subs; c->spec; c++) {
+            if (c != s->subs) buf_puts(b, " | ");
+            cli_usage_line(c->spec, b);
+        }
+        return;
+    }
+    buf_printf(b, "nomic %s", s->name);
+    if (s->args) buf_printf(b, " %s", s->args);
+    for (int i = 0; s->opts && s->opts[i].name; i++) i = usage_option(s->opts, i, b);
+}
+
+void cli_print_usage(const CmdCall *c)
+{
+    Buf b = {0};
+    cli_usage_line(c->usage, &b);
+    fprintf(stderr, "usage: %s\n", buf_str(&b));
+    buf_free(&b);
+}
+
+/* Reads argv[1..] by the spec into c.  Prints a message and returns false
+ * on a usage error. */
+static bool parse_args(CmdCall *c, int argc, char **argv)
+{
+    const CmdSpec *s = c->spec;
+    int n = nopts(s);
+    assert(n <= MAX_OPTS && s->maxpos <= MAX_POS);
+    if (s->first_only) {
+        for (int k = 0; argc > 1 && k < n; k++)
+            if (strcmp(argv[1], s->opts[k].name) == 0) c->opt[k].set = true;
+        return true;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] == '-' && a[1] == '-') {
             const char *eq = strchr(a, '=');
             size_t nl = eq ? (size_t)(eq - a) : strlen(a);
-            Opt *o = NULL;
-            for (int k = 0; k < nopts; k++)
-                if (strlen(opts[k].name) == nl && strncmp(opts[k].name, a, nl) == 0) o = &opts[k];
-            if (!o) {
-                fprintf(stderr, "nomic %s: unknown option %.*s\nusage: %s\n", argv[0], (int)nl, a, usage);
+            int k = 0;
+            while (k < n && !(strlen(s->opts[k].name) == nl && strncmp(s->opts[k].name, a, nl) == 0)) k++;
+            if (k == n) {
+                fprintf(stderr, "nomic %s: unknown option %.*s\n", s->name, (int)nl, a);
+                cli_print_usage(c);
                 return false;
             }
-            if (o->set && !o->multi) {
-                fprintf(stderr, "nomic %s: %s given twice\n", argv[0], o->name);
+            const OptSpec *spec = &s->opts[k];
+            OptVal *o = &c->opt[k];
+            if (o->set && !(spec->flags & OPT_MULTI)) {
+                fprintf(stderr, "nomic %s: %s given twice\n", s->name, spec->name);
                 return false;
             }
             o->set = true;
-            if (!o->takes_value) {
+            if (!spec->arg) {
                 if (eq) {
-                    fprintf(stderr, "nomic %s: %s takes no value\n", argv[0], o->name);
+                    fprintf(stderr, "nomic %s: %s takes no value\n", s->name, spec->name);
                     return false;
                 }
                 continue;
             }
             const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
             if (!v) {
-                fprintf(stderr, "nomic %s: %s needs a value\nusage: %s\n", argv[0], o->name, usage);
+                fprintf(stderr, "nomic %s: %s needs a value\n", s->name, spec->name);
+                cli_print_usage(c);
                 return false;
             }
             o->value = v;
-            if (o->multi) {
+            if (spec->flags & OPT_MULTI) {
                 o->values = xrealloc(o->values, (size_t)(o->nvalues + 1) * sizeof *o->values);
                 o->values[o->nvalues++] = v;
             }
         } else {
-            if (*npos >= maxpos) {
-                fprintf(stderr, "nomic %s: unexpected argument \"%s\"\nusage: %s\n", argv[0], a, usage);
+            if (c->npos >= s->maxpos) {
+                fprintf(stderr, "nomic %s: unexpected argument \"%s\"\n", s->name, a);
+                cli_print_usage(c);
                 return false;
             }
-            pos[(*npos)++] = a;
+            c->pos[c->npos++] = a;
         }
     }
-    if (*npos < minpos) {
-        fprintf(stderr, "usage: %s\n", usage);
+    if (c->npos < s->minpos) {
+        cli_print_usage(c);
         return false;
     }
     return true;
 }
 
-void cli_free_opts(Opt *opts, int nopts)
+static int run_command(const Command *c, const CmdSpec *parent, int argc, char **argv);
+
+/* A command of subcommands: argv[1] names one ("slr parse"). */
+static int run_sub(const Command *c, int argc, char **argv)
 {
-    for (int i = 0; i < nopts; i++) free(opts[i].values);
+    const CmdSpec *s = c->spec;
+    size_t n = strlen(s->name);
+    for (const Command *sub = s->subs; argc >= 2 && sub->spec; sub++) {
+        const char *name = sub->spec->name; /* "slr parse" */
+        if (strncmp(name, s->name, n) == 0 && name[n] == ' ' && strcmp(name + n + 1, argv[1]) == 0)
+            return run_command(sub, s, argc - 1, argv + 1);
+    }
+    cli_print_usage(&(CmdCall){.spec = s, .usage = s});
+    return s->bad_usage ? s->bad_usage : EXIT_USAGE;
 }
 
-bool cli_time(const Opt *o, int64_t *out)
+/* parent: the command of subcommands c is one of (its usage line is the
+ * one c's errors print), or NULL. */
+static int run_command(const Command *c, const CmdSpec *parent, int argc, char **argv)
+{
+    const CmdSpec *s = c->spec;
+    if (s->subs) return run_sub(c, argc, argv);
+    CmdCall call = {.spec = s, .usage = parent ? parent : s};
+    int rc = s->bad_usage ? s->bad_usage : EXIT_USAGE;
+    if (s->data_size) call.data = xcalloc(1, s->data_size);
+    if (!parse_args(&call, argc, argv)) goto out;
+    if (s->check && (rc = s->check(&call)) != CMD_GO_ON) goto out;
+    if ((c->flags & CMD_GAME) && !(call.g = cli_open(call.pos[0]))) {
+        rc = s->bad_game ? s->bad_game : EXIT_USAGE;
+        goto out;
+    }
+    rc = s->run(&call);
+out:
+    if (s->cleanup) s->cleanup(&call);
+    game_close(call.g);
+    for (int i = 0; i < MAX_OPTS; i++) free(call.opt[i].values);
+    free(call.data);
+    return rc;
+}
+
+int cli_run(const Command *c, int argc, char **argv) { return run_command(c, NULL, argc, argv); }
+
+bool cli_time(const OptVal *o, int64_t *out)
 {
     if (!o->set) {
         *out = time_now_wall();

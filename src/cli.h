@@ -1,71 +1,110 @@
 /*
- * cli.h - what the command files share: option parsing, the command table,
- * and printing of outcomes.  Each command lives in its own cmd_<name>.c
- * and returns the process exit status: 0 success, 1 refused or failed
- * check, 2 bad usage or an unusable game.
+ * cli.h - what the command files share: the command table's types, option
+ * parsing, and printing of outcomes.
+ *
+ * Each command lives in a file of src/cmd/ (as git keeps builtin/), which
+ * owns its CmdSpec: its arguments, its options (OptSpec), its one-line doc,
+ * its paragraphs for docs/cli.md and the man page, and its functions.
+ * nomic.c lists them in one table, with a flag for the commands that open
+ * GAME: for those, cli_run opens it between the command's check of its
+ * arguments and its run, reports a game that does not open, and closes it.
+ * The usage lines, nomic help, docs/cli.md and docs/nomic.1 are all made
+ * from the table (cmd/help.c); a command never writes its usage by hand.
+ *
+ * A command returns the process exit status: 0 success, 1 refused or
+ * failed check, 2 bad usage or an unusable game (some commands have their
+ * own: deliver, scams).
  */
 #ifndef NOMIC_CLI_H
 #define NOMIC_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "game.h"
 
 #define EXIT_REFUSED 1
 #define EXIT_USAGE 2
+#define CMD_GO_ON (-1) /* a check's answer: the arguments are good, go on */
+#define MAX_OPTS 8     /* options of one command */
+#define MAX_POS 256    /* positional arguments of one command */
 
-typedef struct Opt {
-    const char *name;   /* "--time" */
-    bool takes_value;
-    bool multi;         /* may be repeated (values collected) */
-    /* filled by cli_parse: */
+/* One option of a command: the parser, the usage line and the docs read it. */
+typedef struct OptSpec {
+    const char *name; /* "--time" */
+    const char *arg;  /* the value's placeholder in the usage line ("T"); NULL: a flag, it takes none */
+    unsigned flags;   /* OPT_* */
+    const char *doc;  /* one line */
+} OptSpec;
+enum {
+    OPT_MULTI = 1,    /* may be repeated: every value is kept */
+    OPT_REQUIRED = 2, /* shown without brackets; the command checks it and says so its own way */
+    OPT_OR_NEXT = 4,  /* one choice with the next option: [--json|--objects] */
+};
+
+/* What was given of one option. */
+typedef struct OptVal {
     bool set;
-    const char *value;
-    const char **values;
+    const char *value;   /* the last value given */
+    const char **values; /* OPT_MULTI: all of them */
     int nvalues;
-} Opt;
+} OptVal;
 
-/* Parses argv[1..] (argv[0] is the command name).  Positional arguments
- * go to pos (at most maxpos).  Prints a message and returns false on a
- * usage error. */
-bool cli_parse(int argc, char **argv, Opt *opts, int nopts, const char **pos, int minpos, int maxpos, int *npos,
-               const char *usage);
-void cli_free_opts(Opt *opts, int nopts);
-bool cli_time(const Opt *o, int64_t *out); /* --time, default now */
+typedef struct CmdCall CmdCall;
+typedef struct Command Command;
 
-typedef int (*CmdFn)(int argc, char **argv);
-typedef struct Command {
-    const char *name;
-    CmdFn fn;
-    const char *usage;
-    const char *doc;
-} Command;
-extern const Command commands[];
+/* One command, in its own file of src/cmd/. */
+typedef struct CmdSpec {
+    const char *name;    /* as usage lines and messages say it: "show", "slr parse" */
+    const char *args;    /* its positional arguments in the usage line: "GAME [KEY [VALUE]]" */
+    int minpos, maxpos;  /* how many positional arguments it takes */
+    const OptSpec *opts; /* in the usage line's order, ending with {NULL}; NULL: none */
+    const char *doc;     /* one line, for nomic help */
+    const char *more;    /* docs/cli.md's and the man page's paragraphs (markdown: `code`, "- " items), or NULL */
+    bool first_only;     /* help: reads its first argument alone, and ignores what it does not know */
+    int bad_usage;       /* exit status of bad usage; 0: EXIT_USAGE */
+    int bad_game;        /* exit status when GAME does not open; 0: EXIT_USAGE */
+    size_t data_size;    /* the command's own state between check and run, zeroed, at CmdCall.data */
+    int (*check)(CmdCall *c);   /* before GAME opens: CMD_GO_ON, or the exit status; NULL: none */
+    int (*run)(CmdCall *c);     /* the command; GAME is open in c->g if its row says CMD_GAME */
+    void (*cleanup)(CmdCall *c); /* frees what check or run kept in c->data, whatever happened; or NULL */
+    const Command *subs; /* a command made of subcommands (slr): their table, ending with {NULL} */
+} CmdSpec;
 
-int cmd_init(int argc, char **argv);
-int cmd_move(int argc, char **argv);
-int cmd_try(int argc, char **argv);
-int cmd_tick(int argc, char **argv);
-int cmd_show(int argc, char **argv);
-int cmd_export(int argc, char **argv);
-int cmd_log(int argc, char **argv);
-int cmd_outbox(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_replay(int argc, char **argv);
-int cmd_help(int argc, char **argv);
-int cmd_config(int argc, char **argv);
-int cmd_token(int argc, char **argv);
-int cmd_sugar(int argc, char **argv);
-int cmd_deliver(int argc, char **argv);
-int cmd_send(int argc, char **argv);
-int cmd_serve(int argc, char **argv);
-int cmd_slr(int argc, char **argv);
-int cmd_reveal(int argc, char **argv);
-int cmd_scams(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_suspend(int argc, char **argv);
-int cmd_resume(int argc, char **argv);
+/* One row of a command table. */
+struct Command {
+    const CmdSpec *spec;
+    unsigned flags; /* CMD_* */
+};
+enum {
+    CMD_GAME = 1, /* opens GAME, its first argument, before run (git's RUN_SETUP) */
+};
+extern const Command commands[]; /* nomic.c; ends with {NULL} */
+
+/* One call of a command: its arguments, read by the spec's options. */
+struct CmdCall {
+    const CmdSpec *spec;
+    const CmdSpec *usage; /* whose usage line the errors print: the spec, or its parent command's */
+    const char *pos[MAX_POS];
+    int npos;
+    OptVal opt[MAX_OPTS]; /* indexed as spec->opts: each file names them by an enum */
+    Game *g;              /* CMD_GAME: the open game */
+    void *data;           /* spec->data_size bytes, the command's own */
+};
+
+/* Runs the command of one table row on argv[1..] (argv[0] is its name):
+ * parses, checks, opens GAME, runs, cleans up.  Returns the exit status. */
+int cli_run(const Command *c, int argc, char **argv);
+
+/* The usage line of a command ("nomic show GAME [--type T]..."); a command
+ * of subcommands joins theirs with " | ".  Appended to b. */
+void cli_usage_line(const CmdSpec *s, Buf *b);
+/* Prints "usage: LINE" of c's command on standard error. */
+void cli_print_usage(const CmdCall *c);
+/* --time's value in *out, or the wall clock when it was not given;
+ * prints why and returns false when it does not read. */
+bool cli_time(const OptVal *o, int64_t *out);
 
 /* Opens GAME or prints why not (returns NULL). */
 Game *cli_open(const char *path);
@@ -79,5 +118,10 @@ typedef struct SendCount {
     int delivered, not_sent;
 } SendCount;
 bool cli_send_mail(Game *g, const char *path, bool all, bool quiet, SendCount *count);
+
+/* The commands' specs, each in its file of src/cmd/. */
+extern const CmdSpec cmd_init, cmd_move, cmd_try, cmd_tick, cmd_show, cmd_export, cmd_log, cmd_outbox, cmd_check,
+    cmd_replay, cmd_help, cmd_config, cmd_token, cmd_sugar, cmd_deliver, cmd_send, cmd_serve, cmd_slr, cmd_reveal,
+    cmd_scams, cmd_report, cmd_suspend, cmd_resume;
 
 #endif

@@ -197,4 +197,42 @@ done
 "$NOMIC" help --markdown >language.md
 expect_cmp "$SRCDIR/docs/language.md" language.md "docs/language.md is nomic help --markdown (run make docs)"
 
+# docs/cli.md and the man page are the command table as nomic help prints
+# them (make docs); they must not drift from src/nomic.c and src/cmd/.
+"$NOMIC" help --cli-markdown >cli.md
+expect_cmp "$SRCDIR/docs/cli.md" cli.md "docs/cli.md is nomic help --cli-markdown (run make docs)"
+"$NOMIC" help --man >nomic.1
+expect_cmp "$SRCDIR/docs/nomic.1" nomic.1 "docs/nomic.1 is nomic help --man (run make docs)"
+if command -v groff >/dev/null; then
+    groff -ww -man -Tutf8 "$SRCDIR/docs/nomic.1" >/dev/null 2>groff.err
+    expect_cmp /dev/null groff.err "the man page formats without a warning"
+else
+    fail "groff is not installed (tools/setup installs it): the man page is not checked"
+fi
+
+# every command's usage line, as its errors print it and as nomic help
+# lists it, is the one of docs/cli.md's synopsis (made from the table)
+sed -n '/^```$/,/^```$/{/^nomic /p}' "$SRCDIR/docs/cli.md" >synopsis
+expect_eq "$(wc -l <synopsis)" "$(grep -c '^## ' "$SRCDIR/docs/cli.md" | awk '{ print $1 - 1 }')" \
+    "(the synopsis has a line for each command)"
+"$NOMIC" help >help.txt
+while read -r line; do
+    name=${line#nomic }
+    name=${name%% *}
+    grep -qxF "  $(printf '%-60s' "$line") $(sed -n "/^## $name\$/,/^## /{/^\`nomic /!{/^[a-zA-Z]/{p;q}}}" "$SRCDIR/docs/cli.md" |
+        sed 's/\.$//')" help.txt && ok || fail "nomic help does not list \"$line\" with its doc"
+    [ "$name" = help ] && continue
+    want=2
+    [ "$name" = deliver ] && want=64
+    expect_status $want "nomic $name --no-such-option" "$NOMIC" $name --no-such-option
+    printf 'usage: %s\n' "$line" >want
+    tail -n 1 err >got
+    expect_cmp want got "nomic $name prints the table's usage line"
+done <synopsis
+for sub in parse emit; do
+    expect_status 2 "nomic slr $sub --no-such-option" "$NOMIC" slr $sub --no-such-option
+    printf 'nomic slr %s: unknown option --no-such-option\nusage: %s\n' $sub "$(grep '^nomic slr ' synopsis)" >want
+    expect_cmp want err "nomic slr $sub names itself and prints slr's usage line"
+done
+
 report cli

@@ -166,14 +166,23 @@ static void check_file(Tally *t, const char *file)
     free(text);
 }
 
-int cmd_check(int argc, char **argv)
+static int check_run(CmdCall *c)
 {
-    const char *pos[256];
-    int npos;
-    if (!cli_parse(argc, argv, NULL, 0, pos, 1, 256, &npos, commands[7].usage)) return EXIT_USAGE;
     Tally t = {0};
-    for (int i = 0; i < npos; i++) check_file(&t, pos[i]);
+    for (int i = 0; i < c->npos; i++) check_file(&t, c->pos[i]);
     printf("%d rule%s checked: %d error%s, %d warning%s\n", t.rules, t.rules == 1 ? "" : "s", t.errors,
            t.errors == 1 ? "" : "s", t.warnings, t.warnings == 1 ? "" : "s");
     return t.errors ? EXIT_REFUSED : 0;
 }
+
+const CmdSpec cmd_check = {
+    .name = "check",
+    .args = "FILE...",
+    .minpos = 1,
+    .maxpos = MAX_POS,
+    .doc = "parse and lint a ruleset or a rule text",
+    .more = "It reports `FILE:LINE:COL: error|warning: (rule ID) message` for every rule object of a file, or\n"
+            "for a file holding one bare condition or verb list, and exits 1 if it found an error.  It also\n"
+            "checks sugar tables (`FILE.sugar`: docs/formats.md).  FILE may name a shipped set.\n",
+    .run = check_run,
+};

@@ -10,28 +10,36 @@
 #include "cli.h"
 #include "game_mechanics.h"
 
-static const char *config_usage = "nomic config GAME [KEY [VALUE]] [--unset]";
+enum { CONFIG_UNSET };
+static const OptSpec config_opts[] = {
+    [CONFIG_UNSET] = {"--unset", NULL, 0, "set KEY back to its default"},
+    {NULL},
+};
 
-int cmd_config(int argc, char **argv)
+/* Every key with its value, in one column. */
+static void print_all(Game *g)
 {
-    Opt o[] = {{"--unset", false}};
-    const char *pos[3];
-    int npos, rc = EXIT_USAGE;
-    Game *g = NULL;
-    if (!cli_parse(argc, argv, o, 1, pos, 1, 3, &npos, config_usage)) goto out;
-    if (!(g = cli_open(pos[0]))) goto out;
-    if (npos == 1) {
-        int width = 0; /* the values in one column */
-        for (const ConfigKey *k = config_keys; k->key; k++)
-            if ((int)strlen(k->key) > width) width = (int)strlen(k->key);
-        for (const ConfigKey *k = config_keys; k->key; k++) {
-            char *v = game_config(g, k->key);
-            printf("%-*s %s\n", width, k->key, *v ? v : "(unset)");
-            free(v);
-        }
+    int width = 0;
+    for (const ConfigKey *k = config_keys; k->key; k++)
+        if ((int)strlen(k->key) > width) width = (int)strlen(k->key);
+    for (const ConfigKey *k = config_keys; k->key; k++) {
+        char *v = game_config(g, k->key);
+        printf("%-*s %s\n", width, k->key, *v ? v : "(unset)");
+        free(v);
+    }
+}
+
+static int config_run(CmdCall *c)
+{
+    Game *g = c->g;
+    const char *const *pos = c->pos;
+    bool unset = c->opt[CONFIG_UNSET].set;
+    int rc = EXIT_USAGE;
+    Buf err = {0};
+    if (c->npos == 1) {
+        print_all(g);
         rc = 0;
-    } else if (npos == 2 && !o[0].set) {
-        Buf err = {0};
+    } else if (c->npos == 2 && !unset) {
         if (!config_known(pos[1], &err)) {
             fprintf(stderr, "nomic config: %s\n", buf_str(&err));
         } else {
@@ -40,75 +48,97 @@ int cmd_config(int argc, char **argv)
             free(v);
             rc = 0;
         }
-        buf_free(&err);
     } else {
-        Buf err = {0};
-        if (game_config_set(g, pos[1], o[0].set ? NULL : npos == 3 ? pos[2] : NULL, &err)) rc = 0;
+        if (game_config_set(g, pos[1], unset ? NULL : c->npos == 3 ? pos[2] : NULL, &err)) rc = 0;
         else fprintf(stderr, "nomic config: %s\n", buf_str(&err));
-        buf_free(&err);
     }
-out:
-    game_close(g);
-    cli_free_opts(o, 1);
+    buf_free(&err);
     return rc;
 }
 
-int cmd_token(int argc, char **argv)
+const CmdSpec cmd_config = {
+    .name = "config",
+    .args = "GAME [KEY [VALUE]]",
+    .minpos = 1,
+    .maxpos = 3,
+    .opts = config_opts,
+    .doc = "settings of the Mechanics: transport, mailFrom, mailPolicy, listen",
+    .more = "Without KEY it prints every setting; with KEY, its value; with VALUE (or `--unset`), it sets it.\n"
+            "docs/mechanics.md describes the settings.\n",
+    .run = config_run,
+};
+
+static int token_check(CmdCall *c)
 {
-    const char *pos[2];
-    int npos, rc = EXIT_USAGE;
-    Game *g = NULL;
-    if (!cli_parse(argc, argv, NULL, 0, pos, 2, 2, &npos, "nomic token GAME ADDRESS")) goto out;
-    if (!strchr(pos[1], '@') || strpbrk(pos[1], " \t\r\n<>")) {
-        fprintf(stderr, "nomic token: %s is not a bare mail address\n", pos[1]);
-        goto out;
+    const char *addr = c->pos[1];
+    if (!strchr(addr, '@') || strpbrk(addr, " \t\r\n<>")) {
+        fprintf(stderr, "nomic token: %s is not a bare mail address\n", addr);
+        return EXIT_USAGE;
     }
-    if (!(g = cli_open(pos[0]))) goto out;
-    const char *bad;
-    char *canon = game_address(g, pos[1], &bad);
+    return CMD_GO_ON;
+}
+
+static int token_run(CmdCall *c)
+{
+    Game *g = c->g;
+    const char *addr = c->pos[1], *bad;
+    char *canon = game_address(g, addr, &bad);
     if (!canon) {
-        fprintf(stderr, "nomic token: %s: %s\n", pos[1], bad);
-        goto out;
+        fprintf(stderr, "nomic token: %s: %s\n", addr, bad);
+        return EXIT_USAGE;
     }
     free(canon);
-    char *t = game_issue_token(g, pos[1]);
+    char *t = game_issue_token(g, addr);
     if (!t) {
         fprintf(stderr, "nomic token: could not issue a token: %s\n", store_error(g->st));
-        goto out;
+        return EXIT_USAGE;
     }
     printf("%s\n", t);
     free(t);
-    rc = 0;
-out:
-    game_close(g);
-    return rc;
+    return 0;
 }
 
-int cmd_sugar(int argc, char **argv)
+const CmdSpec cmd_token = {
+    .name = "token",
+    .args = "GAME ADDRESS",
+    .minpos = 2,
+    .maxpos = 2,
+    .doc = "issue (or re-issue) the token of a player's address",
+    .more = "Re-issuing voids the old token at once.  docs/mechanics.md says what a token is for.\n",
+    .check = token_check,
+    .run = token_run,
+};
+
+enum { SUGAR_SET };
+static const OptSpec sugar_opts[] = {
+    [SUGAR_SET] = {"--set", "FILE", 0, "replace the sugar by the table in FILE"},
+    {NULL},
+};
+
+static int print_sugar(CmdCall *c)
 {
-    Opt o[] = {{"--set", true}};
-    const char *pos[1];
-    int npos, rc = EXIT_USAGE;
-    Game *g = NULL;
-    char *text = NULL;
-    if (!cli_parse(argc, argv, o, 1, pos, 1, 1, &npos, "nomic sugar GAME [--set FILE]")) goto out;
-    if (!(g = cli_open(pos[0]))) goto out;
-    if (!o[0].set) {
-        char *v;
-        int got = store_meta_read(g->st, "sugar", &v);
-        if (got < 0) fprintf(stderr, "nomic sugar: %s: %s\n", pos[0], store_error(g->st));
-        else if (got && *v) fputs(v, stdout);
-        else printf("# this game has no sugar: moves are written in the object format\n");
-        free(v);
-        rc = got < 0 ? EXIT_FAILURE : 0;
-        goto out;
+    char *v;
+    int got = store_meta_read(c->g->st, "sugar", &v);
+    if (got < 0) fprintf(stderr, "nomic sugar: %s: %s\n", c->pos[0], store_error(c->g->st));
+    else if (got && *v) fputs(v, stdout);
+    else printf("# this game has no sugar: moves are written in the object format\n");
+    free(v);
+    return got < 0 ? EXIT_FAILURE : 0;
+}
+
+static int sugar_run(CmdCall *c)
+{
+    Game *g = c->g;
+    const char *file = c->opt[SUGAR_SET].value;
+    if (!c->opt[SUGAR_SET].set) return print_sugar(c);
+    char *text = read_file(file, NULL);
+    if (!text) {
+        fprintf(stderr, "nomic sugar: cannot read %s\n", file);
+        return EXIT_USAGE;
     }
-    if (!(text = read_file(o[0].value, NULL))) {
-        fprintf(stderr, "nomic sugar: cannot read %s\n", o[0].value);
-        goto out;
-    }
+    int rc = EXIT_USAGE;
     Buf err = {0};
-    Sugar *s = sugar_parse(text, o[0].value, &err);
+    Sugar *s = sugar_parse(text, file, &err);
     if (!s) {
         fprintf(stderr, "%s\n", buf_str(&err));
         rc = EXIT_REFUSED;
@@ -121,9 +151,17 @@ int cmd_sugar(int argc, char **argv)
         rc = 0;
     }
     buf_free(&err);
-out:
     free(text);
-    game_close(g);
-    cli_free_opts(o, 1);
     return rc;
 }
+
+const CmdSpec cmd_sugar = {
+    .name = "sugar",
+    .args = "GAME",
+    .minpos = 1,
+    .maxpos = 1,
+    .opts = sugar_opts,
+    .doc = "print or replace the game's sugar (one-line moves)",
+    .more = "docs/formats.md describes a sugar table; `nomic check FILE.sugar` checks one.\n",
+    .run = sugar_run,
+};

@@ -226,18 +226,46 @@ static bool import_one(void *ud, const MboxMail *mm)
     return true;
 }
 
-static int deliver_mbox(const char *game, const char *path)
+enum { DELIVER_MBOX };
+static const OptSpec deliver_opts[] = {
+    [DELIVER_MBOX] = {"--mbox", "FILE", 0, "every mail of the mailbox FILE (- : standard input), in groups"},
+    {NULL},
+};
+
+typedef struct DeliverArgs {
+    FILE *mbox;      /* --mbox */
+    char *raw;       /* or the one mail: its first n of total bytes, */
+    size_t n, total;
+    char *sha256;    /* the digest of the whole, */
+    MailIn m;        /* and as read */
+    bool read;       /* m holds it */
+} DeliverArgs;
+
+/* The mailbox opened, or the one mail read, before the game opens. */
+static int deliver_check(CmdCall *c)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "nomic deliver: %s: %s\n", path, strerror(errno));
-        return EX_USAGE_;
+    DeliverArgs *a = c->data;
+    const OptVal *mbox = &c->opt[DELIVER_MBOX];
+    if (mbox->set) {
+        a->mbox = strcmp(mbox->value, "-") == 0 ? stdin : fopen(mbox->value, "rb");
+        if (!a->mbox) {
+            fprintf(stderr, "nomic deliver: %s: %s\n", mbox->value, strerror(errno));
+            return EX_USAGE_;
+        }
+        return CMD_GO_ON;
     }
-    Game *g = cli_open(game);
-    if (!g) {
-        if (f != stdin) fclose(f);
-        return EX_TEMPFAIL_;
+    a->raw = read_stdin(&a->n, &a->total, &a->sha256);
+    Buf err = {0};
+    if (!(a->read = mail_read(a->raw, a->n, &a->m, &err))) {
+        fprintf(stderr, "nomic deliver: %s\n", buf_str(&err));
+        buf_free(&err);
+        return EX_DATAERR_;
     }
+    return CMD_GO_ON;
+}
+
+static int deliver_mbox(Game *g, const char *game, FILE *f, const char *path)
+{
     Import im = {.g = g, .yielded_ms = monotonic_ms()};
     Buf err = {0};
     if (!mbox_each(f, MAX_MAIL, import_one, &im, &err)) {
@@ -248,46 +276,44 @@ static int deliver_mbox(const char *game, const char *path)
     else if (!im.rc && im.unreadable) im.rc = EX_DATAERR_;
     /* the answers of what was kept; a failure waits for `nomic send` */
     cli_send_mail(g, game, false, true, NULL);
-    game_close(g);
-    if (f != stdin) fclose(f);
     buf_free(&err);
     buf_free(&im.err);
     return im.rc;
 }
 
-int cmd_deliver(int argc, char **argv)
+static int deliver_run(CmdCall *c)
 {
-    Opt opts[] = {{"--mbox", true}};
-    const char *pos[1];
-    int npos;
-    if (!cli_parse(argc, argv, opts, 1, pos, 1, 1, &npos, "nomic deliver GAME [--mbox FILE]")) return EX_USAGE_;
-    if (opts[0].set) {
-        int rc = deliver_mbox(pos[0], opts[0].value);
-        cli_free_opts(opts, 1);
-        return rc;
-    }
-    cli_free_opts(opts, 1);
-    size_t n, total;
-    char *sha256;
-    char *raw = read_stdin(&n, &total, &sha256);
-    MailIn m;
-    Buf err = {0};
-    if (!mail_read(raw, n, &m, &err)) {
-        fprintf(stderr, "nomic deliver: %s\n", buf_str(&err));
-        buf_free(&err);
-        free(raw);
-        free(sha256);
-        return EX_DATAERR_;
-    }
-    int rc = EX_TEMPFAIL_;
-    Game *g = cli_open(pos[0]);
-    if (g) {
-        rc = take_mail(g, &m, raw, n, total, sha256, "nomic deliver");
-        if (rc == 0) cli_send_mail(g, pos[0], false, true, NULL); /* a failure waits for the next try */
-        game_close(g);
-    }
-    mail_free(&m);
-    free(raw);
-    free(sha256);
+    DeliverArgs *a = c->data;
+    if (a->mbox) return deliver_mbox(c->g, c->pos[0], a->mbox, c->opt[DELIVER_MBOX].value);
+    int rc = take_mail(c->g, &a->m, a->raw, a->n, a->total, a->sha256, "nomic deliver");
+    if (rc == 0) cli_send_mail(c->g, c->pos[0], false, true, NULL); /* a failure waits for the next try */
     return rc;
 }
+
+static void deliver_cleanup(CmdCall *c)
+{
+    DeliverArgs *a = c->data;
+    if (a->mbox && a->mbox != stdin) fclose(a->mbox);
+    if (a->read) mail_free(&a->m);
+    free(a->raw);
+    free(a->sha256);
+}
+
+const CmdSpec cmd_deliver = {
+    .name = "deliver",
+    .args = "GAME",
+    .minpos = 1,
+    .maxpos = 1,
+    .opts = deliver_opts,
+    .doc = "take one RFC 5322 mail on stdin, as an MTA's delivery program; --mbox: every mail of a mailbox",
+    .more = "It is an MTA's delivery program (a .forward pipe, procmail, Postfix or OpenSMTPD `mda`); with\n"
+            "`--mbox`, every mail of a mailbox is taken, in groups of 64 mails (or 1 s) per fsync.  It has exit\n"
+            "statuses of its own, the ones MTAs read: 0 taken, 75 try again later (the game could not be opened\n"
+            "or written), 65 not a usable mail, 64 bad usage.  docs/mechanics.md.\n",
+    .bad_usage = EX_USAGE_,
+    .bad_game = EX_TEMPFAIL_,
+    .data_size = sizeof(DeliverArgs),
+    .check = deliver_check,
+    .run = deliver_run,
+    .cleanup = deliver_cleanup,
+};

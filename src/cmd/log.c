@@ -57,44 +57,65 @@ static bool print_event(void *ud, const JournalRow *r)
     return true;
 }
 
-int cmd_log(int argc, char **argv)
+enum { LOG_EVENT, LOG_JSON, LOG_AS };
+static const OptSpec log_opts[] = {
+    [LOG_EVENT] = {"--event", "N", 0, "only event N"},
+    [LOG_JSON] = {"--json", NULL, 0, "as JSON"},
+    [LOG_AS] = {"--as", "ADDR", 0, "show the sender of ADDR their own private values and refusals"},
+    {NULL},
+};
+
+typedef struct LogArgs {
+    long from, to; /* the events shown */
+} LogArgs;
+
+static int log_check(CmdCall *c)
 {
-    Opt o[] = {{"--event", true}, {"--json", false}, {"--as", true}};
-    const char *pos[1];
-    int npos, rc = EXIT_USAGE;
-    Game *g = NULL;
-    char *as = NULL;
-    if (!cli_parse(argc, argv, o, 3, pos, 1, 1, &npos, commands[5].usage)) goto out;
-    long from = 1, to = 0x7fffffffL;
-    if (o[0].set) {
-        from = to = strtol(o[0].value, NULL, 10);
-        if (from <= 0) {
-            fprintf(stderr, "nomic log: --event %s: expected an event number\n", o[0].value);
-            goto out;
+    LogArgs *a = c->data;
+    const OptVal *event = &c->opt[LOG_EVENT];
+    a->from = 1, a->to = 0x7fffffffL;
+    if (event->set) {
+        a->from = a->to = strtol(event->value, NULL, 10);
+        if (a->from <= 0) {
+            fprintf(stderr, "nomic log: --event %s: expected an event number\n", event->value);
+            return EXIT_USAGE;
         }
     }
-    if (!(g = cli_open(pos[0]))) goto out;
-    if (o[0].set && from > store_last_event(g->st)) {
-        fprintf(stderr, "nomic log: there is no event %ld\n", from);
-        rc = EXIT_REFUSED;
-        goto out;
+    return CMD_GO_ON;
+}
+
+static int log_run(CmdCall *c)
+{
+    const LogArgs *a = c->data;
+    const OptVal *o = c->opt;
+    Game *g = c->g;
+    if (o[LOG_EVENT].set && a->from > store_last_event(g->st)) {
+        fprintf(stderr, "nomic log: there is no event %ld\n", a->from);
+        return EXIT_REFUSED;
     }
     RuleInfo *ri;
     free((engine_rules(g->eng, &ri), ri)); /* reads the private attributes */
-    const char *bad;
-    as = o[2].set ? game_address(g, o[2].value, &bad) : NULL; /* the form the game knows it by */
-    LogState st = {o[1].set, true,
-                   {.private_attrs = g->eng->private_attrs, .address = as ? as : o[2].set ? o[2].value : NULL}};
+    const char *bad, *asked = o[LOG_AS].set ? o[LOG_AS].value : NULL;
+    char *as = asked ? game_address(g, asked, &bad) : NULL; /* the form the game knows it by */
+    LogState st = {o[LOG_JSON].set, true, {.private_attrs = g->eng->private_attrs, .address = as ? as : asked}};
     if (st.json) printf("{\"version\":1,\"events\":[");
-    store_each_event(g->st, from, to, print_event, &st);
+    store_each_event(g->st, a->from, a->to, print_event, &st);
     if (st.json) printf("\n]}\n");
-    rc = 0;
-out:
     free(as);
-    game_close(g);
-    cli_free_opts(o, 3);
-    return rc;
+    return 0;
 }
+
+const CmdSpec cmd_log = {
+    .name = "log",
+    .args = "GAME",
+    .minpos = 1,
+    .maxpos = 1,
+    .opts = log_opts,
+    .doc = "the journal: events, outcomes, traces",
+    .data_size = sizeof(LogArgs),
+    .check = log_check,
+    .run = log_run,
+};
 
 static bool print_message(void *ud, const OutRow *r)
 {
@@ -128,18 +149,27 @@ static bool print_message(void *ud, const OutRow *r)
     return true;
 }
 
-int cmd_outbox(int argc, char **argv)
+enum { OUTBOX_JSON };
+static const OptSpec outbox_opts[] = {
+    [OUTBOX_JSON] = {"--json", NULL, 0, "as JSON"},
+    {NULL},
+};
+
+static int outbox_run(CmdCall *c)
 {
-    Opt o[] = {{"--json", false}};
-    const char *pos[1];
-    int npos;
-    if (!cli_parse(argc, argv, o, 1, pos, 1, 1, &npos, commands[6].usage)) return EXIT_USAGE;
-    Game *g = cli_open(pos[0]);
-    if (!g) return EXIT_USAGE;
-    LogState st = {o[0].set, true};
+    LogState st = {c->opt[OUTBOX_JSON].set, true};
     if (st.json) printf("{\"version\":1,\"messages\":[");
-    store_each_outbox(g->st, print_message, &st);
+    store_each_outbox(c->g->st, print_message, &st);
     if (st.json) printf("\n]}\n");
-    game_close(g);
     return 0;
 }
+
+const CmdSpec cmd_outbox = {
+    .name = "outbox",
+    .args = "GAME",
+    .minpos = 1,
+    .maxpos = 1,
+    .opts = outbox_opts,
+    .doc = "every message: recipients, time, state, text",
+    .run = outbox_run,
+};

@@ -31,53 +31,106 @@ static void print_one(void *ud, Game *g, const Outcome *o)
                (unsigned long long)m->first_work);
 }
 
-static int move_or_try(int argc, char **argv, bool dry)
+enum { MOVE_FROM, MOVE_TIME, MOVE_FILE };
+static const OptSpec move_opts[] = {
+    [MOVE_FROM] = {"--from", "ADDR", OPT_REQUIRED, "the sender's address"},
+    [MOVE_TIME] = {"--time", "T", 0, "the move's time (default: now)"},
+    [MOVE_FILE] = {"--file", "F", 0, "read the message from F (default: standard input)"},
+    {NULL},
+};
+
+typedef struct MoveArgs {
+    int64_t t;  /* --time, or GAME_TIME_NOW */
+    char *body; /* the message */
+    char *from; /* --from, in the form the game knows it by */
+} MoveArgs;
+
+/* The arguments and the message, read before the game opens. */
+static int move_check(CmdCall *c)
 {
-    Opt o[] = {{"--from", true}, {"--time", true}, {"--file", true}};
-    const char *pos[1];
-    int npos, rc = EXIT_USAGE;
-    const char *usage = dry ? "nomic try GAME --from ADDR [--time T] [--file F]"
-                            : "nomic move GAME --from ADDR [--time T] [--file F]";
-    int64_t t;
-    char *body = NULL, *from = NULL;
-    Game *g = NULL;
-    if (!cli_parse(argc, argv, o, 3, pos, 1, 1, &npos, usage) || !cli_time(&o[1], &t)) goto out;
-    if (!o[0].set || !*o[0].value) {
-        fprintf(stderr, "nomic %s: --from ADDR is required\nusage: %s\n", argv[0], usage);
-        goto out;
+    MoveArgs *a = c->data;
+    const OptVal *o = c->opt;
+    const char *name = c->spec->name;
+    bool dry = c->spec == &cmd_try;
+    if (!cli_time(&o[MOVE_TIME], &a->t)) return EXIT_USAGE;
+    if (!o[MOVE_FROM].set || !*o[MOVE_FROM].value) {
+        fprintf(stderr, "nomic %s: --from ADDR is required\n", name);
+        cli_print_usage(c);
+        return EXIT_USAGE;
     }
-    if (dry && t > time_now_wall()) {
+    if (dry && a->t > time_now_wall()) {
         /* the rules would run at that time: a dry run would show what the
          * timers due before then do, a Computation or a draw, in advance */
         fprintf(stderr, "nomic try: --time is later than now: a dry run cannot look into the future\n");
-        goto out;
+        return EXIT_USAGE;
     }
-    if (!o[1].set) t = GAME_TIME_NOW; /* read under the game's lock */
-    const char *file = o[2].set ? o[2].value : "-";
-    body = read_file(file, NULL);
-    if (!body) {
-        fprintf(stderr, "nomic %s: cannot read %s\n", argv[0], strcmp(file, "-") ? file : "standard input");
-        goto out;
+    if (!o[MOVE_TIME].set) a->t = GAME_TIME_NOW; /* read under the game's lock */
+    const char *file = o[MOVE_FILE].set ? o[MOVE_FILE].value : "-";
+    if (!(a->body = read_file(file, NULL))) {
+        fprintf(stderr, "nomic %s: cannot read %s\n", name, strcmp(file, "-") ? file : "standard input");
+        return EXIT_USAGE;
     }
-    if (!(g = cli_open(pos[0]))) goto out;
-    const char *bad;
-    from = game_address(g, o[0].value, &bad); /* the replies are to the address's one form */
-    Printer p = {from ? from : o[0].value, dry, false};
-    if (!game_move(g, o[0].value, t, body, dry, print_one, &p)) {
-        fprintf(stderr, "nomic %s: the store failed: %s\n", argv[0], store_error(g->st));
-        rc = EXIT_USAGE;
-        goto out;
-    }
-    if (dry) printf("(dry run: nothing was kept)\n");
-    else cli_send_mail(g, pos[0], false, true, NULL);
-    rc = p.refused ? EXIT_REFUSED : 0;
-out:
-    game_close(g);
-    free(body);
-    free(from);
-    cli_free_opts(o, 3);
-    return rc;
+    return CMD_GO_ON;
 }
 
-int cmd_move(int argc, char **argv) { return move_or_try(argc, argv, false); }
-int cmd_try(int argc, char **argv) { return move_or_try(argc, argv, true); }
+static int move_run(CmdCall *c)
+{
+    MoveArgs *a = c->data;
+    Game *g = c->g;
+    const char *sender = c->opt[MOVE_FROM].value, *bad;
+    bool dry = c->spec == &cmd_try;
+    a->from = game_address(g, sender, &bad); /* the replies are to the address's one form */
+    Printer p = {a->from ? a->from : sender, dry, false};
+    if (!game_move(g, sender, a->t, a->body, dry, print_one, &p)) {
+        fprintf(stderr, "nomic %s: the store failed: %s\n", c->spec->name, store_error(g->st));
+        return EXIT_USAGE;
+    }
+    if (dry) printf("(dry run: nothing was kept)\n");
+    else cli_send_mail(g, c->pos[0], false, true, NULL);
+    return p.refused ? EXIT_REFUSED : 0;
+}
+
+static void move_cleanup(CmdCall *c)
+{
+    MoveArgs *a = c->data;
+    free(a->body);
+    free(a->from);
+}
+
+const CmdSpec cmd_move = {
+    .name = "move",
+    .args = "GAME",
+    .minpos = 1,
+    .maxpos = 1,
+    .opts = move_opts,
+    .doc = "submit a message of moves (from F or stdin); prints the replies",
+    .more = "It first runs the timers due by the move's time (each its own event), then the move.  It prints the\n"
+            "event's outcome and every message addressed to the sender; messages for others are counted (\"see\n"
+            "nomic outbox\").  An event whose rules changed nothing but the move itself says `no effect` and why\n"
+            "(docs/mechanics.md); exit status 0, as for `applied`; a refused move exits 1.\n"
+            "\n"
+            "The message holds moves in the object format or sugar lines (`REGISTER Ann`, `VOTE 12 FOR`); see\n"
+            "docs/mechanics.md.  The command line is the game-keeper's: `mailPolicy` does not apply to it.\n",
+    .data_size = sizeof(MoveArgs),
+    .check = move_check,
+    .run = move_run,
+    .cleanup = move_cleanup,
+};
+
+const CmdSpec cmd_try = {
+    .name = "try",
+    .args = "GAME",
+    .minpos = 1,
+    .maxpos = 1,
+    .opts = move_opts,
+    .doc = "dry run of a move: the trace and the changes; nothing is kept",
+    .more = "It runs the same as `move`, prints the trace and the changes, ends with what the move cost of the\n"
+            "event's budget (`cost: N of maxWork ...`, docs/limits.md), and keeps nothing.  It refuses a time\n"
+            "later than now and draws from a throwaway generator, so it cannot show what a future timer or the\n"
+            "next draw will do; and it plays on what `--from` may see: every private value of an object that\n"
+            "address does not own reads `\"\"`.\n",
+    .data_size = sizeof(MoveArgs),
+    .check = move_check,
+    .run = move_run,
+    .cleanup = move_cleanup,
+};

@@ -9,14 +9,17 @@
 
 #include "cli.h"
 
-int cmd_replay(int argc, char **argv)
-{
-    const char *pos[1];
-    int npos;
-    if (!cli_parse(argc, argv, NULL, 0, pos, 1, 1, &npos, commands[8].usage)) return EXIT_USAGE;
-    Game *g = cli_open(pos[0]);
-    if (!g) return EXIT_USAGE;
-    int rc = game_replay(g) ? 0 : EXIT_REFUSED;
-    game_close(g);
-    return rc;
-}
+static int run(CmdCall *c) { return game_replay(c->g) ? 0 : EXIT_REFUSED; }
+
+const CmdSpec cmd_replay = {
+    .name = "replay",
+    .args = "GAME",
+    .minpos = 1,
+    .maxpos = 1,
+    .doc = "rebuild the game from its initial sets and journal, checking every hash",
+    .more = "It rebuilds the game in memory from the initial sets and the journal, with the game's seed and hash\n"
+            "key, and compares every event's state hash; on a difference it names the first event that differs\n"
+            "and exits 1.  A game made before the hash was keyed (no `hash_key` in its meta) is hashed with a\n"
+            "zero key; the hashes it recorded before do not replay.\n",
+    .run = run,
+};

@@ -12,13 +12,10 @@
 
 #include "cli.h"
 
-int cmd_reveal(int argc, char **argv)
+static int run(CmdCall *c)
 {
-    const char *pos[1];
-    int npos;
-    if (!cli_parse(argc, argv, NULL, 0, pos, 1, 1, &npos, "nomic reveal GAME")) return EXIT_USAGE;
-    Game *g = cli_open(pos[0]);
-    if (!g) return EXIT_USAGE;
+    Game *g = c->g;
+    const char *const *pos = c->pos;
     char *salt = NULL, *published = NULL, *key = NULL, *revealed = NULL;
     int rc = 0;
     if (store_meta_read(g->st, "seed_salt", &salt) < 0 || store_meta_read(g->st, "seed_commitment", &published) < 0 ||
@@ -57,6 +54,19 @@ out:
     free(key);
     free(salt);
     free(published);
-    game_close(g);
     return rc;
 }
+
+const CmdSpec cmd_reveal = {
+    .name = "reveal",
+    .args = "GAME",
+    .minpos = 1,
+    .maxpos = 1,
+    .doc = "publish the generator's seed, checked against the commitment init printed, and the state hash's key",
+    .more = "It prints the seed and the salt and checks them against the commitment `init` printed (warning when\n"
+            "the game has not ended: its draws become predictable), and from then on `/api/game` shows them too.\n"
+            "It also prints the key of the state hash (`hash key:`, drawn at `init` whatever the seed, and on\n"
+            "`/api/game` as `hashKey` from then on): with it the hashes the journal published can be recomputed,\n"
+            "and private values guessed and checked against them.\n",
+    .run = run,
+};

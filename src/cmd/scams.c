@@ -15,8 +15,23 @@
 #define EXIT_NONE 3
 #define EXIT_FAILED 1
 
-static const char usage[] = "nomic scams GAME --as ADDR [--with ADDR]... --goal CONDITION [--depth K] [--budget N] "
-                            "[--wait] [--proposal ID] [--json]";
+enum { SCAMS_AS, SCAMS_WITH, SCAMS_GOAL, SCAMS_DEPTH, SCAMS_BUDGET, SCAMS_WAIT, SCAMS_PROPOSAL, SCAMS_JSON };
+static const OptSpec scams_opts[] = {
+    [SCAMS_AS] = {"--as", "ADDR", OPT_REQUIRED, "the player the search plays for, and whose view it sees"},
+    [SCAMS_WITH] = {"--with", "ADDR", OPT_MULTI, "another player who plays along"},
+    [SCAMS_GOAL] = {"--goal", "CONDITION", OPT_REQUIRED, "the condition to make hold"},
+    [SCAMS_DEPTH] = {"--depth", "K", 0, "at most K messages (default 3)"},
+    [SCAMS_BUDGET] = {"--budget", "N", 0, "at most N events played (default 1000000)"},
+    [SCAMS_WAIT] = {"--wait", NULL, 0, "may also wait for the next timer"},
+    [SCAMS_PROPOSAL] = {"--proposal", "ID", 0, "from the state as it would be if proposal ID were adopted"},
+    [SCAMS_JSON] = {"--json", NULL, 0, "as JSON"},
+    {NULL},
+};
+
+typedef struct ScamsArgs {
+    long depth, budget;
+    const char **senders; /* --as, then each --with */
+} ScamsArgs;
 
 static void print_text(const ScamQuery *q, const ScamResult *r)
 {
@@ -66,7 +81,7 @@ static void print_json(const ScamQuery *q, const ScamResult *r)
     buf_free(&b);
 }
 
-static bool parse_count(const Opt *o, long lo, long hi, long *out)
+static bool parse_count(const OptSpec *spec, const OptVal *o, long lo, long hi, long *out)
 {
     if (!o->set) return true;
     char *end;
@@ -75,55 +90,73 @@ static bool parse_count(const Opt *o, long lo, long hi, long *out)
         *out = n;
         return true;
     }
-    fprintf(stderr, "nomic scams: %s %s: expected a whole number from %ld to %ld\n", o->name, o->value, lo, hi);
+    fprintf(stderr, "nomic scams: %s %s: expected a whole number from %ld to %ld\n", spec->name, o->value, lo, hi);
     return false;
 }
 
-int cmd_scams(int argc, char **argv)
+static int scams_check(CmdCall *c)
 {
-    Opt o[] = {{"--as", true},     {"--with", true, true}, {"--goal", true}, {"--depth", true},
-               {"--budget", true}, {"--wait", false},      {"--json", false}, {"--proposal", true}};
-    enum { O_AS, O_WITH, O_GOAL, O_DEPTH, O_BUDGET, O_WAIT, O_JSON, O_PROPOSAL, NOPTS };
-    const char *pos[1];
-    int npos, rc = EXIT_USAGE;
-    Game *g = NULL;
-    const char **senders = NULL;
-    long depth = 3, budget = 1000000;
-    if (!cli_parse(argc, argv, o, NOPTS, pos, 1, 1, &npos, usage)) goto out;
-    if (!o[O_AS].set || !o[O_GOAL].set) {
-        fprintf(stderr, "nomic scams: --as and --goal are needed\nusage: %s\n", usage);
-        goto out;
+    ScamsArgs *a = c->data;
+    const OptVal *o = c->opt;
+    if (!o[SCAMS_AS].set || !o[SCAMS_GOAL].set) {
+        fprintf(stderr, "nomic scams: --as and --goal are needed\n");
+        cli_print_usage(c);
+        return EXIT_USAGE;
     }
-    if (!parse_count(&o[O_DEPTH], 1, SCAM_MAX_DEPTH, &depth) || !parse_count(&o[O_BUDGET], 1, 1000000000L, &budget))
-        goto out;
-    senders = xcalloc((size_t)o[O_WITH].nvalues + 1, sizeof *senders);
-    senders[0] = o[O_AS].value;
-    for (int i = 0; i < o[O_WITH].nvalues; i++) senders[i + 1] = o[O_WITH].values[i];
-    rc = EXIT_FAILED;
-    if (!(g = cli_open(pos[0]))) goto out;
+    a->depth = 3, a->budget = 1000000;
+    if (!parse_count(&scams_opts[SCAMS_DEPTH], &o[SCAMS_DEPTH], 1, SCAM_MAX_DEPTH, &a->depth) ||
+        !parse_count(&scams_opts[SCAMS_BUDGET], &o[SCAMS_BUDGET], 1, 1000000000L, &a->budget))
+        return EXIT_USAGE;
+    const OptVal *with = &o[SCAMS_WITH];
+    a->senders = xcalloc((size_t)with->nvalues + 1, sizeof *a->senders);
+    a->senders[0] = o[SCAMS_AS].value;
+    for (int i = 0; i < with->nvalues; i++) a->senders[i + 1] = with->values[i];
+    return CMD_GO_ON;
+}
+
+static int scams_run(CmdCall *c)
+{
+    const ScamsArgs *a = c->data;
+    const OptVal *o = c->opt;
+    Game *g = c->g;
     Buf err = {0};
-    if (o[O_PROPOSAL].set && !scams_adopt(g, o[O_PROPOSAL].value, &err)) {
-        fprintf(stderr, "nomic scams: --proposal %s: %s\n", o[O_PROPOSAL].value, buf_str(&err));
+    if (o[SCAMS_PROPOSAL].set && !scams_adopt(g, o[SCAMS_PROPOSAL].value, &err)) {
+        fprintf(stderr, "nomic scams: --proposal %s: %s\n", o[SCAMS_PROPOSAL].value, buf_str(&err));
         buf_free(&err);
-        goto out;
+        return EXIT_FAILED;
     }
     /* the search sees what --as may: their own private values, nobody else's */
-    ScamQuery q = {senders, o[O_WITH].nvalues + 1, o[O_GOAL].value, (int)depth, budget, o[O_WAIT].set,
-                   isatty(2), senders[0]};
+    ScamQuery q = {a->senders, o[SCAMS_WITH].nvalues + 1, o[SCAMS_GOAL].value, (int)a->depth, a->budget,
+                   o[SCAMS_WAIT].set, isatty(2), a->senders[0]};
     ScamResult r;
     if (!scams_search(g, scams_game_time(g), &q, &r, &err)) {
         fprintf(stderr, "nomic scams: %s\n", buf_str(&err));
         buf_free(&err);
-        rc = EXIT_USAGE;
-        goto out;
+        return EXIT_USAGE;
     }
-    if (o[O_JSON].set) print_json(&q, &r);
+    if (o[SCAMS_JSON].set) print_json(&q, &r);
     else print_text(&q, &r);
-    rc = r.found ? 0 : EXIT_NONE;
+    int rc = r.found ? 0 : EXIT_NONE;
     scam_result_free(&r);
-out:
-    free(senders);
-    game_close(g);
-    cli_free_opts(o, NOPTS);
     return rc;
 }
+
+static void scams_cleanup(CmdCall *c) { free(((ScamsArgs *)c->data)->senders); }
+
+const CmdSpec cmd_scams = {
+    .name = "scams",
+    .args = "GAME",
+    .minpos = 1,
+    .maxpos = 1,
+    .opts = scams_opts,
+    .doc = "search the moves after which a goal holds (a scam), in memory: found 0, none 3",
+    .more = "It plays, in memory, sequences of messages from `--as` (and the `--with` addresses) built from what\n"
+            "the rules read on moves, and prints the shortest after which `--goal` holds (exit 0), or none\n"
+            "(exit 3); nothing is written to GAME.  It sees what `--as` may (others' private values read `\"\"`),\n"
+            "and in a game with private attributes `--wait` plays no timer later than now.  docs/scams.md.\n",
+    .bad_game = EXIT_FAILED,
+    .data_size = sizeof(ScamsArgs),
+    .check = scams_check,
+    .run = scams_run,
+    .cleanup = scams_cleanup,
+};

@@ -40,26 +40,35 @@ bool cli_send_mail(Game *g, const char *path, bool all, bool quiet, SendCount *c
     return ok;
 }
 
-int cmd_send(int argc, char **argv)
+enum { SEND_ALL };
+static const OptSpec send_opts[] = {
+    [SEND_ALL] = {"--all", NULL, 0, "also the messages waiting out a back-off or given up"},
+    {NULL},
+};
+
+static int send_run(CmdCall *c)
 {
-    Opt o[] = {{"--all", false}};
-    const char *pos[1];
-    int npos, rc = EXIT_USAGE;
-    Game *g = NULL;
-    if (!cli_parse(argc, argv, o, 1, pos, 1, 1, &npos, "nomic send GAME [--all]")) goto out;
-    if (!(g = cli_open(pos[0]))) goto out;
-    char *transport = game_config(g, "transport");
+    int rc = EXIT_USAGE;
+    char *transport = game_config(c->g, "transport");
     SendCount n = {0, 0};
     if (strcmp(transport, "outbox") == 0) {
         printf("the transport is outbox: messages stay in the database (nomic outbox)\n");
         rc = 0;
-    } else if (cli_send_mail(g, pos[0], o[0].set, false, &n)) {
+    } else if (cli_send_mail(c->g, c->pos[0], c->opt[SEND_ALL].set, false, &n)) {
         if (n.delivered + n.not_sent == 0) printf("nothing to send\n");
         rc = n.not_sent ? EXIT_REFUSED : 0;
     }
     free(transport);
-out:
-    game_close(g);
-    cli_free_opts(o, 1);
     return rc;
 }
+
+const CmdSpec cmd_send = {
+    .name = "send",
+    .args = "GAME",
+    .minpos = 1,
+    .maxpos = 1,
+    .opts = send_opts,
+    .doc = "hand the messages sendNow() released to the transport; --all: retry even those waiting or given up",
+    .more = "docs/mechanics.md says how messages wait and are retried.\n",
+    .run = send_run,
+};

@@ -9,28 +9,37 @@
 #include "game_mechanics.h"
 #include "server.h"
 
-int cmd_serve(int argc, char **argv)
+enum { SERVE_LISTEN };
+static const OptSpec serve_opts[] = {
+    [SERVE_LISTEN] = {"--listen", "HOST:PORT", 0, "where to listen (default: the setting listen)"},
+    {NULL},
+};
+
+static int serve_run(CmdCall *c)
 {
-    Opt o[] = {{"--listen", true}};
-    const char *pos[1];
-    int npos, rc = EXIT_USAGE;
-    Game *g = NULL;
-    char *listen = NULL;
-    if (!cli_parse(argc, argv, o, 1, pos, 1, 1, &npos, "nomic serve GAME [--listen HOST:PORT]")) goto out;
-    if (!(g = cli_open(pos[0]))) goto out;
-    listen = o[0].set ? xstrdup(o[0].value) : game_config(g, "listen");
+    const OptVal *o = &c->opt[SERVE_LISTEN];
+    char *listen = o->set ? xstrdup(o->value) : game_config(c->g, "listen");
     char *colon = strrchr(listen, ':');
     char *end = NULL;
     long port = colon ? strtol(colon + 1, &end, 10) : 0;
+    int rc = EXIT_USAGE;
     if (!colon || colon == listen || !end || *end || port <= 0 || port > 65535) {
         fprintf(stderr, "nomic serve: --listen %s: expected HOST:PORT, such as 127.0.0.1:8080\n", listen);
-        goto out;
+    } else {
+        *colon = 0;
+        rc = server_run(c->g, c->pos[0], listen, (int)port) ? 0 : EXIT_USAGE;
     }
-    *colon = 0;
-    rc = server_run(g, pos[0], listen, (int)port) ? 0 : EXIT_USAGE;
-out:
     free(listen);
-    game_close(g);
-    cli_free_opts(o, 1);
     return rc;
 }
+
+const CmdSpec cmd_serve = {
+    .name = "serve",
+    .args = "GAME",
+    .minpos = 1,
+    .maxpos = 1,
+    .opts = serve_opts,
+    .doc = "serve the game over HTTP: the web page, the JSON API, the clock and the mail out",
+    .more = "docs/api.md describes the API.\n",
+    .run = serve_run,
+};

@@ -17,8 +17,6 @@
 #include "objfmt.h"
 #include "slr.h"
 
-#define SLR_USAGE "nomic slr parse FILE [--json|--objects] | nomic slr emit GAME"
-
 /* ---- parse ---- */
 
 static void print_summary(const SlrDoc *d)
@@ -95,13 +93,18 @@ static void print_objects(const SlrDoc *d, const char *fname)
     buf_free(&b);
 }
 
-static int slr_parse_cmd(int argc, char **argv)
+enum { PARSE_JSON, PARSE_OBJECTS };
+static const OptSpec parse_opts[] = {
+    [PARSE_JSON] = {"--json", NULL, OPT_OR_NEXT, "the rules as a JSON array"},
+    [PARSE_OBJECTS] = {"--objects", NULL, 0, "the SLR as the objects of an initial set"},
+    {NULL},
+};
+
+static int parse_run(CmdCall *c)
 {
-    Opt o[] = {{"--json", false}, {"--objects", false}};
-    const char *pos[1];
-    int npos;
-    if (!cli_parse(argc, argv, o, 2, pos, 1, 1, &npos, SLR_USAGE)) return EXIT_USAGE;
-    if (o[0].set && o[1].set) {
+    const OptVal *o = c->opt;
+    const char *const *pos = c->pos;
+    if (o[PARSE_JSON].set && o[PARSE_OBJECTS].set) {
         fprintf(stderr, "nomic slr parse: --json or --objects, not both\n");
         return EXIT_USAGE;
     }
@@ -117,8 +120,8 @@ static int slr_parse_cmd(int argc, char **argv)
     fputs(buf_str(&warn), stderr);
     fputs(buf_str(&err), stderr);
     if (ok) {
-        if (o[0].set) print_json(&d);
-        else if (o[1].set) print_objects(&d, pos[0]);
+        if (o[PARSE_JSON].set) print_json(&d);
+        else if (o[PARSE_OBJECTS].set) print_objects(&d, pos[0]);
         else print_summary(&d);
     }
     slr_doc_free(&d);
@@ -127,6 +130,16 @@ static int slr_parse_cmd(int argc, char **argv)
     free(text);
     return ok ? 0 : EXIT_REFUSED;
 }
+
+static const CmdSpec cmd_slr_parse = {
+    .name = "slr parse",
+    .args = "FILE",
+    .minpos = 1,
+    .maxpos = 1,
+    .opts = parse_opts,
+    .doc = "read an SLR: a summary, JSON or objects",
+    .run = parse_run,
+};
 
 /* ---- emit ---- */
 
@@ -232,31 +245,44 @@ static void game_doc(const Pool *p, SlrDoc *d)
     add_rules(d, p);
 }
 
-static int slr_emit_cmd(int argc, char **argv)
+static int emit_run(CmdCall *c)
 {
-    const char *pos[1];
-    int npos;
-    if (!cli_parse(argc, argv, NULL, 0, pos, 1, 1, &npos, SLR_USAGE)) return EXIT_USAGE;
-    Game *g = cli_open(pos[0]);
-    if (!g) return EXIT_USAGE;
     SlrDoc d = {0};
-    game_doc(g->pool, &d);
+    game_doc(c->g->pool, &d);
     if (d.nrules == 0) fprintf(stderr, "nomic slr emit: warning: the game has no ruleText objects\n");
     Buf b = {0};
     slr_emit(&d, &b);
     fwrite(b.s ? b.s : "", 1, b.len, stdout);
     buf_free(&b);
     slr_doc_free(&d);
-    game_close(g);
     return 0;
 }
 
-int cmd_slr(int argc, char **argv)
-{
-    /* the subcommand's messages name it whole: "nomic slr parse: ..." */
-    static char parse_name[] = "slr parse", emit_name[] = "slr emit";
-    if (argc >= 2 && strcmp(argv[1], "parse") == 0) return slr_parse_cmd(argc - 1, (argv[1] = parse_name, argv + 1));
-    if (argc >= 2 && strcmp(argv[1], "emit") == 0) return slr_emit_cmd(argc - 1, (argv[1] = emit_name, argv + 1));
-    fprintf(stderr, "usage: %s\n", SLR_USAGE);
-    return EXIT_USAGE;
-}
+static const CmdSpec cmd_slr_emit = {
+    .name = "slr emit",
+    .args = "GAME",
+    .minpos = 1,
+    .maxpos = 1,
+    .doc = "print the game's SLR from its ruleText objects",
+    .run = emit_run,
+};
+
+/* Its errors print the usage line of slr, both subcommands. */
+static const Command slr_subs[] = {
+    {&cmd_slr_parse, 0},
+    {&cmd_slr_emit, CMD_GAME},
+    {NULL, 0},
+};
+
+const CmdSpec cmd_slr = {
+    .name = "slr",
+    .doc = "Agora's Short Logical Ruleset: read one (a summary, JSON or objects), or print a game's",
+    .more = "`slr parse` reads an SLR, flattened onto one line (as seed 002) or in the usual multi-line layout,\n"
+            "and prints a summary, `--json` (a bare array of\n"
+            "`{\"id\",\"revision\",\"power\",\"title\",\"text\",\"section\"}`, every value a string) or `--objects`\n"
+            "(the SLR as `ruleText`, `slrSection` and `slrHeader` objects: the `agora` set's texts are made so).\n"
+            "Warnings (two rules with one ID) go to standard error; an error names `FILE:LINE:COL` and exits 1.\n"
+            "`slr emit` prints the game's SLR from its objects; parsing it gives back the same rules.\n"
+            "docs/agora.md.\n",
+    .subs = slr_subs,
+};

@@ -15,39 +15,69 @@ static void print_keeper(void *ud, Game *g, const Outcome *o)
     cli_print_outcome(o, NULL, false);
 }
 
-/* Exit status: 0 done, 1 refused (no such rule, suspended already, not
- * suspended), 2 bad usage or an unusable game. */
-static int suspend_or_resume(int argc, char **argv, bool on, const char *usage)
+typedef struct SuspendArgs {
+    ObjId id; /* RULE_ID */
+} SuspendArgs;
+
+static int check_rule_id(CmdCall *c)
 {
-    const char *pos[2];
-    int npos;
-    if (!cli_parse(argc, argv, NULL, 0, pos, 2, 2, &npos, usage)) return EXIT_USAGE;
     char *end;
-    long id = strtol(pos[1], &end, 10);
-    if (*end || end == pos[1] || id <= 0 || id > 0x7fffffffL) {
-        fprintf(stderr, "nomic %s: \"%s\": expected a rule's objectId\nusage: %s\n", argv[0], pos[1], usage);
+    const char *arg = c->pos[1];
+    long id = strtol(arg, &end, 10);
+    if (*end || end == arg || id <= 0 || id > 0x7fffffffL) {
+        fprintf(stderr, "nomic %s: \"%s\": expected a rule's objectId\n", c->spec->name, arg);
+        cli_print_usage(c);
         return EXIT_USAGE;
     }
-    Game *g = cli_open(pos[0]);
-    if (!g) return EXIT_USAGE;
+    ((SuspendArgs *)c->data)->id = (ObjId)id;
+    return CMD_GO_ON;
+}
+
+/* Exit status: 0 done, 1 refused (no such rule, suspended already, not
+ * suspended), 2 bad usage or an unusable game. */
+static int suspend_or_resume(CmdCall *c, bool on)
+{
     bool done = false;
-    int rc = 0;
-    if (!game_suspend(g, (ObjId)id, on, print_keeper, &done)) {
-        fprintf(stderr, "nomic %s: the store failed: %s\n", argv[0], store_error(g->st));
-        rc = EXIT_USAGE;
-    } else if (!done) {
-        rc = EXIT_REFUSED;
+    if (!game_suspend(c->g, ((SuspendArgs *)c->data)->id, on, print_keeper, &done)) {
+        fprintf(stderr, "nomic %s: the store failed: %s\n", c->spec->name, store_error(c->g->st));
+        return EXIT_USAGE;
     }
-    game_close(g);
-    return rc;
+    return done ? 0 : EXIT_REFUSED;
 }
 
-int cmd_suspend(int argc, char **argv)
-{
-    return suspend_or_resume(argc, argv, true, "nomic suspend GAME RULE_ID");
-}
+static int suspend_run(CmdCall *c) { return suspend_or_resume(c, true); }
+static int resume_run(CmdCall *c) { return suspend_or_resume(c, false); }
 
-int cmd_resume(int argc, char **argv)
-{
-    return suspend_or_resume(argc, argv, false, "nomic resume GAME RULE_ID");
-}
+const CmdSpec cmd_suspend = {
+    .name = "suspend",
+    .args = "GAME RULE_ID",
+    .minpos = 2,
+    .maxpos = 2,
+    .doc = "the game-keeper sets a rule aside (the engine skips it) until resumed; journaled",
+    .more = "It sets rule RULE_ID aside: the engine leaves it out of its run order (it is never tested, fires\n"
+            "never) until `resume` takes it back.  It is the game-keeper's way out of a rule that undoes every\n"
+            "event, a repeal of itself included (docs/mechanics.md, \"A stuck game\"); the rule stays in the\n"
+            "state as it is, for the players to repeal or fix by play.  Each is an event of the journal, kind\n"
+            "`suspend` or `resume`, with the wall clock's time (never before the last event) and input `rule:\n"
+            "N`; it runs no rule, changes no object, and starts the timer's back-off again (docs/limits.md).\n"
+            "`show` marks a suspended rule; the page marks it `suspended` (`/api/game` has `suspended`,\n"
+            "docs/api.md).  Exit status: 0 done; 1 refused, nothing kept (`there is no object N`, `object N is\n"
+            "not a rule`, `rule N is suspended already`, `rule N is not suspended`); 2 bad usage (RULE_ID not a\n"
+            "number) or a game that cannot be opened.\n",
+    .data_size = sizeof(SuspendArgs),
+    .check = check_rule_id,
+    .run = suspend_run,
+};
+
+const CmdSpec cmd_resume = {
+    .name = "resume",
+    .args = "GAME RULE_ID",
+    .minpos = 2,
+    .maxpos = 2,
+    .doc = "the game-keeper takes a suspended rule back; journaled",
+    .more = "The event and the exit statuses are those of `suspend`.  Resuming a rule the players repealed while\n"
+            "it was suspended takes it off the list and says `rule N is no longer in the game` (exit 0).\n",
+    .data_size = sizeof(SuspendArgs),
+    .check = check_rule_id,
+    .run = resume_run,
+};
