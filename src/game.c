@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "game_event.h"
+#include "game_int.h"
 #include "objfmt.h"
 #include "rulesets.h"
 

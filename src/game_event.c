@@ -12,7 +12,7 @@
  * store.c's NOMIC_TEST_FAIL_COMMIT=N
  * makes the commit of event N fail as a full disk would.
  */
-#include "game_event.h"
+#include "game_int.h"
 
 #include <inttypes.h>
 #include <stdio.h>

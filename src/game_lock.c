@@ -5,7 +5,7 @@
  * finished (game_recover, game_event.c).  Above the event code, which it
  * calls; game.c, below both, loads and keeps the game.
  */
-#include "game_event.h"
+#include "game_int.h"
 
 #include <stdlib.h>
 

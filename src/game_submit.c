@@ -4,7 +4,7 @@
  * prose, the game's time going forward, the timers due first; then the
  * message as one event (game_event.c).
  */
-#include "game_event.h"
+#include "game_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -16,7 +16,7 @@
  * list itself is the meta key "suspended" (game.c), written in the
  * event's transaction.
  */
-#include "game_event.h"
+#include "game_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

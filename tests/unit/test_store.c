@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "game_event.h"
+#include "game_int.h"
 #include "unit.h"
 
 static const char *SET = "type: engineSettings\nrunType: rule\n\n"

@@ -1,6 +1,7 @@
 /*
- * game_event.h - what the game's files share, and no other file: the
- * Mechanics' own steps between a message and its committed event.  From
+ * game_int.h - what the game's files share, and no other file (as SQLite's
+ * vdbeInt.h is the VM's): the Mechanics' own steps between a message and
+ * its committed event.  From
  * the lowest to the highest: game.c (the game loaded and kept),
  * game_mechanics.c and game_billing.c (settings, tokens, answers, the
  * outbox, the tallies), game_event.c (one event), game_lock.c (the
@@ -8,8 +9,8 @@
  * game_suspend.c and game_replay.c (the ways in).  Each calls only those
  * below it.
  */
-#ifndef NOMIC_GAME_EVENT_H
-#define NOMIC_GAME_EVENT_H
+#ifndef NOMIC_GAME_INT_H
+#define NOMIC_GAME_INT_H
 
 #include "game.h"
 
