@@ -38,6 +38,9 @@ static Sym wrapped(const char *pre, const char *text, size_t n, const char *post
     return mathexpr_eval_sym(sym_intern(buf, a + n + b), i, v);
 }
 
+/* libFuzzer's entry point, which no header of ours declares */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *p = (const char *)data, *end = p + size;

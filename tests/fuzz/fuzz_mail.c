@@ -33,6 +33,9 @@ static Sugar *favor_sugar(void)
     return s;
 }
 
+/* libFuzzer's entry point, which no header of ours declares */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     MailIn m;

@@ -32,6 +32,9 @@ static bool check_mail(void *ud, const MboxMail *m)
     return true;
 }
 
+/* libFuzzer's entry point, which no header of ours declares */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     FILE *f = fmemopen((void *)data, size ? size : 1, "rb");

@@ -20,6 +20,9 @@ static Pool *load(const FmtDoc *doc)
     return p;
 }
 
+/* libFuzzer's entry point, which no header of ours declares */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     FmtDoc doc = {0};

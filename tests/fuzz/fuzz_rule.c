@@ -11,6 +11,9 @@
 #include "lang_check.h"
 #include "lang_parse.h"
 
+/* libFuzzer's entry point, which no header of ours declares */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *s = (const char *)data;

@@ -11,6 +11,9 @@
 
 #include "slr.h"
 
+/* libFuzzer's entry point, which no header of ours declares */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     SlrDoc d = {0}, again = {0};
