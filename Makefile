@@ -38,7 +38,7 @@ WEB     := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
 OBJ_LIB := $(SRC_LIB:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/rulesets_gen.o $(BUILD)/obj/web_gen.o
 OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all serve demo test check debug unit webunit scenarios mail browser fuzz fuzz-smoke sanitize bench docs clean
+.PHONY: all serve demo install uninstall test check debug unit webunit scenarios mail browser fuzz fuzz-smoke sanitize bench docs clean
 all: $(BUILD)/nomic
 
 $(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj
@@ -184,6 +184,16 @@ test: all unit webunit scenarios mail browser fuzz-smoke sanitize
 # The main job: a game served on SQLite, new the first time (tools/serve.sh).
 serve: $(BUILD)/nomic
 	NOMIC=$(BUILD)/nomic sh tools/serve.sh $(BUILD)/game.db $(LISTEN)
+
+# Installed as Debian and systemd expect (tools/install.sh): PREFIX (by
+# default /usr/local) and DESTDIR (a package's staging root).
+PREFIX  ?= /usr/local
+install: $(BUILD)/nomic
+	sh tools/install.sh $(BUILD)/nomic "$(DESTDIR)" "$(PREFIX)"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/nomic" "$(DESTDIR)$(PREFIX)/share/man/man1/nomic.1" \
+	  "$(DESTDIR)$(PREFIX)/lib/systemd/system/nomic.service"
 
 # A short game played through the command line, printed as it goes.
 demo: $(BUILD)/nomic

@@ -182,6 +182,15 @@ Game *cli_open(const char *path)
     Game *g = game_open(path, &err);
     if (!g) fprintf(stderr, "nomic: %s\n", buf_str(&err));
     buf_free(&err);
+    const char *kept, *from = g ? store_upgraded_from(g->st, &kept) : NULL;
+    if (from && kept)
+        fprintf(stderr,
+                "nomic: %s was a game of format %s: upgraded to format %s, the one this build writes; the file as it "
+                "was is kept as %s (the build that made it opens that copy; delete it once the game plays)\n",
+                path, from, store_format(), kept);
+    else if (from)
+        fprintf(stderr, "nomic: %s was a game of format %s: upgraded to format %s, the one this build writes\n", path,
+                from, store_format());
     return g;
 }
 

@@ -24,6 +24,10 @@
 
 #include "game.h"
 
+/* This build's version: nomic --version prints it with the format of the
+ * game files it writes (store_format). */
+#define NOMIC_VERSION "0.9.0"
+
 #define EXIT_REFUSED 1
 #define EXIT_USAGE 2
 #define CMD_GO_ON (-1) /* a check's answer: the arguments are good, go on */
@@ -122,6 +126,6 @@ bool cli_send_mail(Game *g, const char *path, bool all, bool quiet, SendCount *c
 /* The commands' specs, each in its file of src/cmd/. */
 extern const CmdSpec cmd_init, cmd_move, cmd_try, cmd_tick, cmd_show, cmd_export, cmd_log, cmd_outbox, cmd_check,
     cmd_replay, cmd_help, cmd_config, cmd_token, cmd_sugar, cmd_deliver, cmd_send, cmd_serve, cmd_slr, cmd_reveal,
-    cmd_scams, cmd_report, cmd_suspend, cmd_resume;
+    cmd_scams, cmd_report, cmd_suspend, cmd_resume, cmd_backup;
 
 #endif

@@ -29,6 +29,7 @@ const Command commands[] = {
     {&cmd_send, CMD_GAME},
     {&cmd_serve, CMD_GAME},
     {&cmd_reveal, CMD_GAME},
+    {&cmd_backup, CMD_GAME},
     {&cmd_slr, 0}, /* its subcommands say their own (cmd/slr.c) */
     {&cmd_scams, CMD_GAME},
     {&cmd_report, CMD_GAME},
@@ -47,6 +48,11 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *name = argv[1];
+    if (strcmp(name, "--version") == 0) {
+        printf("nomic %s\ngame files of format %s (older ones are upgraded when opened, a copy of each kept)\n",
+               NOMIC_VERSION, store_format());
+        return 0;
+    }
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) name = "help";
     for (const Command *c = commands; c->spec; c++)
         if (strcmp(c->spec->name, name) == 0) {

@@ -155,6 +155,8 @@ struct Store {
     bool txn;          /* store_begin opened a transaction not yet ended */
     bool group;        /* store_group_begin opened one that store_group_end ends */
     bool lazy;         /* synchronous=NORMAL: commits do not wait for the disk */
+    char upgraded_from[8]; /* the format opening upgraded, or "" */
+    char *kept;        /* where the file of that format was copied before, or NULL */
 };
 
 static bool fail(Store *s)
@@ -166,6 +168,14 @@ static bool fail(Store *s)
 const char *store_error(Store *s) { return s->err; }
 
 void store_set_error(Store *s, const char *why) { snprintf(s->err, sizeof s->err, "%s", why); }
+
+const char *store_format(void) { return STORE_FORMAT; }
+
+const char *store_upgraded_from(const Store *s, const char **kept)
+{
+    *kept = s->kept;
+    return s->upgraded_from[0] ? s->upgraded_from : NULL;
+}
 
 /* Before SQLite's first use: no count of the memory it holds (a global
  * lock taken at every allocation, for figures nobody reads).  If SQLite
@@ -313,6 +323,118 @@ static bool prepare(Store *s, const char *sql, sqlite3_stmt **st)
 
 /* Format 2 had no delivery columns: every message it sent stays in the
  * outbox ('kept'). */
+/* ---- copies ---- */
+
+/* fsync of a file, or of the folder that holds path (a rename is durable
+ * once the folder is on disk). */
+static bool sync_path(const char *path, bool folder)
+{
+    char dir[4096];
+    if (folder) {
+        const char *slash = strrchr(path, '/');
+        if (!slash) snprintf(dir, sizeof dir, ".");
+        else snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+        path = dir;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    bool ok = fsync(fd) == 0;
+    close(fd);
+    return ok;
+}
+
+/* The whole of src into the new file tmp: one step of the backup API takes
+ * every page in one read transaction, so the copy is one moment of the
+ * game whatever other connections commit meanwhile. */
+static bool copy_pages(sqlite3 *src, const char *tmp, Buf *err)
+{
+    sqlite3 *d = NULL;
+    bool ok = false;
+    if (sqlite3_open_v2(tmp, &d, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+        buf_printf(err, "%s: %s", tmp, d ? sqlite3_errmsg(d) : "out of memory");
+        goto done;
+    }
+    sqlite3_busy_timeout(d, 5000);
+    sqlite3_backup *b = sqlite3_backup_init(d, "main", src, "main");
+    if (!b) {
+        buf_printf(err, "%s: %s", tmp, sqlite3_errmsg(d));
+        goto done;
+    }
+    int rc;
+    while ((rc = sqlite3_backup_step(b, -1)) == SQLITE_BUSY || rc == SQLITE_LOCKED) sqlite3_sleep(10);
+    if (sqlite3_backup_finish(b) != SQLITE_OK || rc != SQLITE_DONE) {
+        buf_printf(err, "%s: %s", tmp, rc != SQLITE_DONE ? sqlite3_errstr(rc) : sqlite3_errmsg(d));
+        goto done;
+    }
+    ok = true;
+done:
+    /* the last connection's close folds the copy's log into it: tmp is
+     * then one file */
+    if (sqlite3_close(d) != SQLITE_OK && ok) {
+        buf_printf(err, "%s: cannot be closed", tmp);
+        ok = false;
+    }
+    return ok;
+}
+
+static bool copy_database(sqlite3 *src, const char *dst, Buf *err)
+{
+    char tmp[4200], side[4300];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp%ld", dst, (long)getpid()) >= (int)sizeof tmp) {
+        buf_printf(err, "%s: the name is too long", dst);
+        return false;
+    }
+    unlink(tmp);
+    bool ok = copy_pages(src, tmp, err);
+    if (ok && !sync_path(tmp, false)) {
+        buf_printf(err, "%s: cannot be written to disk: %s", tmp, strerror(errno));
+        ok = false;
+    }
+    if (ok && rename(tmp, dst) != 0) {
+        buf_printf(err, "%s: %s", dst, strerror(errno));
+        ok = false;
+    }
+    if (ok) {
+        /* the copy is whole in its file: a log or index left by an
+         * earlier file of that name would be read with it */
+        snprintf(side, sizeof side, "%s-wal", dst);
+        unlink(side);
+        snprintf(side, sizeof side, "%s-shm", dst);
+        unlink(side);
+        sync_path(dst, true);
+    }
+    if (!ok) unlink(tmp);
+    snprintf(side, sizeof side, "%s-journal", tmp);
+    unlink(side);
+    return ok;
+}
+
+bool store_backup(Store *s, const char *dst, Buf *err) { return copy_database(s->db, dst, err); }
+
+/* Before an upgrade: the file as it was, kept beside it as
+ * PATH.formatN, once (a copy there already is the first one, kept). */
+static bool keep_old_format(Store *s, const char *path, const char *format, Buf *err)
+{
+    Buf kept = {0};
+    buf_printf(&kept, ".format%s", format);
+    size_t n = strlen(path);
+    snprintf(s->upgraded_from, sizeof s->upgraded_from, "%s", format);
+    if (n > kept.len && strcmp(path + n - kept.len, buf_str(&kept)) == 0) {
+        buf_free(&kept); /* this is a kept copy, opened by this build: its keeper's choice */
+        return true;
+    }
+    buf_reset(&kept);
+    buf_printf(&kept, "%s.format%s", path, format);
+    bool ok = access(buf_str(&kept), F_OK) == 0 || copy_database(s->db, buf_str(&kept), err);
+    if (ok) {
+        s->kept = buf_take(&kept);
+    } else {
+        buf_printf(err, " (the old file is copied before it is upgraded)");
+    }
+    buf_free(&kept);
+    return ok;
+}
+
 static bool upgrade_from_2(Store *s)
 {
     return exec(s, "BEGIN IMMEDIATE;"
@@ -435,6 +557,11 @@ Store *store_open(const char *path, bool create, bool force, Buf *err)
     } else {
         char *f = NULL;
         int got = store_meta_read(s, "format", &f);
+        if (got > 0 && (strcmp(f, "2") == 0 || strcmp(f, "3") == 0) && !keep_old_format(s, path, f, err)) {
+            free(f);
+            store_close(s);
+            return NULL;
+        }
         if (got > 0 && strcmp(f, "2") == 0) {
             free(f);
             f = NULL;
@@ -484,6 +611,7 @@ void store_close(Store *s)
     sqlite3_close(s->db);
     if (s->lockfd >= 0) close(s->lockfd);
     free(s->last_rcpt);
+    free(s->kept);
     free(s);
 }
 

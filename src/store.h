@@ -64,6 +64,19 @@ void store_close(Store *s);
 const char *store_error(Store *s);
 /* Sets what store_error says: a caller's reading of the store failed. */
 void store_set_error(Store *s, const char *why);
+/* The format of the files this build writes ("4"). */
+const char *store_format(void);
+/* When opening upgraded an older format: what it was and where the copy
+ * of the old file was kept ("game.db.format3"), for the keeper to be
+ * told; NULL otherwise. */
+const char *store_upgraded_from(const Store *s, const char **kept);
+
+/* A consistent copy of the whole database into dst, taken while others
+ * write (SQLite's backup API, in one read transaction: every event
+ * committed before it began, none after), written beside dst and renamed
+ * into place once on disk, so dst is never half a copy.  False with err
+ * set if it could not be made; dst is then as it was. */
+bool store_backup(Store *s, const char *dst, Buf *err);
 
 /* Whether a commit waits for the disk (true, as opened).  A commit that
  * does not wait is made durable by the next one that does (the WAL is one

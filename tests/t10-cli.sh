@@ -170,7 +170,7 @@ expect_in out "meta row \"state\" does not read" "and says which row and why"
 # its objects table was its last event's; format 4's may lag behind the
 # journal, whose rows now hold each event's changes
 cp "$SRCDIR/tests/data/format3/favor.db" f3.db
-"$NOMIC" show f3.db >out 2>&1
+"$NOMIC" show f3.db >out 2>err
 expect_cmp "$SRCDIR/tests/data/format3/favor.show" out "format 3: opened, the game is the state the earlier build showed"
 expect_eq "$(sqlite3 f3.db "SELECT value FROM meta WHERE key IN ('format','objects_at') ORDER BY key")" "4
 10" "format 3: upgraded to 4, its objects table up to date with its last event"

@@ -17,4 +17,9 @@ if [ ! -f "$GAME" ]; then
     echo "  $NOMIC token $GAME ADDRESS    gives the player at ADDRESS theirs"
     echo "  $NOMIC config $GAME mailPolicy open    lets anyone move under any address"
 fi
+# a game whose messages stay in its outbox mails no one, tokens included
+if [ "$("$NOMIC" config "$GAME" transport)" = outbox ]; then
+    echo "this game sends no mail (transport outbox): players ask you for their tokens; to mail them,"
+    echo "  $NOMIC config $GAME transport smtp://127.0.0.1:25    (or sendmail:/usr/sbin/sendmail; docs/hosting.md)"
+fi
 exec "$NOMIC" serve "$GAME" --listen "$LISTEN"

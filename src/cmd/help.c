@@ -128,6 +128,8 @@ static void usage_line(const CmdSpec *s, Buf *b)
 
 /* ---- nomic help ---- */
 
+#define VERSION_DOC "the version, and the format of the game files it writes"
+
 static void summary(void)
 {
     Buf b = {0};
@@ -137,6 +139,7 @@ static void summary(void)
         printf("  %-60s %s\n", buf_str(&b), c->spec->doc);
     }
     buf_free(&b);
+    printf("  %-60s %s\n", "nomic --version", VERSION_DOC);
     printf("\nVerbs:\n");
     for (int i = 0; i < NBUILTINS; i++)
         if (builtins[i].verb) printf("  %-26s %s\n", builtins[i].usage, builtins[i].doc);
@@ -292,8 +295,13 @@ static void man_page(void)
     printf(".SH EXIT STATUS\n");
     roff_paragraphs(exit_status);
     printf(".SH FILES\n.TP\n.I GAME\nthe game: a SQLite database, made by \\fBnomic init\\fR.\n"
+           ".TP\n.IR GAME -wal \", \" GAME -shm\nits log and index while it is open: part of the game (copy it with "
+           "\\fBnomic backup\\fR, never with \\fBcp\\fR alone).\n"
+           ".TP\n.IR GAME .format N\nthe file as it was before this build upgraded it from format \\fIN\\fR.\n"
+           ".TP\n.I /lib/systemd/system/nomic.service\nthe service that runs \\fBnomic serve\\fR (under the "
+           "installation's prefix).\n"
            ".SH SEE ALSO\n\\fBsqlite3\\fR(1); the project's docs/cli.md, docs/mechanics.md, docs/api.md,\n"
-           "docs/language.md and docs/limits.md.\n");
+           "docs/language.md, docs/limits.md and docs/hosting.md.\n");
     buf_free(&b);
 }
 
