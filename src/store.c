@@ -377,7 +377,23 @@ done:
     return ok;
 }
 
-static bool copy_database(sqlite3 *src, const char *dst, Buf *err)
+/* How a copy takes its name: in place of what was there, or only if
+ * nothing was (link fails on a name taken: the first copy is kept). */
+static bool take_name(const char *tmp, const char *dst, bool replace, Buf *err)
+{
+    if (replace ? rename(tmp, dst) == 0 : link(tmp, dst) == 0 || errno == EEXIST) {
+        if (!replace) unlink(tmp);
+        return true;
+    }
+    buf_printf(err, "%s: %s", dst, strerror(errno));
+    return false;
+}
+
+/* src copied to dst: written beside it, on disk, checked (check, when
+ * given, on the copy under its own name), then renamed.  The log and
+ * index of an earlier file of dst's name go first: SQLite would read
+ * them with the copy. */
+static bool copy_database(sqlite3 *src, const char *dst, bool replace, StoreCheck check, void *ud, Buf *err)
 {
     char tmp[4200], side[4300];
     if (snprintf(tmp, sizeof tmp, "%s.tmp%ld", dst, (long)getpid()) >= (int)sizeof tmp) {
@@ -390,29 +406,29 @@ static bool copy_database(sqlite3 *src, const char *dst, Buf *err)
         buf_printf(err, "%s: cannot be written to disk: %s", tmp, strerror(errno));
         ok = false;
     }
-    if (ok && rename(tmp, dst) != 0) {
-        buf_printf(err, "%s: %s", dst, strerror(errno));
-        ok = false;
-    }
-    if (ok) {
-        /* the copy is whole in its file: a log or index left by an
-         * earlier file of that name would be read with it */
+    if (ok && check && !check(ud, tmp, err)) ok = false;
+    if (ok && replace) {
         snprintf(side, sizeof side, "%s-wal", dst);
         unlink(side);
         snprintf(side, sizeof side, "%s-shm", dst);
         unlink(side);
-        sync_path(dst, true);
     }
-    if (!ok) unlink(tmp);
+    ok = ok && take_name(tmp, dst, replace, err);
+    if (ok) sync_path(dst, true);
+    else unlink(tmp);
     snprintf(side, sizeof side, "%s-journal", tmp);
     unlink(side);
     return ok;
 }
 
-bool store_backup(Store *s, const char *dst, Buf *err) { return copy_database(s->db, dst, err); }
+bool store_backup(Store *s, const char *dst, StoreCheck check, void *ud, Buf *err)
+{
+    return copy_database(s->db, dst, true, check, ud, err);
+}
 
 /* Before an upgrade: the file as it was, kept beside it as
- * PATH.formatN, once (a copy there already is the first one, kept). */
+ * PATH.formatN, once (a copy there already is the first one, kept: a
+ * second program upgrading at the same moment cannot replace it). */
 static bool keep_old_format(Store *s, const char *path, const char *format, Buf *err)
 {
     Buf kept = {0};
@@ -425,7 +441,7 @@ static bool keep_old_format(Store *s, const char *path, const char *format, Buf 
     }
     buf_reset(&kept);
     buf_printf(&kept, "%s.format%s", path, format);
-    bool ok = access(buf_str(&kept), F_OK) == 0 || copy_database(s->db, buf_str(&kept), err);
+    bool ok = copy_database(s->db, buf_str(&kept), false, NULL, NULL, err);
     if (ok) {
         s->kept = buf_take(&kept);
     } else {

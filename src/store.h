@@ -73,10 +73,13 @@ const char *store_upgraded_from(const Store *s, const char **kept);
 
 /* A consistent copy of the whole database into dst, taken while others
  * write (SQLite's backup API, in one read transaction: every event
- * committed before it began, none after), written beside dst and renamed
- * into place once on disk, so dst is never half a copy.  False with err
- * set if it could not be made; dst is then as it was. */
-bool store_backup(Store *s, const char *dst, Buf *err);
+ * committed before it began, none after), written beside dst, checked by
+ * check (when not NULL: given the copy's own path, false with err set to
+ * refuse it) and renamed into place once on disk, so dst is never half a
+ * copy nor one that failed its check.  False with err set if it could not
+ * be made; dst is then as it was. */
+typedef bool (*StoreCheck)(void *ud, const char *copy, Buf *err);
+bool store_backup(Store *s, const char *dst, StoreCheck check, void *ud, Buf *err);
 
 /* Whether a commit waits for the disk (true, as opened).  A commit that
  * does not wait is made durable by the next one that does (the WAL is one

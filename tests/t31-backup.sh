@@ -39,7 +39,7 @@ while read -r who; do
     "$NOMIC" show B --type player | grep -q "^defaultEmail: $who\$" || missing=$((missing + 1))
 done <acked_before
 expect_eq "$missing" "0" "the copy holds every move acknowledged before it began ($(wc -l <acked_before) of them)"
-expect_eq "$(ls B-wal B.checking* 2>/dev/null)" "" "the copy is one file, with nothing left beside it"
+expect_eq "$(ls B-wal B.tmp* 2>/dev/null)" "" "the copy is one file, with nothing left beside it"
 expect_status 0 "the copy replays on its own" "$NOMIC" replay B
 [ "$(players B)" -le "$(players G)" ] && ok || fail "the copy holds no move the game does not"
 
@@ -57,6 +57,7 @@ stop_server
 start_server L || exit 1
 for i in 1 2 3; do echo "REGISTER q$i" | "$NOMIC" move L --from "q$i@x" --time $((3000 + i)) >/dev/null; done
 cp L plain.db
+cp L-wal stale-wal # another game's log, for the backup over an older file below
 expect_eq "$(players plain.db)" "0" "a cp of the served file alone holds none of the players (they are in L-wal)"
 expect_status 0 "while nomic backup of it holds all three" "$NOMIC" backup L lb.db
 expect_eq "$(players lb.db)" "3" "the backup: three players"
@@ -77,8 +78,12 @@ else
 fi
 expect_in err "nomic backup:" "and says why"
 expect_eq "$(cat keep.db)" "not replaced" "FILE untouched by a backup elsewhere that failed"
+# the older file left a log beside it (another game's, here): SQLite
+# would read it with the copy
+cp stale-wal keep.db-wal
 expect_status 0 "a backup over an older file replaces it" "$NOMIC" backup G keep.db
-expect_eq "$(players keep.db)" "$(players G)" "the older file is now the copy"
+expect_eq "$(players keep.db)" "$(players G)" "the older file is now the copy, and the old log is not read with it"
+expect_status 0 "the copy replays, the old log gone" "$NOMIC" replay keep.db
 
 # --- a game of an older format ---------------------------------------------
 cp "$SRCDIR/tests/data/format3/favor.db" f3.db

@@ -19,54 +19,34 @@ static bool same_file(const char *a, const char *b)
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/* Replays the copy at path: its journal gives every state hash it
- * recorded.  Prints replay's own lines, prefixed. */
-static bool replays(const char *path)
+/* The check a copy passes before it takes FILE's name: it opens as a game
+ * and replays (every state hash its journal recorded).  replay prints
+ * its own lines. */
+static bool replays(void *ud, const char *copy, Buf *err)
 {
-    Buf err = {0};
-    Game *g = game_open(path, &err);
-    bool ok = g != NULL;
-    if (!g) fprintf(stderr, "nomic backup: the copy does not open: %s\n", buf_str(&err));
-    else ok = game_replay(g);
+    Buf why = {0};
+    Game *g = game_open(copy, &why);
+    bool ok = g && game_replay(g);
+    if (!g) buf_printf(err, "the copy does not open: %s", buf_str(&why));
+    else if (!ok) buf_puts(err, "the copy does not replay");
     game_close(g);
-    buf_free(&err);
+    buf_free(&why);
     return ok;
 }
 
 static int run(CmdCall *c)
 {
     const char *game = c->pos[0], *file = c->pos[1];
-    Buf err = {0}, tmp = {0};
-    int rc = 0;
     if (same_file(game, file)) {
         fprintf(stderr, "nomic backup: %s is the game itself\n", file);
-        rc = EXIT_USAGE;
-        goto done;
+        return EXIT_USAGE;
     }
-    /* checked under another name: FILE is replaced only by a copy that
-     * replays */
-    buf_printf(&tmp, "%s.checking", file);
-    if (!store_backup(c->g->st, buf_str(&tmp), &err)) {
-        fprintf(stderr, "nomic backup: %s\n", buf_str(&err));
-        rc = EXIT_FAILURE;
-        goto done;
-    }
-    if (!replays(buf_str(&tmp))) {
-        fprintf(stderr, "nomic backup: the copy does not replay: %s is left as it was\n", file);
-        rc = EXIT_FAILURE;
-        goto done;
-    }
-    if (rename(buf_str(&tmp), file) != 0) {
-        perror(file);
-        rc = EXIT_FAILURE;
-        goto done;
-    }
-    printf("%s: a copy of %s, checked by replay\n", file, game);
-done:
-    if (rc) unlink(buf_str(&tmp));
-    buf_free(&tmp);
+    Buf err = {0};
+    bool ok = store_backup(c->g->st, file, replays, NULL, &err);
+    if (ok) printf("%s: a copy of %s, checked by replay\n", file, game);
+    else fprintf(stderr, "nomic backup: %s: %s is left as it was\n", buf_str(&err), file);
     buf_free(&err);
-    return rc;
+    return ok ? 0 : EXIT_FAILURE;
 }
 
 const CmdSpec cmd_backup = {
