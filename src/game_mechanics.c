@@ -20,6 +20,9 @@ const ConfigKey config_keys[] = {
     {"mailFrom", "nomic@localhost", "the From address of the game's mail"},
     {"mailPolicy", "open", "open: any sender may move; tokens: a move counts only with its sender's token"},
     {"listen", "127.0.0.1:8080", "the address nomic serve listens on"},
+    {"address", "",
+     "the address mail for the game is sent to: nomic deliver DIR takes a mail into the game of DIR whose address it "
+     "is (empty: none)"},
     {"name", "", "the game's display name, in mail subjects and on the page (default: the file's name)"},
     {"quotaEvents", "600", "events one sender (an address, or an HTTP client's IP) may have run in an hour"},
     {"quotaWork", "1000000000", "units of work one sender's events may cost in an hour"},
@@ -133,6 +136,8 @@ static const char *check_value(const char *key, const char *v)
         return NULL;
     }
     if (strncmp(key, "quota", 5) == 0) return quota_check_value(key, v);
+    if (strcmp(key, "address") == 0)
+        return !*v || (strchr(v, '@') && !strpbrk(v, " \t\r\n<>,")) ? NULL : "a bare mail address, such as game@example.org";
     if (strcmp(key, "mailFrom") == 0)
         return strchr(v, '@') && !strpbrk(v, " \t\r\n<>") ? NULL : "a bare mail address, such as game@example.org";
     return NULL;

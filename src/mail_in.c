@@ -22,6 +22,7 @@ void mail_free(MailIn *m)
     free(m->token);
     free(m->message_id);
     free(m->references);
+    free(m->delivered_to);
     memset(m, 0, sizeof *m);
 }
 
@@ -473,6 +474,28 @@ static char *body_text(GMimeMessage *msg, MailIn *m)
     return out;
 }
 
+/* The recipient the MTA wrote into the header on delivery (Postfix's
+ * pipe with flags D and O, procmail, most local delivery agents): the
+ * first Delivered-To (the latest, put on top), else the first
+ * X-Original-To; bare, or NULL when neither holds one address. */
+static char *envelope_header(GMimeMessage *msg)
+{
+    static const char *const names[] = {"Delivered-To", "X-Original-To"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *h = g_mime_object_get_header(GMIME_OBJECT(msg), names[i]);
+        if (!h || strlen(h) > 998) continue;
+        InternetAddressList *l = internet_address_list_parse(NULL, h);
+        char *bare = NULL;
+        if (l && internet_address_list_length(l) == 1) {
+            InternetAddress *ia = internet_address_list_get_address(l, 0);
+            if (INTERNET_ADDRESS_IS_MAILBOX(ia)) bare = xstrdup(internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia)));
+        }
+        if (l) g_object_unref(l);
+        if (bare) return bare;
+    }
+    return NULL;
+}
+
 bool mail_read(const char *raw, size_t n, MailIn *m, Buf *err)
 {
     mime_init_once();
@@ -511,6 +534,7 @@ bool mail_read(const char *raw, size_t n, MailIn *m, Buf *err)
         for (char *c = m->references; *c; c++)
             if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = ' '; /* never a header's line end */
     }
+    m->delivered_to = envelope_header(msg);
     char *text = body_text(msg, m);
     mail_clean(text, m);
     free(text);

@@ -47,6 +47,8 @@ typedef struct MailIn {
     bool automatic;   /* Auto-Submitted (not "no"), a bounce or a list's mail */
     char *message_id; /* without the angle brackets, or NULL */
     char *references; /* the References header as received, or NULL */
+    char *delivered_to; /* the recipient an MTA wrote in: the first Delivered-To, else the first
+                         * X-Original-To, bare; or NULL (nomic deliver DIR routes by it) */
 } MailIn;
 
 /* false with a message in err when the mail has no usable sender. */

@@ -520,6 +520,34 @@ static bool add_code_check(Store *s)
     return true;
 }
 
+int store_peek_config(const char *path, const char *key, char **value, Buf *err)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, configure_sqlite);
+    *value = NULL;
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) goto done;
+    sqlite3_busy_timeout(db, 5000);
+    /* a file in the making (nomic init) has no settings yet: not a game */
+    if (sqlite3_prepare_v2(db, "SELECT value FROM config WHERE key=?1", -1, &st, NULL) != SQLITE_OK) goto done;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        const unsigned char *v = sqlite3_column_text(st, 0);
+        *value = xstrdup(v ? (const char *)v : "");
+        rc = 1;
+    } else if (step == SQLITE_DONE) {
+        rc = 0;
+    }
+done:
+    if (rc < 0) buf_printf(err, "%s: %s", path, db ? sqlite3_errmsg(db) : "cannot be opened");
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return rc;
+}
+
 Store *store_open(const char *path, bool create, bool force, Buf *err)
 {
     struct stat sb;

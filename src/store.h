@@ -61,6 +61,11 @@ typedef struct JournalRow {
 /* Opens (create: makes a new file, refusing to overwrite unless force). */
 Store *store_open(const char *path, bool create, bool force, Buf *err);
 void store_close(Store *s);
+/* A setting of the game file at path, read without opening it as a game
+ * (no upgrade, no write, no lock): 1 and *value (malloc'd), 0 unset, -1
+ * not readable as a game (err).  What a host reads of each of its games
+ * to find the one a mail is for (host.h). */
+int store_peek_config(const char *path, const char *key, char **value, Buf *err);
 const char *store_error(Store *s);
 /* Sets what store_error says: a caller's reading of the store failed. */
 void store_set_error(Store *s, const char *why);

@@ -32,14 +32,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
+#include "host.h"
 #include "mail_in.h"
 #include "mail_mbox.h"
 #include "game_mechanics.h"
 
 #define EX_USAGE_ 64
 #define EX_DATAERR_ 65
+#define EX_NOUSER_ 67
 #define EX_TEMPFAIL_ 75
 #define MAX_KEY 512 /* bytes of a mail's key kept as it is; a longer one is kept as its digest */
 #define MAX_MAIL (1 << 20) /* bytes (docs/limits.md): a turn's moves, even a long proposal, need far less */
@@ -226,9 +229,10 @@ static bool import_one(void *ud, const MboxMail *mm)
     return true;
 }
 
-enum { DELIVER_MBOX };
+enum { DELIVER_MBOX, DELIVER_TO };
 static const OptSpec deliver_opts[] = {
     [DELIVER_MBOX] = {"--mbox", "FILE", 0, "every mail of the mailbox FILE (- : standard input), in groups"},
+    [DELIVER_TO] = {"--to", "ADDRESS", 0, "DIR: the mail's recipient, to take it into the game of that address"},
     {NULL},
 };
 
@@ -239,13 +243,82 @@ typedef struct DeliverArgs {
     char *sha256;    /* the digest of the whole, */
     MailIn m;        /* and as read */
     bool read;       /* m holds it */
+    char *game;      /* DIR: the game it is for */
 } DeliverArgs;
+
+/* ---- DIR: the game a mail is for ---- */
+
+/* The recipients to route by, best first: --to; else the envelope
+ * recipient an MTA gives its delivery program (Postfix's local delivery
+ * and OpenSMTPD's mda set ORIGINAL_RECIPIENT and RECIPIENT); else, only
+ * when the MTA gives none, what it wrote into the mail (Delivered-To,
+ * X-Original-To).  A header is the sender's to forge, so it is never
+ * read when the MTA said who the mail is for. */
+static int recipients(const CmdCall *c, const MailIn *m, const char *to[2])
+{
+    int n = 0;
+    if (c->opt[DELIVER_TO].set) {
+        to[n++] = c->opt[DELIVER_TO].value;
+        return n;
+    }
+    const char *env[] = {"ORIGINAL_RECIPIENT", "RECIPIENT"};
+    for (int i = 0; i < 2; i++) {
+        const char *v = getenv(env[i]);
+        if (v && *v && (n == 0 || strcasecmp(v, to[0]) != 0)) to[n++] = v;
+    }
+    if (n == 0 && m->delivered_to) to[n++] = m->delivered_to;
+    return n;
+}
+
+/* Which game of DIR the mail is for: CMD_GO_ON with a->game, or the exit
+ * status, having said why: 67 (EX_NOUSER) a mail for no game of DIR, which
+ * the MTA bounces; 75 when it cannot be told (the MTA keeps the mail). */
+static int route_mail(CmdCall *c, DeliverArgs *a)
+{
+    const char *to[2];
+    int n = recipients(c, &a->m, to);
+    if (n == 0) {
+        fprintf(stderr,
+                "nomic deliver: %s is a directory of games, and nothing says which one the mail is for: give --to "
+                "ADDRESS (Postfix's pipe: --to ${recipient}), or have the MTA set ORIGINAL_RECIPIENT or write "
+                "Delivered-To\n",
+                c->pos[0]);
+        return EX_TEMPFAIL_;
+    }
+    char *first_why = NULL;
+    int rc = EX_NOUSER_;
+    for (int i = 0; i < n && rc == EX_NOUSER_; i++) {
+        char *why;
+        int found = host_find_address(c->pos[0], to[i], &a->game, &why);
+        if (found > 0) rc = CMD_GO_ON;
+        else if (found < 0) rc = EX_TEMPFAIL_;
+        if (rc != EX_NOUSER_ || !first_why) {
+            free(first_why);
+            first_why = why;
+        } else {
+            free(why);
+        }
+    }
+    if (rc == CMD_GO_ON) c->pos[0] = a->game; /* the game cli_run opens */
+    else fprintf(stderr, "nomic deliver: %s\n", first_why);
+    free(first_why);
+    return rc;
+}
 
 /* The mailbox opened, or the one mail read, before the game opens. */
 static int deliver_check(CmdCall *c)
 {
     DeliverArgs *a = c->data;
     const OptVal *mbox = &c->opt[DELIVER_MBOX];
+    bool dir = host_is_dir(c->pos[0]);
+    if (mbox->set && dir) {
+        fprintf(stderr, "nomic deliver: --mbox takes a game, not a directory: %s\n", c->pos[0]);
+        return EX_USAGE_;
+    }
+    if (c->opt[DELIVER_TO].set && !dir) {
+        fprintf(stderr, "nomic deliver: --to routes a mail among the games of a directory; %s is not one\n", c->pos[0]);
+        return EX_USAGE_;
+    }
     if (mbox->set) {
         a->mbox = strcmp(mbox->value, "-") == 0 ? stdin : fopen(mbox->value, "rb");
         if (!a->mbox) {
@@ -261,7 +334,7 @@ static int deliver_check(CmdCall *c)
         buf_free(&err);
         return EX_DATAERR_;
     }
-    return CMD_GO_ON;
+    return dir ? route_mail(c, a) : CMD_GO_ON;
 }
 
 static int deliver_mbox(Game *g, const char *game, FILE *f, const char *path)
@@ -297,11 +370,12 @@ static void deliver_cleanup(CmdCall *c)
     if (a->read) mail_free(&a->m);
     free(a->raw);
     free(a->sha256);
+    free(a->game);
 }
 
 const CmdSpec cmd_deliver = {
     .name = "deliver",
-    .args = "GAME",
+    .args = "GAME|DIR",
     .minpos = 1,
     .maxpos = 1,
     .opts = deliver_opts,
@@ -309,7 +383,15 @@ const CmdSpec cmd_deliver = {
     .more = "It is an MTA's delivery program (a .forward pipe, procmail, Postfix or OpenSMTPD `mda`); with\n"
             "`--mbox`, every mail of a mailbox is taken, in groups of 64 mails (or 1 s) per fsync.  It has exit\n"
             "statuses of its own, the ones MTAs read: 0 taken, 75 try again later (the game could not be opened\n"
-            "or written), 65 not a usable mail, 64 bad usage.  docs/mechanics.md.\n",
+            "or written), 65 not a usable mail, 67 a mail for no game of DIR, 64 bad usage.  docs/mechanics.md.\n"
+            "\n"
+            "Given a directory DIR of games (as `nomic serve DIR` serves), it takes the mail into the game of DIR\n"
+            "whose `address` setting is the mail's recipient: `--to ADDRESS` (Postfix's pipe: `--to\n"
+            "${recipient}`); without it, the envelope recipient the MTA gives (`ORIGINAL_RECIPIENT`, `RECIPIENT`:\n"
+            "Postfix's local delivery, OpenSMTPD's `mda`), or, when it gives none, the mail's `Delivered-To` or\n"
+            "`X-Original-To`.  One MTA rule then serves every game of the host.  A mail for no game is refused\n"
+            "with exit 67 (EX_NOUSER, the MTA bounces it); two games of one address, or a game that cannot be\n"
+            "read, give 75 (the MTA keeps the mail): never the wrong game.  docs/hosting.md.\n",
     .bad_usage = EX_USAGE_,
     .bad_game = EX_TEMPFAIL_,
     .data_size = sizeof(DeliverArgs),
