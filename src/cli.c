@@ -4,6 +4,7 @@
  * so; and the printing the commands share.
  */
 #include "cli.h"
+#include "host.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -150,7 +151,8 @@ static int run_command(const Command *c, const CmdSpec *parent, int argc, char *
     if (s->data_size) call.data = xcalloc(1, s->data_size);
     if (!parse_args(&call, argc, argv)) goto out;
     if (s->check && (rc = s->check(&call)) != CMD_GO_ON) goto out;
-    if ((c->flags & CMD_GAME) && !(call.g = cli_open(call.pos[0]))) {
+    bool opens = (c->flags & CMD_GAME) && !((c->flags & CMD_DIR) && host_is_dir(call.pos[0]));
+    if (opens && !(call.g = cli_open(call.pos[0]))) {
         rc = s->bad_game ? s->bad_game : EXIT_USAGE;
         goto out;
     }
@@ -182,15 +184,9 @@ Game *cli_open(const char *path)
     Game *g = game_open(path, &err);
     if (!g) fprintf(stderr, "nomic: %s\n", buf_str(&err));
     buf_free(&err);
-    const char *kept, *from = g ? store_upgraded_from(g->st, &kept) : NULL;
-    if (from && kept)
-        fprintf(stderr,
-                "nomic: %s was a game of format %s: upgraded to format %s, the one this build writes; the file as it "
-                "was is kept as %s (the build that made it opens that copy; delete it once the game plays)\n",
-                path, from, store_format(), kept);
-    else if (from)
-        fprintf(stderr, "nomic: %s was a game of format %s: upgraded to format %s, the one this build writes\n", path,
-                from, store_format());
+    char *note = g ? game_upgrade_note(g, path) : NULL;
+    if (note) fprintf(stderr, "nomic: %s\n", note);
+    free(note);
     return g;
 }
 

@@ -83,6 +83,7 @@ struct Command {
 };
 enum {
     CMD_GAME = 1, /* opens GAME, its first argument, before run (git's RUN_SETUP) */
+    CMD_DIR = 2,  /* with CMD_GAME: a directory of games instead is not opened (c->g NULL) */
 };
 extern const Command commands[]; /* nomic.c; ends with {NULL} */
 

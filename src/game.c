@@ -102,6 +102,20 @@ void recipient_list_free(RecipientList *r)
     free(r);
 }
 
+char *game_upgrade_note(Game *g, const char *path)
+{
+    const char *kept, *from = store_upgraded_from(g->st, &kept);
+    if (!from) return NULL;
+    Buf b = {0};
+    buf_printf(&b, "%s was a game of format %s: upgraded to format %s, the one this build writes", path, from,
+               store_format());
+    if (kept)
+        buf_printf(&b, "; the file as it was is kept as %s (the build that made it opens that copy; delete it once the "
+                       "game plays)",
+                   kept);
+    return buf_take(&b);
+}
+
 char *game_file_name(const char *path)
 {
     const char *base = strrchr(path, '/');

@@ -160,6 +160,10 @@ void game_close(Game *g);
 /* The game's name from its file, where no display name is set:
  * "games/agora.db" -> "agora".  malloc'd. */
 char *game_file_name(const char *path);
+/* When opening the game at path upgraded its format: what the keeper is
+ * told (what it was, and where the file as it was is kept), malloc'd;
+ * else NULL. */
+char *game_upgrade_note(Game *g, const char *path);
 /* Frees the interned texts no open game uses any more; every event starts
  * with it, and it works only once they outnumber the live ones, unless
  * `force`.  `g` is the game about to run an event (all open games are

@@ -19,7 +19,7 @@ const ConfigKey config_keys[] = {
      "smtp://host:port"},
     {"mailFrom", "nomic@localhost", "the From address of the game's mail"},
     {"mailPolicy", "open", "open: any sender may move; tokens: a move counts only with its sender's token"},
-    {"listen", "127.0.0.1:8080", "the address nomic serve listens on"},
+    {"listen", "127.0.0.1:8080", "the address nomic serve GAME listens on (nomic serve DIR: its --listen)"},
     {"address", "",
      "the address mail for the game is sent to: nomic deliver DIR takes a mail into the game of DIR whose address it "
      "is (empty: none)"},

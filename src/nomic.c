@@ -27,7 +27,7 @@ const Command commands[] = {
     {&cmd_sugar, CMD_GAME},
     {&cmd_deliver, CMD_GAME},
     {&cmd_send, CMD_GAME},
-    {&cmd_serve, CMD_GAME},
+    {&cmd_serve, CMD_GAME | CMD_DIR},
     {&cmd_reveal, CMD_GAME},
     {&cmd_backup, CMD_GAME},
     {&cmd_slr, 0}, /* its subcommands say their own (cmd/slr.c) */

@@ -179,24 +179,97 @@ static void view_json(Buf *b, const ProposalView *v)
     buf_putc(b, '}');
 }
 
-void proposal_view_json(Buf *b, const Pool *p, Sym private_attrs)
+/* The view every engineSettings declares, read as one text: false (v
+ * empty) when proposalView is private. */
+static bool declared_lines(const Pool *p, Sym private_attrs, ProposalView *v)
 {
     Sym attr = sym_cstr("proposalView");
-    if (attr_is_private(private_attrs, attr)) {
-        buf_puts(b, "null");
-        return;
-    }
-    /* every engineSettings' lines, as one text */
+    memset(v, 0, sizeof *v);
+    if (attr_is_private(private_attrs, attr)) return false;
     Buf text = {0};
     IDSET_FOREACH (pool_lookup(p, SYM_type, SYM_engineSettings), oid) {
         buf_puts(&text, sym_text(obj_get(pool_get(p, oid), attr)));
         buf_putc(&text, '\n');
     }
+    proposal_view_parse(text.s, v);
+    buf_free(&text);
+    return true;
+}
+
+void proposal_view_json(Buf *b, const Pool *p, Sym private_attrs)
+{
     ProposalView v;
-    proposal_view_parse(text.s, &v);
+    if (!declared_lines(p, private_attrs, &v)) {
+        buf_puts(b, "null");
+        return;
+    }
     view_json(b, &v);
     proposal_view_free(&v);
-    buf_free(&text);
+}
+
+/* Does the comma-separated list hold the word w? */
+static bool list_has(const char *list, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = list; *p;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == n && memcmp(p, w, n) == 0) return true;
+        p = comma ? comma + 1 : p + len;
+    }
+    return false;
+}
+
+/* The distinct values of attribute `key` among the objects of the line's
+ * types whose status (the line's `status` attribute, by default their
+ * type) is one of its `open` statuses. */
+static int count_open(const Pool *p, const ViewLine *l, const char *key)
+{
+    const char *types = proposal_view_get(l, "type"), *open = proposal_view_get(l, "open");
+    const char *status = proposal_view_get(l, "status");
+    Sym st = sym_cstr(*status ? status : "type"), k = sym_cstr(key);
+    Sym *seen = NULL;
+    int n = 0, cap = 0;
+    for (const char *t = types; *t;) {
+        const char *comma = strchr(t, ',');
+        size_t len = comma ? (size_t)(comma - t) : strlen(t);
+        IDSET_FOREACH (pool_lookup(p, SYM_type, sym_intern(t, len)), oid) {
+            const Obj *o = pool_get(p, oid);
+            if (!list_has(open, sym_text(obj_get(o, st)))) continue;
+            Sym v = obj_get(o, k);
+            bool again = false;
+            for (int i = 0; i < n && !again; i++) again = seen[i] == v;
+            if (again) continue;
+            if (n == cap) seen = xrealloc(seen, (size_t)(cap = cap ? 2 * cap : 8) * sizeof *seen);
+            seen[n++] = v;
+        }
+        t = comma ? comma + 1 : t + len;
+    }
+    free(seen);
+    return n;
+}
+
+int proposal_view_open_count(const Pool *p, Sym private_attrs)
+{
+    ProposalView v;
+    if (!declared_lines(p, private_attrs, &v)) return -1;
+    const ViewLine *proposal = NULL, *poll = NULL;
+    for (int i = 0; i < v.n; i++) {
+        if (!has_type(&v.lines[i])) continue;
+        if (strcmp(v.lines[i].role, "proposal") == 0) proposal = &v.lines[i];
+        if (strcmp(v.lines[i].role, "poll") == 0 && !poll) poll = &v.lines[i];
+    }
+    int n = -1;
+    if (poll && *proposal_view_get(poll, "open") && *proposal_view_get(poll, "of"))
+        n = count_open(p, poll, proposal_view_get(poll, "of")); /* the proposals of an open poll */
+    else if (proposal && *proposal_view_get(proposal, "open")) {
+        const char *id = proposal_view_get(proposal, "id"), *comma = strchr(id, ',');
+        char *first = comma ? xstrndup(id, (size_t)(comma - id)) : xstrdup(*id ? id : "objectId");
+        n = count_open(p, proposal, first);
+        free(first);
+    }
+    proposal_view_free(&v);
+    return n;
 }
 
 /* ---- a proposal, as if adopted ---- */

@@ -45,6 +45,12 @@ const char *proposal_view_get(const ViewLine *l, const char *key);
  * is a private attribute (private_attrs: engineSettings' privateAttributes):
  * no one owns engineSettings, so no one sees it. */
 void proposal_view_json(Buf *b, const Pool *p, Sym private_attrs);
+/* How many proposals are open, as the view declares it: those in an
+ * `open` status of the proposal line (counted by their first `id`), or,
+ * when a poll line says what is voted on, the proposals with an open
+ * poll (counted by its `of`).  -1: the view does not say (no `open`, or
+ * proposalView is private). */
+int proposal_view_open_count(const Pool *p, Sym private_attrs);
 
 /* Applies, in memory, the changes of proposal `id` as if it were adopted:
  * the objects the rules declare to be a proposal's changes to their rules

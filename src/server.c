@@ -2,11 +2,12 @@
  * server.c - nomic serve (server.h): the loop.  It starts the HTTP daemon
  * (server_http.c) and the postman, then runs the clock until a signal:
  * the timers the wall clock reaches, what other programs wrote, the
- * requests' deadline.  Here too what the other files share of the server
- * itself: group commit (a move is answered once on disk, the fsync shared
- * with the moves committed meanwhile), the postman's wake-up, the database
- * connections kept for reading.  The files of the server are listed in
- * server_int.h.
+ * requests' deadline; for a directory of games, the clock's workers and
+ * the look for new games too.  Here also what the other files share of a
+ * served game: group commit (a move is answered once on disk, the fsync
+ * shared with the moves committed meanwhile), the postman's wake-up, the
+ * database connections kept for reading.  The files of the server are
+ * listed in server_int.h.
  */
 #include "server_int.h"
 
@@ -87,10 +88,12 @@ void server_note_if_settled(Server *s, long before)
 
 void server_wake_postman(Server *s)
 {
-    pthread_mutex_lock(&s->mu);
-    s->mail_waiting = true;
-    pthread_cond_signal(&s->wake);
-    pthread_mutex_unlock(&s->mu);
+    Site *w = s->site;
+    atomic_store(&s->mail_waiting, true);
+    pthread_mutex_lock(&w->mu);
+    w->mail_waiting = true;
+    pthread_cond_signal(&w->wake);
+    pthread_mutex_unlock(&w->mu);
 }
 /* ---- reading the database beside the writer ---- */
 
@@ -114,43 +117,57 @@ void server_reader_give(Server *s, Store *st)
 
 /* ---- the postman ---- */
 
+/* Hands one game's due messages to its transport, once everything it
+ * committed is on disk. */
+static void post_for(Server *s, Buf *err)
+{
+    buf_reset(err);
+    if (!s->post && !(s->post = store_open(s->path, false, false, err))) {
+        fprintf(stderr, "nomic serve: %s: mail out cannot open the game: %s\n", s->name, buf_str(err));
+        return;
+    }
+    SendReport rep;
+    char *why = NULL;
+    /* no mail leaves for an event that a power cut could still undo */
+    if (!durable_all(s, &why))
+        fprintf(stderr, "nomic serve: %s: mail out waits: %s\n", s->name, why);
+    else if (!mail_send_due(s->post, s->name, time_now_wall(), false, &rep, NULL, NULL, err))
+        fprintf(stderr, "nomic serve: %s: mail out: %s\n", s->name, buf_str(err));
+    else if (rep.retrying || rep.failed)
+        fprintf(stderr, "nomic serve: %s: %d message(s) not delivered yet (nomic outbox says why)\n", s->name,
+                rep.retrying + rep.failed);
+    free(why);
+}
+
+/* One thread hands every game's mail out: at once for a game a move woke
+ * it for, every POST_SWEEP_MS for all (the retries, and what other
+ * programs released). */
+#define POST_SWEEP_MS 5000
 static void *postman(void *ud)
 {
-    Server *s = ud;
+    Site *w = ud;
     Buf err = {0};
-    Store *st = store_open(s->path, false, false, &err);
-    if (!st) {
-        fprintf(stderr, "nomic serve: mail out cannot open the game: %s\n", buf_str(&err));
-        buf_free(&err);
-        return NULL;
-    }
-    pthread_mutex_lock(&s->mu);
-    while (!s->stopping) {
-        s->mail_waiting = false;
-        pthread_mutex_unlock(&s->mu);
-        SendReport rep;
-        buf_reset(&err);
-        char *why = NULL;
-        /* no mail leaves for an event that a power cut could still undo */
-        if (!durable_all(s, &why)) {
-            fprintf(stderr, "nomic serve: mail out waits: %s\n", why);
-        } else if (!mail_send_due(st, s->name, time_now_wall(), false, &rep, NULL, NULL, &err))
-            fprintf(stderr, "nomic serve: mail out: %s\n", buf_str(&err));
-        else if (rep.retrying || rep.failed)
-            fprintf(stderr, "nomic serve: %d message(s) not delivered yet (nomic outbox says why)\n",
-                    rep.retrying + rep.failed);
-        free(why);
-        pthread_mutex_lock(&s->mu);
-        if (s->stopping || s->mail_waiting) continue;
-        /* woken by a move, or every few seconds for the retries and for
-         * what other programs released */
+    int64_t sweep_at = 0;
+    pthread_mutex_lock(&w->mu);
+    while (!w->stopping) {
+        w->mail_waiting = false;
+        pthread_mutex_unlock(&w->mu);
+        bool sweep = server_now_ms() >= sweep_at;
+        if (sweep) sweep_at = server_now_ms() + POST_SWEEP_MS;
+        Server *s;
+        for (int i = 0; (s = site_game(w, i)); i++)
+            if (atomic_exchange(&s->mail_waiting, false) || sweep) post_for(s, &err);
+        pthread_mutex_lock(&w->mu);
+        if (w->stopping || w->mail_waiting) continue;
+        int64_t wait = sweep_at - server_now_ms();
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += 5;
-        pthread_cond_timedwait(&s->wake, &s->mu, &until);
+        until.tv_sec += wait > 0 ? wait / 1000 : 0;
+        until.tv_nsec += wait > 0 ? (wait % 1000) * 1000000L : 0;
+        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        pthread_cond_timedwait(&w->wake, &w->mu, &until);
     }
-    pthread_mutex_unlock(&s->mu);
-    store_close(st);
+    pthread_mutex_unlock(&w->mu);
     buf_free(&err);
     return NULL;
 }
@@ -159,10 +176,11 @@ static void *postman(void *ud)
 
 static void print_tick(void *ud, Game *g, const Outcome *o)
 {
+    Server *s = ud;
     char when[32];
     time_format(o->time, when);
-    fprintf(stderr, "nomic serve: timer at %s: event %ld %s\n", when, o->event, verdict_name(o->verdict));
-    (void)ud;
+    if (s->site->dir) fprintf(stderr, "nomic serve: %s: timer at %s: event %ld %s\n", s->name, when, o->event, verdict_name(o->verdict));
+    else fprintf(stderr, "nomic serve: timer at %s: event %ld %s\n", when, o->event, verdict_name(o->verdict));
 }
 
 /* Runs the timers the wall clock has reached.  Returns the seconds until
@@ -189,11 +207,11 @@ static long run_clock(Server *s, long cap)
         s->probed_at = g->known_event;
         before = g->known_event;
         atomic_store(&s->running, true);
-        bool ticked = game_tick(g, now, false, print_tick, NULL);
+        bool ticked = game_tick(g, now, false, print_tick, s);
         atomic_store(&s->running, false);
         server_note_if_settled(s, before);
         if (!ticked)
-            fprintf(stderr, "nomic serve: a timer could not run: %s\n", store_error(g->st));
+            fprintf(stderr, "nomic serve: %s: a timer could not run: %s\n", s->name, store_error(g->st));
         server_wake_postman(s);
     }
     wait = late ? 1 : cap;
@@ -207,22 +225,62 @@ done:
     return wait;
 }
 
-/* ---- the loop ---- */
-
-static void stop_postman(Server *s)
+/* The clock of one game: its timers, what other programs wrote.  wait:
+ * for a move running now (one game's server); else a busy game is left
+ * for the next round, which its move does not hold up. */
+#define CLOCK_EVERY_MS 250
+static void clock_step(Server *s, bool wait)
 {
-    pthread_mutex_lock(&s->mu);
-    s->stopping = true;
-    pthread_cond_signal(&s->wake);
-    pthread_mutex_unlock(&s->mu);
-    pthread_join(s->postman, NULL);
+    if (wait) pthread_mutex_lock(&s->game_mu);
+    else if (pthread_mutex_trylock(&s->game_mu) != 0) return;
+    run_clock(s, 1);
+    snapshot_sync(s);
+    pthread_mutex_unlock(&s->game_mu);
+    atomic_store(&s->clock_at, server_now_ms() + CLOCK_EVERY_MS);
 }
 
-static void server_free(Server *s)
+/* A worker of a directory's clock: takes each game whose round is due and
+ * no other worker holds, so that a game whose timer runs long holds up
+ * this worker alone. */
+static void *clock_worker(void *ud)
 {
+    Site *w = ud;
+    while (!stop_requested) {
+        bool worked = false;
+        Server *s;
+        for (int i = 0; (s = site_game(w, i)) && !stop_requested; i++) {
+            if (atomic_load(&s->clock_at) > server_now_ms() || atomic_exchange(&s->clocking, true)) continue;
+            if (atomic_load(&s->clock_at) <= server_now_ms()) {
+                clock_step(s, false);
+                worked = true;
+            }
+            atomic_store(&s->clocking, false);
+        }
+        if (!worked) {
+            struct timespec pause = {0, 20 * 1000000L};
+            nanosleep(&pause, NULL);
+        }
+    }
+    return NULL;
+}
+
+/* ---- a game served ---- */
+
+static bool collect_label(void *ud, const char *label, const char *text)
+{
+    Buf *b = ud;
+    buf_puts(b, b->len > 1 ? "," : "");
+    json_string(b, label, strlen(label));
+    return true;
+}
+
+void server_free(Server *s)
+{
+    if (!s) return;
     snapshot_free(s->snap);
     for (int i = 0; i < s->nreports; i++) free(s->reports[i].body);
     for (int i = 0; i < s->nreaders; i++) store_close(s->readers[i]);
+    store_close(s->post);
     store_close(s->watch);
     store_close(s->syncer);
     pthread_mutex_destroy(&s->sync_mu);
@@ -230,47 +288,128 @@ static void server_free(Server *s)
     pthread_mutex_destroy(&s->game_mu);
     pthread_mutex_destroy(&s->snap_mu);
     pthread_mutex_destroy(&s->readers_mu);
-    pthread_mutex_destroy(&s->conn_mu);
-    pthread_mutex_destroy(&s->mu);
-    pthread_cond_destroy(&s->wake);
     free(s->name);
+    free(s->sets);
+    free(s);
 }
 
-/* The server's locks, and its own connections to the game for group
- * commit; false, having said why. */
-static bool server_open(Server *s, Game *g, const char *path)
+Server *server_new(Site *w, Game *g, const char *path, Buf *err)
 {
+    Server *s = xcalloc(1, sizeof *s);
+    s->site = w;
+    s->g = g;
+    s->path = path;
+    s->name = game_file_name(path);
+    s->probed_at = -1;
     pthread_mutex_init(&s->game_mu, NULL);
     pthread_mutex_init(&s->snap_mu, NULL);
     pthread_mutex_init(&s->readers_mu, NULL);
-    pthread_mutex_init(&s->conn_mu, NULL);
-    pthread_mutex_init(&s->mu, NULL);
-    pthread_cond_init(&s->wake, NULL);
     pthread_mutex_init(&s->sync_mu, NULL);
     pthread_cond_init(&s->synced_cv, NULL);
-    Buf err = {0};
-    bool ok = false;
-    if (!(s->watch = store_open(path, false, false, &err)) || !(s->syncer = store_open(path, false, false, &err))) {
-        fprintf(stderr, "nomic serve: %s\n", buf_str(&err));
-        goto done;
-    }
-    /* group commit (server_durable()) */
+    /* the server's own connections to the game, for group commit */
+    if (!(s->watch = store_open(path, false, false, err)) || !(s->syncer = store_open(path, false, false, err)))
+        goto failed;
     g->defer_sync = true;
     store_yield(g->st, true);
     if (!store_sync_commits(g->st, false)) {
-        fprintf(stderr, "nomic serve: %s\n", store_error(g->st));
-        goto done;
+        buf_printf(err, "%s", store_error(g->st));
+        goto failed;
     }
-    ok = true;
-done:
-    buf_free(&err);
-    return ok;
+    Buf sets = {0};
+    buf_putc(&sets, '[');
+    if (!store_each_initial(g->st, collect_label, &sets)) {
+        buf_free(&sets);
+        buf_printf(err, "%s", store_error(g->st));
+        goto failed;
+    }
+    buf_putc(&sets, ']');
+    s->sets = buf_take(&sets);
+    snapshot_publish(s); /* before the first request: the views hide what is private from the start */
+    return s;
+failed:
+    s->g = NULL; /* the caller's */
+    server_free(s);
+    return NULL;
 }
 
-/* Starts the HTTP daemon and the postman, whose threads start with the
- * signals blocked (they are the main thread's): NULL, having said why,
- * when either cannot start. */
-static struct MHD_Daemon *server_start(Server *s, struct sockaddr_in *addr, const char *host, int port)
+/* ---- the site ---- */
+
+Server *site_game(Site *w, int i)
+{
+    pthread_mutex_lock(&w->games_mu);
+    Server *s = i < w->ngames ? w->games[i] : NULL;
+    pthread_mutex_unlock(&w->games_mu);
+    return s;
+}
+
+Server *site_find(Site *w, const char *name, size_t len)
+{
+    Server *found = NULL;
+    pthread_mutex_lock(&w->games_mu);
+    for (int i = 0; i < w->ngames && !found; i++)
+        if (strlen(w->games[i]->name) == len && memcmp(w->games[i]->name, name, len) == 0) found = w->games[i];
+    pthread_mutex_unlock(&w->games_mu);
+    return found;
+}
+
+void site_add(Site *w, Server *s)
+{
+    pthread_mutex_lock(&w->games_mu);
+    if (w->ngames == w->cap) w->games = xrealloc(w->games, (size_t)(w->cap = w->cap ? 2 * w->cap : 16) * sizeof *w->games);
+    w->games[w->ngames++] = s;
+    pthread_mutex_unlock(&w->games_mu);
+}
+
+static void site_init(Site *w, const char *dir, const char *host, int port)
+{
+    memset(w, 0, sizeof *w);
+    w->dir = dir;
+    w->host = host;
+    w->port = port;
+    pthread_mutex_init(&w->games_mu, NULL);
+    pthread_mutex_init(&w->conn_mu, NULL);
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->wake, NULL);
+}
+
+/* Frees the site and, for a directory, its games (one game's Game is its
+ * caller's). */
+static void site_free(Site *w)
+{
+    for (int i = 0; i < w->ngames; i++) {
+        Server *s = w->games[i];
+        Game *g = s->g;
+        const char *path = s->path;
+        server_free(s);
+        if (w->dir) {
+            game_close(g);
+            free((char *)path);
+        }
+    }
+    free(w->games);
+    for (int i = 0; i < w->nrefused; i++) free(w->refused[i]);
+    free(w->refused);
+    pthread_mutex_destroy(&w->games_mu);
+    pthread_mutex_destroy(&w->conn_mu);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->wake);
+}
+
+/* ---- the loop ---- */
+
+static void stop_postman(Site *w)
+{
+    pthread_mutex_lock(&w->mu);
+    w->stopping = true;
+    pthread_cond_signal(&w->wake);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->postman, NULL);
+}
+
+/* Starts the HTTP daemon, the postman and the clock's workers, whose
+ * threads start with the signals blocked (they are the main thread's):
+ * NULL, having said why, when the daemon or the postman cannot start. */
+static struct MHD_Daemon *site_start(Site *w, struct sockaddr_in *addr)
 {
     sigset_t sigs, old;
     sigemptyset(&sigs);
@@ -280,11 +419,13 @@ static struct MHD_Daemon *server_start(Server *s, struct sockaddr_in *addr, cons
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     pthread_sigmask(SIG_BLOCK, &sigs, &old);
-    struct MHD_Daemon *d = http_start(s, addr, port);
-    int started = d ? pthread_create(&s->postman, NULL, postman, s) : 0;
+    struct MHD_Daemon *d = http_start(w, addr, w->port);
+    int started = d ? pthread_create(&w->postman, NULL, postman, w) : 0;
+    for (int i = 0; d && started == 0 && w->dir && i < CLOCK_WORKERS; i++)
+        if (pthread_create(&w->clocks[w->nclocks], NULL, clock_worker, w) == 0) w->nclocks++;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!d) {
-        fprintf(stderr, "nomic serve: cannot listen on %s:%d: %s\n", host, port, strerror(errno));
+        fprintf(stderr, "nomic serve: cannot listen on %s:%d: %s\n", w->host, w->port, strerror(errno));
         return NULL;
     }
     if (started != 0) {
@@ -294,52 +435,87 @@ static struct MHD_Daemon *server_start(Server *s, struct sockaddr_in *addr, cons
         MHD_stop_daemon(d);
         return NULL;
     }
+    if (w->dir && w->nclocks == 0) {
+        fprintf(stderr, "nomic serve: cannot start the clock\n");
+        stop_requested = 1;
+    }
     return d;
 }
 
-/* The clock, until SIGINT or SIGTERM: timers, other programs' writes, the
- * request deadline. */
-static void server_loop(Server *s)
+/* Until SIGINT or SIGTERM: one game's clock (a directory's runs on its
+ * workers), new games of the directory, the request deadline. */
+static void site_loop(Site *w)
 {
+    int64_t scan_at = server_now_ms() + SCAN_EVERY_MS;
     while (!stop_requested) {
-        pthread_mutex_lock(&s->game_mu);
-        run_clock(s, 1);
-        snapshot_sync(s);
-        pthread_mutex_unlock(&s->game_mu);
-        http_enforce_deadline(s);
-        struct timespec tick = {0, 250 * 1000000L};
+        if (!w->dir) clock_step(w->games[0], true);
+        else if (server_now_ms() >= scan_at) {
+            site_scan(w);
+            scan_at = server_now_ms() + SCAN_EVERY_MS;
+        }
+        http_enforce_deadline(w);
+        struct timespec tick = {0, CLOCK_EVERY_MS * 1000000L};
         nanosleep(&tick, NULL);
     }
 }
 
-bool server_run(Game *g, const char *path, const char *host, int port)
+/* Serves the site until a signal; false, having said why, when it
+ * cannot start. */
+static bool site_run(Site *w)
 {
     struct sockaddr_in addr = {0};
     addr.sin_family = AF_INET;
-    addr.sin_port = htons((uint16_t)port);
-    if (inet_pton(AF_INET, host, &addr.sin_addr) != 1) {
-        fprintf(stderr, "nomic serve: %s: not an IPv4 address (such as 127.0.0.1 or 0.0.0.0)\n", host);
+    addr.sin_port = htons((uint16_t)w->port);
+    if (inet_pton(AF_INET, w->host, &addr.sin_addr) != 1) {
+        fprintf(stderr, "nomic serve: %s: not an IPv4 address (such as 127.0.0.1 or 0.0.0.0)\n", w->host);
         return false;
     }
     /* a thread per connection: without a bound glibc gives threads arenas
      * of their own, and the memory a burst of readers freed stays with
      * them; two arenas keep the server's size near what it uses */
     mallopt(M_ARENA_MAX, 2);
-    Server s = {.g = g, .path = path, .name = game_file_name(path), .probed_at = -1};
-    struct MHD_Daemon *d;
-    bool ok = false;
-    if (!server_open(&s, g, path)) goto done;
-    snapshot_publish(&s); /* before the first request: the views hide what is private from the start */
     mime_init_once();
-    if (!(d = server_start(&s, &addr, host, port))) goto done;
-    printf("nomic serve: %s on http://%s:%d/\n", s.name, host, port);
+    struct MHD_Daemon *d = site_start(w, &addr);
+    if (!d) return false;
+    if (w->dir) {
+        printf("nomic serve: %d game(s) of %s on http://%s:%d/\n", w->ngames, w->dir, w->host, w->port);
+        Server *s;
+        for (int i = 0; (s = site_game(w, i)); i++) printf("nomic serve: %s on http://%s:%d/%s/\n", s->name, w->host, w->port, s->name);
+    } else {
+        printf("nomic serve: %s on http://%s:%d/\n", w->games[0]->name, w->host, w->port);
+    }
     fflush(stdout);
-    server_loop(&s);
+    site_loop(w);
     MHD_stop_daemon(d);
-    stop_postman(&s);
+    for (int i = 0; i < w->nclocks; i++) pthread_join(w->clocks[i], NULL);
+    stop_postman(w);
     printf("nomic serve: stopped\n");
-    ok = true;
-done:
-    server_free(&s);
+    return true;
+}
+
+bool server_run(Game *g, const char *path, const char *host, int port)
+{
+    Site w;
+    site_init(&w, NULL, host, port);
+    Buf err = {0};
+    Server *s = server_new(&w, g, path, &err);
+    bool ok = false;
+    if (!s) fprintf(stderr, "nomic serve: %s\n", buf_str(&err));
+    else {
+        site_add(&w, s);
+        ok = site_run(&w);
+    }
+    buf_free(&err);
+    site_free(&w);
+    return ok;
+}
+
+bool server_run_dir(const char *dir, const char *host, int port)
+{
+    Site w;
+    site_init(&w, dir, host, port);
+    site_scan(&w);
+    bool ok = site_run(&w);
+    site_free(&w);
     return ok;
 }

@@ -33,7 +33,9 @@ extern const WebFile web_files[]; /* ends with {0} */
 #define MAX_PER_ADDRESS 16     /* connections at once from one IP address */
 #define IDLE_TIMEOUT 15        /* seconds a connection may say nothing */
 #define REQUEST_DEADLINE 30    /* seconds for a request to come whole (headers and body) */
-#define READERS_KEPT 8         /* database connections kept open for reading */
+#define READERS_KEPT 8         /* database connections kept open for reading, per game */
+#define CLOCK_WORKERS 4        /* threads running the timers of a directory's games */
+#define SCAN_EVERY_MS 2000     /* how often a directory served is looked at for new games */
 #define REPORTS_KEPT 16        /* answers of /api/report kept, one per kind, until the next event */
 #define REPORT_FRESH_MS 60000  /* ... or a minute: the rules may read the clock */
 
@@ -63,6 +65,13 @@ extern const WebFile web_files[]; /* ends with {0} */
 #define OUTBOX_PAGE_BYTES (512 * 1024)   /* a page ends after the message that passes this */
 #define OUTBOX_TEXT_CUT (64 * 1024)      /* bytes of one message's text in a page */
 #define MESSAGE_TEXT_MAX (4 * 1024 * 1024) /* /api/outbox/ID: the text */
+
+/* Serves every game of the directory dir, each at /NAME/ (host.h), the
+ * list of them at / and /api/games, on host:port until SIGINT or SIGTERM;
+ * a game made in dir meanwhile is served within seconds.  One clock and
+ * one postman serve them all.  False, having said why, when it cannot
+ * start. */
+bool server_run_dir(const char *dir, const char *host, int port);
 
 /* Serves the game at `path` (already open as g) on host:port until SIGINT
  * or SIGTERM.  Prints the address once listening.  False, having said

@@ -2,7 +2,8 @@
  * server_http.c - nomic serve's HTTP (libmicrohttpd, server_int.h): a
  * request's body taken in up to MAX_BODY, the answer sent with the headers
  * every answer carries, the page's own files, the API handed to the router
- * (server_routes.c) with the path after its prefix, the connections and
+ * (server_routes.c) with the path after its prefix (/api/, or /NAME/api/
+ * on a site of many games, where / lists them), the connections and
  * their deadline, and what handlers read of a request (its caller, its
  * client's address, its query's numbers, its form's fields).
  */
@@ -177,11 +178,12 @@ char *http_form_field(const char *body, const char *name)
     return http_form_field_next(&at, name);
 }
 
-/* One of the page's files (web_files): GET (or HEAD) only. */
-static void answer_page(const char *url, bool get, Answer *a)
+/* One of the page's files (web_files): GET (or HEAD) only.  file: its
+ * path among them ("/" the game's page); url: what was asked. */
+static void answer_page(const char *url, const char *file, bool get, Answer *a)
 {
     for (const WebFile *f = web_files; f->path; f++)
-        if (strcmp(f->path, url) == 0) {
+        if (strcmp(f->path, file) == 0) {
             if (!get) {
                 answer_error(a, 405, "%s takes GET", url);
                 return;
@@ -191,17 +193,58 @@ static void answer_page(const char *url, bool get, Answer *a)
             a->stream = MHD_create_response_from_buffer(f->len, (void *)f->data, MHD_RESPMEM_PERSISTENT);
             return;
         }
-    answer_error(a, 404, "no page %s (the game is at /, its API under /api/)", url);
+    answer_error(a, 404, "no page %s (the game is at ./, its API under ./api/)", url);
 }
 
-/* The page's files, or the API with its prefix stripped: the router sees
- * "game" of "/api/game". */
-static void route(Server *s, struct MHD_Connection *c, const char *url, const char *method, Request *rq, Answer *a)
+static bool is_get(const char *method) { return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0; }
+
+/* One game's page and API: path is the url after the game's prefix
+ * ("/api/game" of "/NAME/api/game"); the router sees "game". */
+static void route_game(Server *s, struct MHD_Connection *c, const char *url, const char *path, const char *method,
+                       Request *rq, Answer *a)
 {
-    if (strncmp(url, "/api/", 5) != 0)
-        answer_page(url, strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0, a);
+    if (strcmp(path, "/games.html") == 0) answer_error(a, 404, "no page %s (the game is at ./)", url); /* a site's */
+    else if (strncmp(path, "/api/", 5) != 0) answer_page(url, path, is_get(method), a);
     else if (rq->too_big) answer_error(a, 413, "the body is larger than %d KiB", MAX_BODY / 1024);
-    else route_api(s, c, url, url + 5, method, rq, a);
+    else route_api(s, c, url, path + 5, method, rq, a);
+}
+
+/* A site of many games: / the list of them (the page games.html, and
+ * /api/games), /NAME/ a game's page and /NAME/api/ its API; the page's
+ * own files at / too, for the list. */
+static void route_site(Site *w, struct MHD_Connection *c, const char *url, const char *method, Request *rq, Answer *a)
+{
+    const char *slash = strchr(url + 1, '/');
+    Server *s = slash ? site_find(w, url + 1, (size_t)(slash - url - 1)) : NULL;
+    if (s) {
+        route_game(s, c, url, slash, method, rq, a);
+    } else if (strcmp(url, "/api/games") == 0) {
+        if (!is_get(method)) {
+            answer_error(a, 405, "%s takes GET", url);
+            return;
+        }
+        answer_json(a, 200);
+        site_games_json(w, &a->body);
+    } else if (strcmp(url, "/") == 0 || strcmp(url, "/games.html") == 0) {
+        answer_page(url, "/games.html", is_get(method), a);
+    } else if (!slash && site_find(w, url + 1, strlen(url + 1))) {
+        /* /NAME: the page's links are relative to /NAME/ */
+        answer_error(a, 301, "the game is at %s/", url);
+        a->location = url;
+    } else if (slash) {
+        answer_error(a, 404, "no game %.*s here (the games: /, /api/games)", (int)(slash - url - 1), url + 1);
+    } else if (strcmp(url, "/index.html") != 0) {
+        answer_page(url, url, is_get(method), a);
+    } else {
+        answer_error(a, 404, "no page %s (the games: /, /api/games)", url);
+    }
+}
+
+/* The page's files, or the API with its prefix stripped. */
+static void route(Site *w, struct MHD_Connection *c, const char *url, const char *method, Request *rq, Answer *a)
+{
+    if (w->dir) route_site(w, c, url, method, rq, a);
+    else route_game(w->games[0], c, url, url, method, rq, a);
 }
 
 /* ---- the connections and their deadline ---- */
@@ -220,7 +263,7 @@ struct Conn {
 static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
                           enum MHD_ConnectionNotificationCode toe)
 {
-    Server *s = cls;
+    Site *s = cls;
     pthread_mutex_lock(&s->conn_mu);
     if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
         Conn *k = xcalloc(1, sizeof *k);
@@ -241,7 +284,7 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
     pthread_mutex_unlock(&s->conn_mu);
 }
 
-static void conn_answering(Server *s, struct MHD_Connection *c, bool answering)
+static void conn_answering(Site *s, struct MHD_Connection *c, bool answering)
 {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     Conn *k = info ? info->socket_context : NULL;
@@ -254,7 +297,7 @@ static void conn_answering(Server *s, struct MHD_Connection *c, bool answering)
 
 /* Cuts the connections past their deadline: shutdown() wakes the
  * connection's thread, which closes it (the socket stays the library's). */
-void http_enforce_deadline(Server *s)
+void http_enforce_deadline(Site *s)
 {
     int64_t now = server_now_ms();
     pthread_mutex_lock(&s->conn_mu);
@@ -276,6 +319,13 @@ static enum MHD_Result respond(struct MHD_Connection *c, Answer *a)
                                             len ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
     }
     if (!r) return MHD_NO;
+    if (a->location) {
+        /* the location asked, with the slash a game's page needs */
+        char *to = xmalloc(strlen(a->location) + 2);
+        sprintf(to, "%s/", a->location);
+        MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, to);
+        free(to);
+    }
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, a->type);
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
@@ -288,7 +338,7 @@ static enum MHD_Result respond(struct MHD_Connection *c, Answer *a)
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                   const char *version, const char *upload, size_t *upload_size, void **con_cls)
 {
-    Server *s = cls;
+    Site *s = cls;
     Request *rq = *con_cls;
     if (!rq) {
         *con_cls = xcalloc(1, sizeof *rq);
@@ -325,7 +375,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
  * (docs/limits.md, "Parsing and nesting"), whatever the system default. */
 #define EVAL_STACK (8u << 20)
 
-struct MHD_Daemon *http_start(Server *s, struct sockaddr_in *addr, int port)
+struct MHD_Daemon *http_start(Site *s, struct sockaddr_in *addr, int port)
 {
     /* a thread per connection: a move runs in its connection's thread and
      * holds up no other; poll(), as select() stops at 1024 descriptors */

@@ -4,6 +4,8 @@
  *
  *   server.c           the loop: start and stop, the clock, the postman,
  *                      group commit, the database connections kept for reading
+ *   server_site.c      the games of a directory served by one process: found
+ *                      while it runs, opened, listed on / and /api/games
  *   server_http.c      libmicrohttpd: requests, bodies, answers, limits,
  *                      connections and their deadline, the page's files
  *   server_routes.c    the API's table of endpoints and the router
@@ -38,11 +40,15 @@ typedef struct ReportAnswer {
     char *body;
 } ReportAnswer;
 typedef struct Conn Conn;
+typedef struct Site Site;
 
+/* One game served. */
 typedef struct Server {
+    Site *site;
     Game *g;
     const char *path;
-    char *name;
+    char *name;      /* its file's name, and its path on a site of many games: /NAME/ */
+    char *sets;      /* the labels of its initial sets, as a JSON array (for /api/games) */
     /* the game (pool, engine, interned texts) is one thread's at a time */
     pthread_mutex_t game_mu;
     Store *watch;    /* tells when anyone committed (under game_mu) */
@@ -64,14 +70,12 @@ typedef struct Server {
     pthread_mutex_t readers_mu;
     Store *readers[READERS_KEPT];
     int nreaders;
-    /* the connections, for the request deadline */
-    pthread_mutex_t conn_mu;
-    Conn *conns;
-    /* the postman */
-    pthread_t postman;
-    pthread_mutex_t mu;
-    pthread_cond_t wake;
-    bool stopping, mail_waiting;
+    /* the clock: the worker running it now, and when it runs next */
+    atomic_bool clocking;
+    _Atomic int64_t clock_at; /* ms, server_now_ms() */
+    /* the postman: mail is waiting; its connection to the game */
+    atomic_bool mail_waiting;
+    Store *post;
     long probed_at;  /* the event after which the rules were last asked for a timer */
     /* the reports asked since the last event, so that a flood of GET
      * /api/report asks the rules once per kind and event (under game_mu) */
@@ -79,6 +83,34 @@ typedef struct Server {
     int nreports;
     atomic_int searches; /* POST /api/scams running now */
 } Server;
+
+/* The process: one HTTP daemon, the connections, the clock and the
+ * postman, for one game served at / or for every game of a directory,
+ * each at /NAME/. */
+struct Site {
+    const char *dir;     /* NULL: one game, served at / */
+    const char *host;
+    int port;
+    /* the games, in the order found: a game once served stays until the
+     * site stops, so a Server pointer taken under games_mu stays good */
+    pthread_mutex_t games_mu;
+    Server **games;
+    int ngames, cap;
+    char **refused;      /* the files of dir that did not open, each said once (server_site.c) */
+    int nrefused;
+    /* the connections, for the request deadline */
+    pthread_mutex_t conn_mu;
+    Conn *conns;
+    /* the clock's workers (a directory's games: a slow timer holds up one
+     * worker, not the others' games) */
+    pthread_t clocks[CLOCK_WORKERS];
+    int nclocks;
+    /* the postman */
+    pthread_t postman;
+    pthread_mutex_t mu;
+    pthread_cond_t wake;
+    bool stopping, mail_waiting;
+};
 
 /* ---- the views readers answer from (server_snapshot.c) ---- */
 
@@ -103,6 +135,7 @@ struct Snapshot {
     int refs;            /* under snap_mu */
     long event;
     char *game;          /* the fields of /api/game that do not depend on the request */
+    char *summary;       /* its line of /api/games: {"name":...,"players":...} */
     Entry **objs, **rules; /* objs by id; rules in their order */
     size_t nobjs, nrules;
     bool private_attrs;  /* the game has some: hiding them in moves needs the game */
@@ -125,9 +158,26 @@ typedef struct Answer {
     const char *type;
     Buf body;
     struct MHD_Response *stream; /* instead of body */
+    const char *location; /* a redirect (301): the url to add a slash to */
 } Answer;
 
 /* ---- the loop (server.c) ---- */
+
+/* The game at i of the site, or NULL past the last. */
+Server *site_game(Site *w, int i);
+/* The game served at /NAME/, or NULL. */
+Server *site_find(Site *w, const char *name, size_t len);
+/* Opens a game and makes it a server of the site (its connections, its
+ * first views); NULL, having said why in err.  The caller adds it. */
+Server *server_new(Site *w, Game *g, const char *path, Buf *err);
+void server_free(Server *s);
+/* Adds a game to the site, served from now on. */
+void site_add(Site *w, Server *s);
+/* The games of dir not served yet, opened and added (server_site.c);
+ * each file that does not open is said once. */
+void site_scan(Site *w);
+/* GET / (a site of many games): the list of the games, as JSON. */
+void site_games_json(Site *w, Buf *b);
 
 int64_t server_now_ms(void);
 /* A commit of the game's was made (under game_mu): its number, for
@@ -166,6 +216,10 @@ const char *snapshot_entry_for(const Entry *e, const char *you);
 
 /* ---- HTTP (server_http.c) ---- */
 
+struct MHD_Daemon *http_start(Site *w, struct sockaddr_in *addr, int port);
+/* Cuts the connections whose request has not come whole in time. */
+void http_enforce_deadline(Site *w);
+
 void answer_json(Answer *a, unsigned status);
 void answer_error(Answer *a, unsigned status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A list of entries of snap (of one type, unless NULL), streamed as the
@@ -182,9 +236,6 @@ const char *http_client_ip(struct MHD_Connection *c, char ip[INET6_ADDRSTRLEN]);
 /* A form's fields (application/x-www-form-urlencoded), decoded. */
 char *http_form_field_next(const char **at, const char *name);
 char *http_form_field(const char *body, const char *name);
-struct MHD_Daemon *http_start(Server *s, struct sockaddr_in *addr, int port);
-/* Cuts the connections whose request has not come whole in time. */
-void http_enforce_deadline(Server *s);
 
 /* ---- the API (server_routes.c, the handlers) ---- */
 

@@ -20,11 +20,13 @@
 #include "server_int.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "game_mechanics.h"
+#include "host.h"
 #include "objfmt.h"
 #include "scams_proposal.h"
 #include "views.h"
@@ -101,6 +103,7 @@ void snapshot_free(Snapshot *n)
     entries_free(n->objs, n->nobjs);
     entries_free(n->rules, n->nrules);
     free(n->game);
+    free(n->summary);
     free(n->private_words);
     free(n);
 }
@@ -180,6 +183,39 @@ static char *game_fields(Server *s)
     sugar_field(&b, g);
     buf_puts(&b, ",\"proposalView\":"); /* the set's proposals as the page reads them */
     proposal_view_json(&b, g->pool, g->eng->private_attrs);
+    return buf_take(&b);
+}
+
+/* One game's line of GET /api/games (a site of many games): its name and
+ * path, its display name, its sets, its players (the objects of type
+ * player, the shipped sets' word), its events and the time of the last,
+ * its open proposals (as its proposalView declares them; null when it
+ * does not say), halted. */
+static char *game_summary(Server *s)
+{
+    Game *g = s->g;
+    Buf b = {0};
+    buf_puts(&b, "{\"name\":");
+    json_string(&b, s->name, strlen(s->name));
+    buf_puts(&b, ",\"path\":");
+    char path[HOST_NAME_MAX_LEN + 3];
+    snprintf(path, sizeof path, "/%s/", s->name);
+    json_string(&b, path, strlen(path));
+    char *display = game_config(g, "name");
+    buf_puts(&b, ",\"title\":");
+    json_string(&b, *display ? display : s->name, strlen(*display ? display : s->name));
+    free(display);
+    const IdSet *players = pool_lookup(g->pool, SYM_type, sym_cstr("player"));
+    int64_t last = 0;
+    bool timed = g->known_event > 0 && game_last_time(g, &last) > 0;
+    buf_printf(&b, ",\"sets\":%s,\"players\":%u,\"event\":%ld,\"lastEventAt\":", s->sets ? s->sets : "[]",
+               players ? players->live : 0, g->known_event);
+    if (timed) buf_printf(&b, "%lld", (long long)last);
+    else buf_puts(&b, "null");
+    int open = proposal_view_open_count(g->pool, g->eng->private_attrs);
+    if (open >= 0) buf_printf(&b, ",\"openProposals\":%d", open);
+    else buf_puts(&b, ",\"openProposals\":null");
+    buf_printf(&b, ",\"halted\":%s}", g->halted ? "true" : "false");
     return buf_take(&b);
 }
 
@@ -272,6 +308,7 @@ static Snapshot *snapshot_build(Server *s, const Snapshot *prev)
     n->pool_generation = g->pool->generation;
     n->event = g->known_event;
     n->game = game_fields(s);
+    n->summary = game_summary(s);
     size_t nchanged;
     bool share;
     ObjId *changed = changed_since(prev, g->pool, n->private_words, &nchanged, &share);

@@ -520,7 +520,8 @@ static bool add_code_check(Store *s)
     return true;
 }
 
-int store_peek_config(const char *path, const char *key, char **value, Buf *err)
+/* A key of a table of the game file at path, read-only (store_peek_*). */
+static int peek(const char *path, const char *query, const char *key, char **value, Buf *err)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, configure_sqlite);
@@ -531,7 +532,7 @@ int store_peek_config(const char *path, const char *key, char **value, Buf *err)
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) goto done;
     sqlite3_busy_timeout(db, 5000);
     /* a file in the making (nomic init) has no settings yet: not a game */
-    if (sqlite3_prepare_v2(db, "SELECT value FROM config WHERE key=?1", -1, &st, NULL) != SQLITE_OK) goto done;
+    if (sqlite3_prepare_v2(db, query, -1, &st, NULL) != SQLITE_OK) goto done;
     sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
     int step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
@@ -546,6 +547,16 @@ done:
     sqlite3_finalize(st);
     sqlite3_close(db);
     return rc;
+}
+
+int store_peek_config(const char *path, const char *key, char **value, Buf *err)
+{
+    return peek(path, "SELECT value FROM config WHERE key=?1", key, value, err);
+}
+
+int store_peek_meta(const char *path, const char *key, char **value, Buf *err)
+{
+    return peek(path, "SELECT value FROM meta WHERE key=?1", key, value, err);
 }
 
 Store *store_open(const char *path, bool create, bool force, Buf *err)

@@ -66,6 +66,9 @@ void store_close(Store *s);
  * not readable as a game (err).  What a host reads of each of its games
  * to find the one a mail is for (host.h). */
 int store_peek_config(const char *path, const char *key, char **value, Buf *err);
+/* The same of the store's own keys (meta): "created" is written by the
+ * transaction that finishes a new game. */
+int store_peek_meta(const char *path, const char *key, char **value, Buf *err);
 const char *store_error(Store *s);
 /* Sets what store_error says: a caller's reading of the store failed. */
 void store_set_error(Store *s, const char *why);
