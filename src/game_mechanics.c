@@ -95,6 +95,14 @@ const char *game_delivery(Game *g)
     return kept ? "kept" : "pending";
 }
 
+bool game_sends_mail(Game *g)
+{
+    char *t = game_config(g, "transport");
+    bool sends = strcmp(t, "outbox") != 0;
+    free(t);
+    return sends;
+}
+
 static bool valid_host_port(const char *s)
 {
     const char *colon = strrchr(s, ':');
@@ -256,16 +264,18 @@ TokenMail game_token_mail_check(Game *g, const char *address, int64_t time, char
 {
     Buf b = {0}, key = {0};
     *why = NULL;
-    char *t = game_config(g, "transport"), *most = game_config(g, "tokenMailsPerHour");
+    char *most = game_config(g, "tokenMailsPerHour");
     TokenMail r = TOKEN_MAIL_OK;
     int known;
     int64_t last;
     long sent;
     buf_printf(&key, "token %s", address);
-    if (strcmp(t, "outbox") == 0) {
+    if (!game_sends_mail(g)) {
+        /* what the player can do first, as the page says it; then why,
+         * for the keeper */
         r = TOKEN_MAIL_NO_TRANSPORT;
-        buf_puts(&b, "this game's transport is the outbox: nothing leaves the host, so no token is mailed; "
-                     "ask the game-keeper (nomic token GAME ADDRESS)");
+        buf_puts(&b, "this game sends no mail yet: ask the keeper for your token (nomic token GAME ADDRESS); "
+                     "its transport is the outbox, so nothing leaves the host");
     } else if ((known = address_known(g, address)) <= 0) {
         r = known < 0 ? TOKEN_MAIL_FAILED : TOKEN_MAIL_UNKNOWN;
         buf_printf(&b, "%s is not an address this game knows (no token, no object of the game names it): no token "
@@ -284,7 +294,6 @@ TokenMail game_token_mail_check(Game *g, const char *address, int64_t time, char
                        "ask again later",
                    sent, most);
     }
-    free(t);
     free(most);
     buf_free(&key);
     *why = buf_take(&b);

@@ -53,6 +53,10 @@ char *store_config(Store *st, const char *key);
  * transport is the outbox itself, else "pending"; NULL when the store
  * cannot read the setting. */
 const char *game_delivery(Game *g);
+/* Does the game send mail: is its transport other than the outbox, where
+ * messages stay in the database?  Where it is not, no token is mailed on
+ * request, and GET /api/game says so (sendsMail) before anyone asks. */
+bool game_sends_mail(Game *g);
 /* Checks and keeps a setting (value NULL: back to the default); false
  * with a message in err when the key or value is not one it takes. */
 bool game_config_set(Game *g, const char *key, const char *value, Buf *err);

@@ -158,7 +158,7 @@ static void sugar_field(Buf *b, Game *g)
     buf_putc(b, ']');
 }
 
-/* /api/game but its time and its caller: "name":...,"sugar":[...],"proposalView":... */
+/* /api/game but its time and its caller: "name":...,"sendsMail":...,"sugar":[...],"proposalView":... */
 static char *game_fields(Server *s)
 {
     Game *g = s->g;
@@ -175,6 +175,10 @@ static char *game_fields(Server *s)
     buf_puts(&b, ",\"mailPolicy\":");
     json_string(&b, policy, strlen(policy));
     free(policy);
+    /* read with the other settings when the views are made, not per
+     * request: the page says there is no mail before anyone asks for a
+     * token by mail */
+    buf_printf(&b, ",\"sendsMail\":%s", game_sends_mail(g) ? "true" : "false");
     /* the rules the game-keeper set aside (nomic suspend): the engine skips them */
     buf_puts(&b, ",\"suspended\":[");
     for (int i = 0; i < g->eng->nsuspended; i++) buf_printf(&b, "%s%u", i ? "," : "", g->eng->suspended[i]);

@@ -425,7 +425,8 @@ expect_in sent/1.eml "In-Reply-To: <oops.2@th.org>" "the Mechanics' refusal thre
 "$NOMIC" token tk.db nia@tk.org > /dev/null # nia is known to the game: the keeper gave her a token, which she lost
 mail 'Nia <nia@tk.org>' 'Thu, 01 Jan 2026 00:04:00 +0000' 'Content-Type: text/plain' 'TOKEN' > tk0.eml
 expect_status 0 "TOKEN where the transport is the outbox" "$NOMIC" deliver tk.db < tk0.eml
-expect_in out "this game's transport is the outbox: nothing leaves the host" "the event says no token leaves the host"
+expect_in out "TOKEN: this game sends no mail yet: ask the keeper for your token" "the event says the game sends no mail, and who to ask"
+expect_in out "its transport is the outbox, so nothing leaves the host" "and why"
 expect_not_in out "a new token is mailed" "and does not claim one was mailed"
 expect_eq "$(sqlite3 tk.db "select count(*) from outbox o join recipients r on r.id=o.to_id where r.list='nia@tk.org'")" 0 \
     "no token was put in the outbox"

@@ -523,7 +523,7 @@ wait_until 5 grep -qs "http://127.0.0.1:$PORT/" serve.out
 URL=http://127.0.0.1:$PORT
 expect_in serve.out "token main.db ADDRESS" "tools/serve.sh says how the game-keeper gives a player a token"
 expect_http 200 "the main job's game" GET /api/game
-expect_json "j['mailPolicy']" "tokens" "a new game of the main job is mailPolicy tokens"
+expect_json "j['mailPolicy'], j['sendsMail']" "tokens False" "a new game of the main job is mailPolicy tokens, and sends no mail"
 expect_http 403 "a move under an address not proven" POST '/api/move?from=alice@example.org' --data-binary 'REGISTER alice'
 TK=$("$NOMIC" token main.db alice@example.org)
 expect_http 200 "a move with the token the game-keeper gave" POST /api/move -H "Authorization: Bearer $TK" --data-binary 'REGISTER alice'
@@ -531,8 +531,12 @@ expect_json "j['status']" "applied" "applied under alice's address"
 # a player proves an address without the game-keeper: "mail me my token"
 expect_http 400 "mail me my token, without an address" POST /api/token
 expect_http 409 "mail me my token, where the transport is the outbox" POST '/api/token?from=alice@example.org'
-expect_json "'transport is the outbox: nothing leaves the host' in j['error']" "True" "the answer says no mail leaves the host"
+expect_json "j['error'].startswith('this game sends no mail yet: ask the keeper for your token (nomic token GAME ADDRESS)')" "True" \
+    "the answer says first, as the page does, that the game sends no mail and who to ask"
+expect_json "'its transport is the outbox, so nothing leaves the host' in j['error']" "True" "then why"
 "$NOMIC" config main.db transport sendmail:/bin/true >/dev/null # mail leaves the host (to nowhere)
+expect_http 200 "the game, once it has a transport" GET /api/game
+expect_json "j['sendsMail']" "True" "it says it sends mail"
 expect_http 403 "mail me my token, for an address the game does not know" POST '/api/token?from=nia@example.org'
 expect_json "'nia@example.org is not an address this game knows' in j['error']" "True" "a stranger's address is mailed nothing"
 expect_http 200 "mail me my token" POST '/api/token?from=Alice@Example.ORG'

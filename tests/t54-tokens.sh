@@ -112,11 +112,11 @@ TA=$("$NOMIC" token t.db alice@example.org)
 start_server t.db || exit 1
 events=$(q t.db "select count(*) from events")
 expect_http 409 "mail me my token, the transport being the outbox" POST '/api/token?from=alice@example.org'
-expect_json "j['error']" "this game's transport is the outbox: nothing leaves the host, so no token is mailed; ask the game-keeper (nomic token GAME ADDRESS)" \
-    "the answer says no mail leaves the host, and who to ask"
+expect_json "j['error']" "this game sends no mail yet: ask the keeper for your token (nomic token GAME ADDRESS); its transport is the outbox, so nothing leaves the host" \
+    "the answer says first who to ask, then that no mail leaves the host"
 mail 'alice@example.org' 'tok.1@alice' 'TOKEN' >tok1.eml
 "$NOMIC" deliver t.db <tok1.eml >out
-expect_in out "TOKEN: this game's transport is the outbox: nothing leaves the host" "by mail too"
+expect_in out "TOKEN: this game sends no mail yet: ask the keeper for your token (nomic token GAME ADDRESS)" "by mail too"
 expect_not_in out "a new token is mailed" "no claim that a token was mailed"
 expect_eq "$(tokens_to t.db alice@example.org)" 0 "no token in the outbox"
 "$NOMIC" config t.db transport sendmail:/bin/true >/dev/null # mail leaves the host (to nowhere)

@@ -1,6 +1,6 @@
 // panel_game.js - the masthead (the game's name, state, clock, next timer
-// and mail policy), the sugar's forms under the move form, and the line
-// saying whose moves the form sends.
+// and mail policy), the sugar's forms under the move form, the line
+// saying whose moves the form sends, and whether the game mails tokens.
 import {getJSON} from './api.js';
 import {$, append, clear, h} from './dom.js';
 import {fmtRel, fmtTime} from './format.js';
@@ -66,6 +66,9 @@ function addSugarLine(form) {
   else ta.setSelectionRange(ta.value.length, ta.value.length);
 }
 
+// where the game sends no mail: the words POST /api/token refuses with, first
+const NO_MAIL = 'This game sends no mail yet: ask the keeper for your token.';
+
 export function showWhoami() {
   const el = $('whoami');
   const g = state.game;
@@ -75,6 +78,8 @@ export function showWhoami() {
     el.textContent = 'This token is not valid (the server answered 401): you are seen as the public.';
   } else if (state.token && g && g.you) {
     el.textContent = 'Your token is ' + g.you + '\u2019s: moves go under that address.';
+  } else if (g && g.mailPolicy === 'tokens' && g.sendsMail === false) {
+    el.textContent = NO_MAIL;
   } else if (g && g.mailPolicy === 'tokens') {
     el.textContent = 'This game takes moves only with a token: \u201cMail me my token\u201d has it mailed to your address.';
   } else {
@@ -83,4 +88,22 @@ export function showWhoami() {
   const mail = $('your-mail');
   const you = !!(g && g.you && !state.tokenBad);
   if (mail.hidden === you) mail.hidden = !you;
+  showTokenMail(g);
+}
+
+// A game whose transport keeps its messages (the outbox) mails nobody: its
+// "Mail me my token" could only be refused, so it is not offered, and the
+// token field does not say "mailed to you".  index.html's texts are kept
+// for when the keeper gives the game a transport.
+function showTokenMail(g) {
+  const none = !!(g && g.sendsMail === false);
+  const btn = $('token-mail'), field = $('move-token');
+  if (btn.disabled === none) return;
+  if (btn.dataset.mailTitle === undefined) {
+    btn.dataset.mailTitle = btn.title;
+    field.dataset.mailPlaceholder = field.placeholder;
+  }
+  btn.disabled = none;
+  btn.title = none ? NO_MAIL : btn.dataset.mailTitle;
+  field.placeholder = none ? 'from the keeper' : field.dataset.mailPlaceholder;
 }

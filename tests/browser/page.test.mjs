@@ -23,6 +23,12 @@
 // passed and the new rule (rule 27) in the rules list.  Last, alice sends a
 // move that only the new rule answers, through the page again.
 //
+// The game's transport is the outbox (a new game's): it mails nobody, so the
+// page never offers "Mail me my token" as usable, and once the keeper makes
+// the game take moves only with a token, says "This game sends no mail yet:
+// ask the keeper for your token."; given a transport, it offers the button
+// again.
+//
 // Each check prints "ok N - ...".  Any failure prints "not ok", the server's
 // output, a screenshot path, and exits 1.  The server is stopped and the
 // temporary directory removed in every case.
@@ -78,6 +84,9 @@ async function expectApplied(from, body, want, opts) {
 
 // ---- the play ------------------------------------------------------------------
 
+// what the page says where the game sends no mail (its transport is the outbox)
+const NO_MAIL = 'This game sends no mail yet: ask the keeper for your token.';
+
 // %t is bound and never used: the Mechanics' code check warns, and the page shows it
 const NEW_IF = 'exists(type=="move" & subtype=="greet" & processed!=T & moveSender==%s & moveTimeStamp==%t & objectId==%o)';
 const NEW_THEN = 'set(objectId==%o)(processed==T & cleanup==T) & send(%s,"Hello from rule 40000")';
@@ -102,6 +111,9 @@ async function main() {
   await eventually('an open game says plainly that anyone can move under any address', async () =>
     (await page.locator('#open-warning').isVisible()) &&
     /anyone can move under any address in this game/.test(await text('#open-warning')));
+  check(await page.locator('#token-mail').isDisabled(), 'a game that sends no mail does not offer "Mail me my token"');
+  check((await page.getAttribute('#token-mail', 'title')) === NO_MAIL, 'the button\'s title says why',
+    await page.getAttribute('#token-mail', 'title'));
   await eventually('the sugar forms are offered as hints', async () =>
     (await page.locator('#sugar-list button').count()) >= 5);
   await eventually('the proposals section says there are none yet', async () => /No proposals/.test(await text('#proposals')));
@@ -343,6 +355,19 @@ async function main() {
     lines: Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight || '16')) }));
   check(!/break-all|anywhere/.test(addr.style) && addr.wbr === 2,
     'an address wraps only after its @ and at its dots, never mid-word', JSON.stringify(addr));
+
+  // the keeper makes the game take moves only with a token: the page says
+  // whom to ask, since the game mails nobody; given a transport, it offers
+  // the button (the server reads the settings when the game changes)
+  execFileSync(nomic, ['config', db, 'mailPolicy', 'tokens'], { stdio: 'pipe' });
+  await eventually('under mailPolicy tokens, a game that sends no mail says to ask the keeper', async () =>
+    (await text('#whoami')).trim() === NO_MAIL ? true : { ok: false, whoami: await text('#whoami') });
+  check(await page.locator('#token-mail').isDisabled(), 'and does not offer "Mail me my token"');
+  execFileSync(nomic, ['config', db, 'transport', 'smtp://127.0.0.1:1'], { stdio: 'pipe' });
+  await eventually('given a transport, the page offers "Mail me my token" again', async () =>
+    !(await page.locator('#token-mail').isDisabled()) && /\u201cMail me my token\u201d has it mailed/.test(await text('#whoami'))
+      ? true : { ok: false, whoami: await text('#whoami') });
+  check(!(await page.getAttribute('#token-mail', 'title')).includes('no mail'), 'its title no longer says the game sends no mail');
 
   checkNoPageErrors();
 

@@ -1,7 +1,8 @@
 // What the page asks of `nomic serve` (NOMIC: the binary): every module of
-// web/ served as JavaScript, and GET api/game's proposalView, the set's
-// view parsed by the server (src/scams_proposal.c), as views.mjs holds it
-// for each shipped set.
+// web/ served as JavaScript, GET api/game's proposalView, the set's view
+// parsed by the server (src/scams_proposal.c), as views.mjs holds it for
+// each shipped set, and its sendsMail, which decides whether the page
+// offers "Mail me my token".
 import assert from 'node:assert/strict';
 import {execFileSync, spawn} from 'node:child_process';
 import {mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
@@ -32,7 +33,8 @@ function freePort() {
 }
 
 // A new game of the set (a shipped set's name, or {name, text}: favor's
-// with its proposalView replaced by text), served while fn runs: fn(base URL).
+// with its proposalView replaced by text), served while fn runs: fn(base
+// URL, the game's file).
 async function serving(set, fn) {
   if (typeof set !== 'string') set = favorWith(set.name, set.text);
   const db = path.join(mkdtempSync(path.join(dir, path.basename(set) + '-')), 'game.db');
@@ -45,7 +47,7 @@ async function serving(set, fn) {
       server.stdout.on('data', (d) => { out += d; if (out.includes('http://' + listen + '/')) resolve(); });
       server.on('exit', (code) => reject(new Error('nomic serve exited (' + code + ')')));
     });
-    await fn('http://' + listen + '/');
+    await fn('http://' + listen + '/', db);
   } finally {
     if (server.exitCode === null && server.signalCode === null) {
       const gone = new Promise((r) => server.once('exit', r));
@@ -107,3 +109,18 @@ test('no proposal line: null, and the page says the set does not declare one', a
     assert.equal((await (await fetch(base + 'api/game')).json()).proposalView, null);
   });
 });
+
+test('a new game sends no mail: api/game says so, and a token asked by mail is refused in the words the page uses',
+  async () => {
+    await serving('favor', async (base, db) => {
+      const sendsMail = async () => (await (await fetch(base + 'api/game')).json()).sendsMail;
+      assert.equal(await sendsMail(), false);
+      const res = await fetch(base + 'api/token?from=alice@example.org', {method: 'POST'});
+      assert.equal(res.status, 409);
+      assert.match((await res.json()).error,
+        /^this game sends no mail yet: ask the keeper for your token \(nomic token GAME ADDRESS\)/);
+      // the keeper gives it a transport beside the running server: the next read sees it
+      execFileSync(nomic, ['config', db, 'transport', 'smtp://127.0.0.1:1']);
+      assert.equal(await sendsMail(), true);
+    });
+  });
