@@ -360,10 +360,11 @@ void site_add(Site *w, Server *s)
     pthread_mutex_unlock(&w->games_mu);
 }
 
-static void site_init(Site *w, const char *dir, const char *host, int port)
+static void site_init(Site *w, const char *dir, const char *host, int port, bool proxy)
 {
     memset(w, 0, sizeof *w);
     w->dir = dir;
+    w->proxy = proxy;
     w->host = host;
     w->port = port;
     pthread_mutex_init(&w->games_mu, NULL);
@@ -493,10 +494,10 @@ static bool site_run(Site *w)
     return true;
 }
 
-bool server_run(Game *g, const char *path, const char *host, int port)
+bool server_run(Game *g, const char *path, const char *host, int port, bool proxy)
 {
     Site w;
-    site_init(&w, NULL, host, port);
+    site_init(&w, NULL, host, port, proxy);
     Buf err = {0};
     Server *s = server_new(&w, g, path, &err);
     bool ok = false;
@@ -510,10 +511,10 @@ bool server_run(Game *g, const char *path, const char *host, int port)
     return ok;
 }
 
-bool server_run_dir(const char *dir, const char *host, int port)
+bool server_run_dir(const char *dir, const char *host, int port, bool proxy)
 {
     Site w;
-    site_init(&w, dir, host, port);
+    site_init(&w, dir, host, port, proxy);
     site_scan(&w);
     bool ok = site_run(&w);
     site_free(&w);

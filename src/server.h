@@ -70,12 +70,13 @@ extern const WebFile web_files[]; /* ends with {0} */
  * list of them at / and /api/games, on host:port until SIGINT or SIGTERM;
  * a game made in dir meanwhile is served within seconds.  One clock and
  * one postman serve them all.  False, having said why, when it cannot
- * start. */
-bool server_run_dir(const char *dir, const char *host, int port);
+ * start.  proxy: requests come through the keeper's reverse proxy on
+ * loopback, which names the client in X-Forwarded-For. */
+bool server_run_dir(const char *dir, const char *host, int port, bool proxy);
 
 /* Serves the game at `path` (already open as g) on host:port until SIGINT
  * or SIGTERM.  Prints the address once listening.  False, having said
  * why, when it cannot start (a bad address, a port in use). */
-bool server_run(Game *g, const char *path, const char *host, int port);
+bool server_run(Game *g, const char *path, const char *host, int port, bool proxy);
 
 #endif

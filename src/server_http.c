@@ -134,13 +134,49 @@ bool http_number_param(struct MHD_Connection *c, const char *name, long dflt, lo
     return true;
 }
 
+/* Is the peer of c on loopback (the keeper's reverse proxy)? */
+static bool peer_is_loopback(const struct sockaddr *sa)
+{
+    if (sa && sa->sa_family == AF_INET)
+        return (ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr) >> 24) == 127;
+    if (sa && sa->sa_family == AF_INET6) {
+        const struct in6_addr *a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+        return IN6_IS_ADDR_LOOPBACK(a) || (IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127);
+    }
+    return false;
+}
+
+/* Behind the keeper's proxy (serve --proxy): the client is the last
+ * address of X-Forwarded-For, the one the proxy added (those before it
+ * are the client's to write).  Into ip; false when there is none that
+ * reads as an address. */
+static bool forwarded_for(struct MHD_Connection *c, char ip[INET6_ADDRSTRLEN])
+{
+    const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Forwarded-For");
+    if (!h) return false;
+    const char *last = strrchr(h, ',');
+    last = last ? last + 1 : h;
+    while (*last == ' ' || *last == '\t') last++;
+    size_t n = strcspn(last, " \t");
+    if (n == 0 || n >= INET6_ADDRSTRLEN) return false;
+    char buf[INET6_ADDRSTRLEN];
+    memcpy(buf, last, n);
+    buf[n] = 0;
+    unsigned char bin[sizeof(struct in6_addr)];
+    if (inet_pton(AF_INET, buf, bin) != 1 && inet_pton(AF_INET6, buf, bin) != 1) return false;
+    memcpy(ip, buf, n + 1);
+    return true;
+}
+
 /* The client's IP, into ip ("unknown" when it has none): billed with the
- * sender (game_billing.h), and counted for the tokens it asks for. */
-const char *http_client_ip(struct MHD_Connection *c, char ip[INET6_ADDRSTRLEN])
+ * sender (game_billing.h), and counted for the tokens it asks for.
+ * Behind the keeper's proxy, the address the proxy says it serves. */
+const char *http_client_ip(const Site *w, struct MHD_Connection *c, char ip[INET6_ADDRSTRLEN])
 {
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     const struct sockaddr *sa = ci ? ci->client_addr : NULL;
     ip[0] = 0;
+    if (w->proxy && peer_is_loopback(sa) && forwarded_for(c, ip)) return ip;
     if (sa && sa->sa_family == AF_INET) inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, ip, INET6_ADDRSTRLEN);
     else if (sa && sa->sa_family == AF_INET6)
         inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, ip, INET6_ADDRSTRLEN);
@@ -378,12 +414,14 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
 struct MHD_Daemon *http_start(Site *s, struct sockaddr_in *addr, int port)
 {
     /* a thread per connection: a move runs in its connection's thread and
-     * holds up no other; poll(), as select() stops at 1024 descriptors */
+     * holds up no other; poll(), as select() stops at 1024 descriptors.
+     * Behind a proxy every connection comes from its address: the limit
+     * per client address is then the proxy's to keep (docs/hosting.md) */
     unsigned flags = MHD_USE_ERROR_LOG | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL;
     return MHD_start_daemon(
         flags, (uint16_t)port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)addr,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_TIMEOUT, MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)MAX_PER_ADDRESS, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)(s->proxy ? 0 : MAX_PER_ADDRESS), MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)(64 * 1024), MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_NOTIFY_CONNECTION,
         on_connection, s, MHD_OPTION_THREAD_STACK_SIZE, (size_t)EVAL_STACK, MHD_OPTION_END);
 }

@@ -91,6 +91,7 @@ struct Site {
     const char *dir;     /* NULL: one game, served at / */
     const char *host;
     int port;
+    bool proxy;          /* behind the keeper's reverse proxy on loopback: X-Forwarded-For names the client */
     /* the games, in the order found: a game once served stays until the
      * site stops, so a Server pointer taken under games_mu stays good */
     pthread_mutex_t games_mu;
@@ -231,8 +232,9 @@ char *http_caller(Store *rd, struct MHD_Connection *c, bool *bad);
 /* The query's parameter `name`, a whole number from min to max (dflt when
  * absent), or false having answered 400. */
 bool http_number_param(struct MHD_Connection *c, const char *name, long dflt, long min, long max, long *out, Answer *a);
-/* The client's IP, into ip ("unknown" when it has none). */
-const char *http_client_ip(struct MHD_Connection *c, char ip[INET6_ADDRSTRLEN]);
+/* The client's IP, into ip ("unknown" when it has none); behind the
+ * keeper's proxy (Site.proxy), the one the proxy forwards for. */
+const char *http_client_ip(const Site *w, struct MHD_Connection *c, char ip[INET6_ADDRSTRLEN]);
 /* A form's fields (application/x-www-form-urlencoded), decoded. */
 char *http_form_field_next(const char **at, const char *name);
 char *http_form_field(const char *body, const char *name);

@@ -98,9 +98,10 @@ static void move_submit(Server *s, struct MHD_Connection *c, const char *you, co
 {
     Incoming in = {VIA_HTTP, sender, time_now_wall(), 0, body, NULL, NULL, false};
     char ip[INET6_ADDRSTRLEN];
-    /* a stranger is billed by IP as well: behind the keeper's proxy,
-     * strangers share one tally, players with a token have their own */
-    in.client = you ? NULL : http_client_ip(c, ip);
+    /* a stranger is billed by IP as well (behind the keeper's proxy,
+     * the one it forwards for: serve --proxy); players with a token by
+     * their address alone */
+    in.client = you ? NULL : http_client_ip(s->site, c, ip);
     const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
     if (h && strncasecmp(h, "Bearer ", 7) == 0) in.token = h + 7;
     MoveAnswer m = {&a->body, sender, false, false, false};
@@ -160,7 +161,7 @@ static unsigned token_refusal(Server *s, struct MHD_Connection *c, const char *f
     unsigned status = 0;
     const char *bad;
     Buf err = {0};
-    http_client_ip(c, ip);
+    http_client_ip(s->site, c, ip);
     if (!perclient_take(ip, now, most, &count))
         answer_error(a, status = 429, "this client (%s) asked for %ld tokens in the last hour, the most it may "
                                       "(tokenRequestsPerClient %s); ask again later", ip, count, per);

@@ -9,12 +9,14 @@ SERVER=""
 stop_server() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null; SERVER=""; }
 trap 'stop_server; rm -rf "$T"' EXIT
 rss() { awk '/^VmRSS/ { print $2 }' /proc/$SERVER/status; } # the server's resident memory, in KiB
-start_server() { # GAME
+start_server() { # GAME [SERVE-OPTION...]
+    game=$1
+    shift
     PORT=$(free_port)
     # under AddressSanitizer freed memory waits in a quarantine before
     # reuse: keep it small, so that RSS says what the server holds
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=8" \
-        "$NOMIC" serve "$1" --listen 127.0.0.1:"$PORT" >serve.out 2>serve.err &
+        "$NOMIC" serve "$game" "$@" --listen 127.0.0.1:"$PORT" >serve.out 2>serve.err &
     SERVER=$!
     if ! wait_until 10 grep -qs "http://127.0.0.1:$PORT/" serve.out; then
         fail "serve did not print its address"; cat serve.out serve.err; return 1

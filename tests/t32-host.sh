@@ -117,4 +117,31 @@ kill $HOLDER 2>/dev/null
 wait $HOLDER 2>/dev/null
 stop_server
 expect_in serve.out "stopped" "the server stops on SIGTERM"
+# ---- behind the keeper's proxy ----
+# Strangers are billed by their address too (quotaEvents a sender or a
+# client may run in an hour, here 1): behind a proxy every request comes
+# from loopback, and --proxy reads the client the proxy names, the last of
+# X-Forwarded-For (what comes before it is the client's to write).
+"$NOMIC" init p.db --ruleset favor >/dev/null
+"$NOMIC" config p.db quotaEvents 1
+register() { # NICK FORWARDED-FOR...: a stranger's move, as a proxy passes it
+    nick=$1
+    shift
+    printf 'subtype: register\nnickname: %s\n' "$nick" >move
+    http POST "/api/move?from=$nick@example.org" --data-binary @move "$@"
+    json body "j['status']"
+}
+start_server p.db --proxy || exit 1
+expect_eq "$(register ann -H 'X-Forwarded-For: 198.51.100.1')" applied "a stranger behind the proxy"
+expect_eq "$(register bea -H 'X-Forwarded-For: 198.51.100.2')" applied \
+    "another stranger behind the same proxy has a tally of her own"
+expect_eq "$(register cid -H 'X-Forwarded-For: 198.51.100.1, 198.51.100.3')" applied \
+    "the proxy's address is the last: one written before it by the client is not taken"
+expect_eq "$(register dan -H 'X-Forwarded-For: 198.51.100.1')" refused "the first client's second move is over its quota"
+stop_server
+start_server p.db || exit 1
+expect_eq "$(register eve -H 'X-Forwarded-For: 198.51.100.8')" applied "without --proxy, a first stranger"
+expect_eq "$(register fay -H 'X-Forwarded-For: 198.51.100.9')" refused \
+    "and a second is loopback's too: the header is not read, the quota is over"
+stop_server
 report host

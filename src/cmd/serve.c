@@ -12,10 +12,12 @@
 
 #define DIR_LISTEN "127.0.0.1:8080" /* a directory has no settings of its own */
 
-enum { SERVE_LISTEN };
+enum { SERVE_LISTEN, SERVE_PROXY };
 static const OptSpec serve_opts[] = {
     [SERVE_LISTEN] = {"--listen", "HOST:PORT", 0,
                       "where to listen (default: the game's setting listen; for DIR, 127.0.0.1:8080)"},
+    [SERVE_PROXY] = {"--proxy", NULL, 0,
+                     "behind a reverse proxy on loopback: the client is the last address of X-Forwarded-For"},
     {NULL},
 };
 
@@ -31,7 +33,9 @@ static int serve_run(CmdCall *c)
         fprintf(stderr, "nomic serve: --listen %s: expected HOST:PORT, such as 127.0.0.1:8080\n", listen);
     } else {
         *colon = 0;
-        bool ok = c->g ? server_run(c->g, c->pos[0], listen, (int)port) : server_run_dir(c->pos[0], listen, (int)port);
+        bool proxy = c->opt[SERVE_PROXY].set;
+        bool ok = c->g ? server_run(c->g, c->pos[0], listen, (int)port, proxy)
+                       : server_run_dir(c->pos[0], listen, (int)port, proxy);
         rc = ok ? 0 : EXIT_USAGE;
     }
     free(listen);
@@ -49,6 +53,10 @@ const CmdSpec cmd_serve = {
             "in one process: `/` lists them (`/api/games` as JSON), each game's page is at `/NAME/` and its API\n"
             "at `/NAME/api/`.  A game made in DIR while it runs (`nomic init DIR/NAME.db`) is served within\n"
             "seconds.  One clock and one postman serve them all; a game's slow event holds up no other game.\n"
+            "\n"
+            "Behind a reverse proxy (TLS), give `--proxy`: a request from loopback is then the client's that\n"
+            "the last address of its `X-Forwarded-For` names (the one the proxy added), for the quotas of\n"
+            "strangers and of token requests, and the limit of connections per address is left to the proxy.\n"
             "docs/hosting.md.\n",
     .run = serve_run,
 };
