@@ -133,9 +133,10 @@ check: $(BUILD)/nomic $(BUILD)/unit webunit
 	  wait $$deps; drc=$$?; cat $(BUILD)/unit-deps.log; [ $$rc -eq 0 ] && [ $$drc -eq 0 ]
 
 # The shell suites, found by their names as tests/README.md numbers them:
-# every tests/tNN-*.sh but t70-mail.sh, which needs a real MTA (make mail).
-# t44 runs the engine-city of this build, EC; the others ignore it.
-SUITES := $(filter-out tests/t70-mail.sh,$(sort $(wildcard tests/t[0-9][0-9]-*.sh)))
+# every tests/tNN-*.sh but t70-mail.sh and t71-postfix.sh, which need a real
+# MTA (make mail).  t44 runs the engine-city of this build, EC; the others
+# ignore it.
+SUITES := $(filter-out tests/t70-mail.sh tests/t71-postfix.sh,$(sort $(wildcard tests/t[0-9][0-9]-*.sh)))
 
 scenarios: $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/eval-check $(BUILD)/engine-city
 	NOMIC=$(abspath $(BUILD)/nomic) python3 tests/run_scenarios.py tests/scenarios
@@ -146,10 +147,11 @@ scenarios: $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/eval-check $(BUILD)/eng
 	$(BUILD)/suber-random --variant suber --games 100 --quiet
 	$(BUILD)/suber-random --variant suber1982 --games 20 --quiet
 
-# Mail through a real MTA (OpenSMTPD, swaks, an aiosmtpd receiver), and the
-# page in a real browser (Chromium driven by playwright-core).
+# Mail through a real MTA (OpenSMTPD, swaks, an aiosmtpd receiver; then
+# Postfix), and the page in a real browser (Chromium driven by playwright-core).
 mail: $(BUILD)/nomic
 	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t70-mail.sh
+	NOMIC=$(abspath $(BUILD)/nomic) sh tests/t71-postfix.sh
 
 browser: $(BUILD)/nomic
 	sh tests/browser/run.sh $(abspath $(BUILD)/nomic)

@@ -5,7 +5,8 @@
 # exactly as in production; swaks sends the players' mails (plain,
 # multipart/alternative with quoted-printable, base64, a reply with quotes
 # and a signature, an attachment); the journal and the state are checked
-# after each; then the corpus of tests/mail/corpus/, each mail checked
+# after each; a directory of games routed by address (`nomic deliver
+# DIR`); then the corpus of tests/mail/corpus/, each mail checked
 # against what it must yield.  Then the policy (`mailPolicy tokens`) against forged senders,
 # and mail out: `nomic send` hands the rules' messages to an SMTP transport,
 # here python3's aiosmtpd writing a maildir.
@@ -25,48 +26,13 @@ export PYTHONIOENCODING=utf-8
 PY=/usr/bin/python3
 . "$ROOT/tests/lib.sh"
 chmod 711 "$T"   # the delivery user must reach its game below
-SKIPS=0
-SKIPPED=""
+SUITE=mail
 MAILUSER=nomicmail
 MADEUSER=
-BGPIDS=
+NOMIC_RUN=$T/bin/nomic   # a copy of $NOMIC, made below
+. "$HELP/mta.sh"
 
 # --- helpers -----------------------------------------------------------
-note() { echo "note: $1"; sed -n 's/^/  | /; 1,3p' out; }   # what a command said, where the test asserts nothing
-skip() { SKIPS=$((SKIPS + 1)); SKIPPED="$SKIPPED; $1"; echo "SKIP: $1"; }
-finish() {
-    report mail
-    st=$?
-    if [ "$SKIPS" -gt 0 ]; then
-        if [ "${MAIL_ALLOW_SKIP:-}" = 1 ]; then
-            echo "mail: $SKIPS part(s) skipped, accepted since MAIL_ALLOW_SKIP=1"
-        else
-            echo "mail: FAIL: $SKIPS part(s) skipped (${SKIPPED#; }); MAIL_ALLOW_SKIP=1 accepts that"
-            st=1
-        fi
-    fi
-    exit "$st"
-}
-abort() { fail "$*"; echo "mail: stopping here, the rest cannot run"; finish; }
-alive() { # PID: running (not gone, not a zombie)?
-    [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" 2> /dev/null | cut -c1)" != Z ]
-}
-start_group() { # NAME CMD...: runs CMD in a session of its own (its pid in NAME.pid, output in NAME.log)
-    name=$1
-    shift
-    rm -f "$T/$name.pid"
-    setsid sh -c 'echo $$ > "$0"; exec "$@"' "$T/$name.pid" "$@" > "$T/$name.log" 2>&1 &
-    BGPIDS="$BGPIDS $!"
-}
-stop_group() { # NAME: ends the process group NAME started (TERM, then KILL after 5 s)
-    [ -s "$T/$1.pid" ] || return 0
-    g=$(cat "$T/$1.pid")
-    kill -TERM "-$g" 2> /dev/null
-    i=0
-    while alive "$g" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-    kill -KILL "-$g" 2> /dev/null
-    rm -f "$T/$1.pid"
-}
 cleanup() {
     st=$?
     trap - EXIT HUP INT TERM
@@ -74,7 +40,7 @@ cleanup() {
     cd /
     stop_group smtpd
     stop_group aiosmtpd
-    for p in $BGPIDS; do alive "$p" || wait "$p" 2> /dev/null; done
+    reap_groups
     [ -n "$MADEUSER" ] && userdel "$MAILUSER" > /dev/null 2>&1
     if [ -n "${MAIL_KEEP:-}" ]; then echo "mail: kept $T"; else rm -rf "$T"; fi
     exit "$st"
@@ -84,39 +50,6 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 141' PIPE
-free_port() {
-    $PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-port_open() { # PORT
-    $PY -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1).close()' "$1" 2> /dev/null
-}
-wait_port() { # PORT NAME: wait up to 15 s for NAME (started by start_group) to listen on PORT
-    i=0
-    while [ $i -lt 150 ]; do
-        port_open "$1" && return 0
-        if [ -s "$T/$2.pid" ] && ! alive "$(cat "$T/$2.pid")"; then
-            echo "$2 exited before listening on 127.0.0.1:$1; its log:"
-            tail -n 20 "$T/$2.log"
-            return 1
-        fi
-        sleep 0.1
-        i=$((i + 1))
-    done
-    echo "$2 does not listen on 127.0.0.1:$1 after 15 s; its log:"
-    tail -n 20 "$T/$2.log"
-    return 1
-}
-nm() { runuser -u "$MAILUSER" -- "$NOMIC_RUN" "$@"; }   # nomic as the delivery user (the game is in WAL mode: one owner)
-jq_() { # EXPR: evaluates EXPR on the JSON document d read from stdin (prints what went wrong instead)
-    $PY -c 'import json, sys
-try:
-    d = json.load(sys.stdin)
-    r = eval(sys.argv[1])
-except Exception as e:
-    print("(%s: %s)" % (type(e).__name__, e))
-    sys.exit(1)
-print(json.dumps(r, ensure_ascii=False) if isinstance(r, (list, dict)) else r)' "$1"
-}
 nevents() { nm log "$DB" --json | jq_ 'len(d["events"])'; }
 last_event() { nm log "$DB" --json | jq_ "$1"; }   # EXPR on e, the last event
 players() { nm show "$DB" --type player --json | jq_ '" ".join(o["nickname"] + ":" + o.get("score", "") for o in d["objects"])'; }
@@ -211,13 +144,12 @@ fi
 # The binary the whole run uses: a copy of $NOMIC, so that a rebuild during
 # the run changes nothing, and that $MAILUSER (who runs the mda) may run it
 # wherever the repository is.
-NOMIC_RUN=$T/bin/nomic
 mkdir "$T/bin" && cp "$NOMIC" "$NOMIC_RUN" && chmod 755 "$T/bin" "$NOMIC_RUN" ||
     abort "cannot copy $NOMIC to $NOMIC_RUN"
 runuser -u "$MAILUSER" -- "$NOMIC_RUN" help > /dev/null 2>&1 || abort "$MAILUSER cannot run $NOMIC_RUN"
-mkdir game spool run maildir maildir/cur maildir/new maildir/tmp
-chown "$MAILUSER:" game
-chmod 700 game
+mkdir game games spool run maildir maildir/cur maildir/new maildir/tmp
+chown "$MAILUSER:" game games
+chmod 700 game games
 DB=$T/game/g.db
 expect_status 0 "init a favor game" nm init "$DB" --ruleset favor
 PORT=$(free_port)
@@ -232,6 +164,11 @@ table game { "game@nomic.test" = "$MAILUSER" }
 listen on 127.0.0.1 port $PORT hostname mx.nomic.test
 action "nomic" mda "$NOMIC_RUN deliver $DB" virtual <game> user $MAILUSER
 match from any for rcpt-to "game@nomic.test" action "nomic"
+# every other address of nomic.test: the game of the directory whose address
+# it is (nomic deliver DIR reads the recipient from the mda's RECIPIENT)
+table games { "@nomic.test" = "$MAILUSER" }
+action "games" mda "$NOMIC_RUN deliver $T/games" virtual <games> user $MAILUSER
+match from any for domain "nomic.test" action "games"
 # the game's own mail to players at relay.test goes through this server, to aiosmtpd
 action "relay" relay host smtp+notls://127.0.0.1:$PORT2
 match from any for domain "relay.test" action "relay"
@@ -412,6 +349,67 @@ else
         expect_eq "$(grep -c '^event .*  applied  from disk@example.org$' full.log)" 1 "events applied from that mail"
     fi
 fi
+
+# --- a directory of games: nomic deliver DIR --------------------------------
+# Two games, each with its address; the mda is given the directory, and
+# nomic deliver takes the recipient from the RECIPIENT OpenSMTPD sets.  A
+# mail for no game exits 67 (EX_NOUSER): OpenSMTPD's permanent failure.
+ONE=$T/games/one.db TWO=$T/games/two.db
+expect_status 0 "init the game one.db" nm init "$ONE" --ruleset favor
+expect_status 0 "init the game two.db" nm init "$TWO" --ruleset favor
+expect_status 0 "one.db's address" nm config "$ONE" address one@nomic.test
+expect_status 0 "two.db's address, in capitals" nm config "$TWO" address Two@Nomic.TEST
+dir_players() { nm show "$1" --type player --json | jq_ '" ".join(o["nickname"] for o in d["objects"])'; }
+dir_events() { nm log "$1" --json | jq_ 'len(d["events"])'; }
+mda_result() { # RCPT: OpenSMTPD's result for its last mda delivery to RCPT (Ok, TempFail, PermFail), its words
+    grep "mda delivery .* rcpt=<$1> " "$T/smtpd.log" | tail -n 1 | sed 's/.* result=//'
+}
+mda_results() { grep -c "mda delivery .* rcpt=<$1> " "$T/smtpd.log"; }   # RCPT: how many
+more_mda_results() { [ "$(mda_results "$1")" -gt "$2" ]; }                # RCPT N: more than N?
+dir_mail() { # TO FROM BODY DESCRIPTION: one mail to the directory's domain, then OpenSMTPD's mda result for TO
+    n=$(mda_results "$1")
+    swaks --server "127.0.0.1:$PORT" --to "$1" --from "$2" --timeout 15 --body "$3" > swaks.out 2>&1
+    got=$?
+    if [ "$got" -ne 0 ]; then fail "$4: swaks exit $got, expected 0 (OpenSMTPD takes the mail)"; tail -n 8 swaks.out; return 1; fi
+    ok
+    wait_until 20 more_mda_results "$1" "$n" || { fail "$4: after 20 s smtpd's log has no mda delivery to $1"; tail -n 15 "$T/smtpd.log"; return 1; }
+}
+dir_mail one@nomic.test ann@example.org 'REGISTER Ann' "a mail to one@nomic.test" &&
+    mda_result one@nomic.test > out && expect_in out "Ok stat=Delivered" "a mail to one@nomic.test: OpenSMTPD's mda result"
+dir_mail TWO@nomic.test ben@example.org 'REGISTER Ben' "a mail to TWO@nomic.test" &&
+    mda_result TWO@nomic.test > out && expect_in out "Ok stat=Delivered" "a mail to TWO@nomic.test: OpenSMTPD's mda result"
+expect_eq "$(dir_players "$ONE")" "Ann" "one.db's players: Ann alone"
+expect_eq "$(dir_players "$TWO")" "Ben" "two.db's players: Ben alone"
+n1=$(dir_events "$ONE") n2=$(dir_events "$TWO")
+dir_mail three@nomic.test eve@example.org 'REGISTER Eve' "a mail to three@nomic.test, the address of no game" &&
+    mda_result three@nomic.test > out && expect_in out 'PermFail stat=Error (user unknown: "nomic deliver: no game here has the address three@nomic.test")' \
+        "a mail for no game: OpenSMTPD's mda result gives nomic's reason"
+expect_eq "$(dir_events "$ONE") $(dir_events "$TWO")" "$n1 $n2" "events of the two games after the mail for no game"
+
+# A game its delivery user cannot write (a keeper's chown by mistake): exit
+# 75 (EX_TEMPFAIL), OpenSMTPD keeps the mail in its queue (smtpctl show
+# queue) and delivers it once the game is fixed and the queue run
+# (smtpctl schedule all).  smtpctl finds smtpd's socket at /run/smtpd.sock:
+# in run-smtpd.sh's namespace that is $T/run, bound there again for it.
+smtpctl_() { # ARGS...: smtpctl on the test's smtpd
+    if [ -S "$T/run/smtpd.sock" ]; then
+        unshare -m sh -c 'mount --make-rprivate / && mount --bind "$0/run" /run && exec smtpctl "$@"' "$T" "$@"
+    else
+        smtpctl "$@"   # run-smtpd.sh had no namespace: the machine's paths
+    fi
+}
+chown root: "$ONE"
+dir_mail one@nomic.test fay@example.org 'REGISTER Fay' "a mail to one@ while its game is root's" &&
+    mda_result one@nomic.test > out && expect_in out "TempFail" "a game its delivery user cannot write: OpenSMTPD's mda result"
+expect_in out "attempt to write a readonly database" "OpenSMTPD's log has nomic's reason for the temporary failure"
+smtpctl_ show queue > queue.txt 2>&1
+expect_in queue.txt "fay@example.org" "smtpctl show queue shows the mail kept"
+expect_eq "$(dir_events "$ONE")" "$n1" "the mail kept: events of one.db"
+chown "$MAILUSER:" "$ONE"
+expect_status 0 "smtpctl schedule all" smtpctl_ schedule all
+ok_result() { mda_result one@nomic.test | grep -q '^Ok '; }
+if wait_until 20 ok_result; then ok; else fail "after the fix and smtpctl schedule all, OpenSMTPD's mda result is '$(mda_result one@nomic.test)', expected Ok"; fi
+expect_eq "$(dir_players "$ONE")" "Ann Fay" "one.db's players once the kept mail is delivered"
 
 # --- 4. mail out: nomic send to an SMTP server -----------------------------
 if "$NOMIC_RUN" send 2>&1 | grep -q 'unknown command'; then
