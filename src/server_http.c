@@ -356,9 +356,13 @@ static enum MHD_Result respond(struct MHD_Connection *c, Answer *a)
     }
     if (!r) return MHD_NO;
     if (a->location) {
-        /* the location asked, with the slash a game's page needs */
-        char *to = xmalloc(strlen(a->location) + 2);
-        sprintf(to, "%s/", a->location);
+        /* the location asked with the slash a game's page needs, written
+         * relative to it ("NAME/" of "/NAME"), so that it holds under any
+         * prefix a reverse proxy gives the server */
+        const char *base = strrchr(a->location, '/');
+        base = base ? base + 1 : a->location;
+        char *to = xmalloc(strlen(base) + 2);
+        sprintf(to, "%s/", base);
         MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, to);
         free(to);
     }

@@ -159,7 +159,7 @@ typedef struct Answer {
     const char *type;
     Buf body;
     struct MHD_Response *stream; /* instead of body */
-    const char *location; /* a redirect (301): the url to add a slash to */
+    const char *location; /* a redirect (301): the url whose page is at it with a slash */
 } Answer;
 
 /* ---- the loop (server.c) ---- */

@@ -74,7 +74,8 @@ expect_json "[(g['path'], g['sets'], g['players'], g['openProposals']) for g in 
 expect_json "all(g['event'] > 0 and g['lastEventAt'] > 0 for g in j['games'])" "True" "and its last event"
 expect_http 200 "the list page" GET /
 expect_in body "games.js" "is the games' page"
-expect_http 301 "a game's name without its slash" GET /alpha
+expect_http 301 "a game's name without its slash" GET /alpha -D headers
+expect_in headers "Location: alpha/" "goes to its page, relative (it holds under a proxy's prefix)"
 expect_http 200 "a game's page" GET /alpha/
 expect_in body "app.js" "is the game's page"
 expect_http 200 "its API" GET /alpha/api/game

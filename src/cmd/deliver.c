@@ -358,7 +358,10 @@ static int deliver_run(CmdCall *c)
 {
     DeliverArgs *a = c->data;
     if (a->mbox) return deliver_mbox(c->g, c->pos[0], a->mbox, c->opt[DELIVER_MBOX].value);
-    int rc = take_mail(c->g, &a->m, a->raw, a->n, a->total, a->sha256, "nomic deliver");
+    /* the game named: in a directory of games, the keeper reads which one failed in the MTA's log */
+    char *who = g_strdup_printf("nomic deliver: %s", c->pos[0]);
+    int rc = take_mail(c->g, &a->m, a->raw, a->n, a->total, a->sha256, who);
+    g_free(who);
     if (rc == 0) cli_send_mail(c->g, c->pos[0], false, true, NULL); /* a failure waits for the next try */
     return rc;
 }
