@@ -53,6 +53,7 @@ transport              outbox
 mailFrom               nomic@localhost
 mailPolicy             open
 listen                 127.0.0.1:8080
+address                (unset)
 name                   (unset)
 quotaEvents            600
 quotaWork              1000000000
@@ -63,7 +64,7 @@ tokenRequestsPerClient 10
 EOF
 expect_cmp want out "config lists every setting with its default: the outbox, an open policy, no display name, the quotas of the hour, addresses in any case, the token mail ceilings"
 expect_status 2 "config refuses an unknown key" "$NOMIC" config g.db colour blue
-printf 'nomic config: colour is not a setting (transport, mailFrom, mailPolicy, listen, name, quotaEvents, quotaWork, quotaJournal, addressCase, tokenMailsPerHour, tokenRequestsPerClient)\n' >want
+printf 'nomic config: colour is not a setting (transport, mailFrom, mailPolicy, listen, address, name, quotaEvents, quotaWork, quotaJournal, addressCase, tokenMailsPerHour, tokenRequestsPerClient)\n' >want
 expect_cmp want err "unknown key message, with the settings there are"
 expect_status 2 "config refuses a bad value" "$NOMIC" config g.db mailPolicy closed
 printf 'nomic config: mailPolicy closed: expected open or tokens\n' >want
