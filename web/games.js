@@ -1,33 +1,64 @@
 // games.js - the page of a server of many games (`nomic serve DIR`): the
 // list of its games from /api/games, each a link to its page at /NAME/,
-// refreshed every few seconds (a game made meanwhile appears).
+// refreshed every few seconds (a game made meanwhile appears).  The cards
+// are made again only when a game changed, keeping the focus on the link
+// it was on; in between only the times since the last events move.
 
 import {$, h} from './dom.js';
 import {fmtTime, fmtRel} from './format.js';
 
 const REFRESH_MS = 5000;
+let drawn = null;   // the games last drawn, as JSON
 
 function count(n, one, many) { return n + ' ' + (n === 1 ? one : many); }
 
-// One game as a card: its name (a link to its page), its sets, and its
-// figures; every text from the server goes in as text, never as HTML.
+function lastEvent(g, now) { return g.lastEventAt === null ? 'none yet' : fmtRel(g.lastEventAt, now); }
+
+function fact(label, value, testid, title) {
+  return h('div', null, h('dt', {text: label}),
+    h('dd', {dataset: testid ? {testid} : undefined, title}, value));
+}
+
+// One game as a card: its name (a heading, and the link to its page), its
+// sets, and its figures; every text from the server goes in as text, never
+// as HTML.
 function gameCard(g, now) {
-  const last = g.lastEventAt === null ? 'no event yet' :
-    'last event ' + fmtRel(g.lastEventAt, now);
-  const open = g.openProposals === null ? null :
-    h('div', null, h('dt', {text: 'Open proposals'}), h('dd', {dataset: {testid: 'game-open'}}, String(g.openProposals)));
-  return h('li', {class: 'game-card', dataset: {testid: 'game', name: g.name}},
+  return h('li', {class: 'game-card' + (g.halted ? ' halted' : ''), dataset: {testid: 'game', name: g.name}},
     h('div', {class: 'game-head'},
-      h('a', {href: g.path, class: 'game-link', dataset: {testid: 'game-link'}}, g.title),
-      g.title !== g.name ? h('span', {class: 'mono hint'}, g.name) : null,
+      h('h3', {class: 'game-title'},
+        h('a', {href: g.path, class: 'game-link', dataset: {testid: 'game-link'}}, g.title)),
+      g.title !== g.name ? h('span', {class: 'mono hint game-file', title: 'its file: ' + g.name + '.db'}, g.name) : null,
       g.halted ? h('span', {class: 'badge bad', text: 'halted'}) : null),
-    h('p', {class: 'hint game-sets'}, g.sets.length ? 'rules: ' + g.sets.join(' + ') : 'no initial set'),
+    h('p', {class: 'hint game-sets', dataset: {testid: 'game-sets'}},
+      g.sets.length ? 'rules: ' + g.sets.join(' + ') : 'no initial set'),
     h('dl', {class: 'facts'},
-      h('div', null, h('dt', {text: 'Players'}), h('dd', {dataset: {testid: 'game-players'}}, String(g.players))),
-      open,
-      h('div', null, h('dt', {text: 'Events'}), h('dd', {dataset: {testid: 'game-event'}}, String(g.event))),
-      h('div', null, h('dt', {text: 'Last event'}),
-        h('dd', {title: g.lastEventAt === null ? '' : fmtTime(g.lastEventAt)}, last))));
+      fact('Players', String(g.players), 'game-players'),
+      g.openProposals === null ? null : fact('Open proposals', String(g.openProposals), 'game-open'),
+      fact('Events', String(g.event), 'game-event'),
+      fact('Last event', lastEvent(g, now), 'game-last', g.lastEventAt === null ? undefined : fmtTime(g.lastEventAt))));
+}
+
+function draw(games, now) {
+  const key = JSON.stringify(games);
+  if (key === drawn) {
+    // nothing changed but the time: the cards stay, and the focus with them
+    for (const g of games) {
+      const dd = document.querySelector(`#games li[data-name="${CSS.escape(g.name)}"] [data-testid="game-last"]`);
+      if (dd) dd.textContent = lastEvent(g, now);
+    }
+    return;
+  }
+  drawn = key;
+  const focused = document.activeElement && document.activeElement.closest('#games li[data-name]');
+  const focusName = focused ? focused.dataset.name : null;
+  $('games-count').textContent = count(games.length, 'game', 'games');
+  $('games-empty').hidden = games.length > 0;
+  $('games').hidden = games.length === 0;
+  $('games').replaceChildren(...games.map((g) => gameCard(g, now)));
+  if (focusName !== null) {
+    const link = document.querySelector(`#games li[data-name="${CSS.escape(focusName)}"] a.game-link`);
+    if (link) link.focus();
+  }
 }
 
 async function load() {
@@ -43,11 +74,7 @@ async function load() {
     $('connection').classList.add('down');
     return;
   }
-  const games = body.games || [];
-  const now = Date.now() / 1000;
-  $('games-count').textContent = count(games.length, 'game', 'games');
-  $('games-empty').hidden = games.length > 0;
-  $('games').replaceChildren(...games.map((g) => gameCard(g, now)));
+  draw(body.games || [], Date.now() / 1000);
 }
 
 load();

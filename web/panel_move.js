@@ -3,7 +3,7 @@
 // shows the game's answer: status, code check, replies.
 import {api} from './api.js';
 import {$, append, badge, clear, codeCheckView, h} from './dom.js';
-import {exclusive, hooks, state, store} from './state.js';
+import {TOKEN_KEY, exclusive, hooks, state, store} from './state.js';
 
 // line: a line sent by a button (a vote), not the form's text
 export async function sendMove(ev, line) {
@@ -102,7 +102,7 @@ function setToken(token) {
   state.token = token;
   state.tokenBad = false;
   state.drawn = {};            // private attributes may now show, or not
-  store.set('nomic.token', token);
+  store.set(TOKEN_KEY, token);
 }
 
 export function startMove() {

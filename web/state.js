@@ -7,8 +7,16 @@ export const store = {
   set(k, v) { try { if (v) localStorage.setItem(k, v); else localStorage.removeItem(k); } catch (e) { /* private mode */ } },
 };
 
+// A token is one game's.  Where one server serves many games, each page at
+// /NAME/ on one origin, each keeps its own (a token given on one game's page
+// is neither shown on another's nor sent to its API); the page of a server
+// of one game, at /, keeps 'nomic.token' as before.  The address is the
+// player's, the same in every game.
+const here = location.pathname.replace(/[^/]*$/, '');
+export const TOKEN_KEY = here === '/' ? 'nomic.token' : 'nomic.token ' + here;
+
 export const state = {
-  token: store.get('nomic.token'),
+  token: store.get(TOKEN_KEY),
   tokenBad: false,
   game: null,
   clockOffset: 0,         // server clock minus ours, in seconds

@@ -2,7 +2,9 @@
 # Runs the browser tests of the page of `nomic serve`:
 #   tests/browser/run.sh build/nomic
 # page.test.mjs plays favor through the page; sets.test.mjs shows suber's
-# and agora's proposals; harness.mjs is what they share.  (tests/browser/setup.sh installs Chromium and
+# and agora's proposals; host.test.mjs the list of a directory's games
+# (`nomic serve DIR`) and a game's page at /NAME/; harness.mjs is what they
+# share.  (tests/browser/setup.sh installs Chromium and
 # playwright-core first.)
 set -eu
 if [ $# -ne 1 ]; then
@@ -20,3 +22,4 @@ if [ ! -d "$here/node_modules/playwright-core" ]; then
 fi
 node "$here/page.test.mjs" "$nomic"
 node "$here/sets.test.mjs" "$nomic"
+node "$here/host.test.mjs" "$nomic"
