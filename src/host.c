@@ -53,7 +53,12 @@ bool host_list(const char *dir, HostList *out, Buf *err)
         Buf path = {0};
         buf_printf(&path, "%s/%s", dir, e->d_name);
         struct stat sb;
-        if (!host_name_ok(name) || stat(buf_str(&path), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        bool file = stat(buf_str(&path), &sb) == 0 && S_ISREG(sb.st_mode);
+        if (!file || !host_name_ok(name)) {
+            if (file) {
+                out->odd = xrealloc(out->odd, (size_t)(out->nodd + 1) * sizeof *out->odd);
+                out->odd[out->nodd++] = xstrdup(e->d_name);
+            }
             free(name);
             buf_free(&path);
             continue;
@@ -69,7 +74,9 @@ bool host_list(const char *dir, HostList *out, Buf *err)
 void host_list_free(HostList *l)
 {
     for (int i = 0; i < l->n; i++) free(l->games[i].name), free(l->games[i].path);
+    for (int i = 0; i < l->nodd; i++) free(l->odd[i]);
     free(l->games);
+    free(l->odd);
     memset(l, 0, sizeof *l);
 }
 

@@ -26,6 +26,8 @@ typedef struct HostGame {
 typedef struct HostList {
     HostGame *games; /* by name */
     int n;
+    char **odd;      /* the files NAME.db whose NAME is not a game's (said, not served) */
+    int nodd;
 } HostList;
 
 /* Is dir a directory (not a game file)? */

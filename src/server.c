@@ -227,16 +227,24 @@ done:
 
 /* The clock of one game: its timers, what other programs wrote.  wait:
  * for a move running now (one game's server); else a busy game is left
- * for the next round, which its move does not hold up. */
+ * for the next round, which its move does not hold up.  One game's clock
+ * looks every CLOCK_EVERY_MS; a directory's each game every
+ * CLOCK_DIR_EVERY_MS, or sooner when a timer falls due within it (a
+ * thousand games looked at four times a second would keep a core busy
+ * for nothing: another program's move shows within the second all the
+ * same). */
 #define CLOCK_EVERY_MS 250
+#define CLOCK_DIR_EVERY_MS 1000
+#define CLOCK_DUE_MS 100
 static void clock_step(Server *s, bool wait)
 {
     if (wait) pthread_mutex_lock(&s->game_mu);
     else if (pthread_mutex_trylock(&s->game_mu) != 0) return;
-    run_clock(s, 1);
+    long due = run_clock(s, 1);
     snapshot_sync(s);
     pthread_mutex_unlock(&s->game_mu);
-    atomic_store(&s->clock_at, server_now_ms() + CLOCK_EVERY_MS);
+    int64_t next = !s->site->dir ? CLOCK_EVERY_MS : due <= 0 ? CLOCK_DUE_MS : CLOCK_DIR_EVERY_MS;
+    atomic_store(&s->clock_at, server_now_ms() + next);
 }
 
 /* A worker of a directory's clock: takes each game whose round is due and
@@ -486,6 +494,7 @@ static bool site_run(Site *w)
         printf("nomic serve: %s on http://%s:%d/\n", w->games[0]->name, w->host, w->port);
     }
     fflush(stdout);
+    w->serving = true;
     site_loop(w);
     MHD_stop_daemon(d);
     for (int i = 0; i < w->nclocks; i++) pthread_join(w->clocks[i], NULL);

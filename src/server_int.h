@@ -92,6 +92,7 @@ struct Site {
     const char *host;
     int port;
     bool proxy;          /* behind the keeper's reverse proxy on loopback: X-Forwarded-For names the client */
+    bool serving;        /* the banner is out: a game found from now on is said as new */
     /* the games, in the order found: a game once served stays until the
      * site stops, so a Server pointer taken under games_mu stays good */
     pthread_mutex_t games_mu;

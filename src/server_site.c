@@ -93,10 +93,13 @@ void site_scan(Site *w)
         buf_free(&err);
         return;
     }
-    bool started = w->ngames > 0 || w->nrefused > 0; /* the banner names the first ones */
+    for (int i = 0; i < l.nodd; i++)
+        refused_once(w, l.odd[i],
+                     "a game's name (its path, /NAME/) is letters, digits, '.', '_' and '-', not first '.' or '-', "
+                     "and not api: rename the file");
     for (int i = 0; i < l.n; i++) {
         if (site_find(w, l.games[i].name, strlen(l.games[i].name))) continue;
-        if (site_open_game(w, &l.games[i]) && started) {
+        if (site_open_game(w, &l.games[i]) && w->serving) { /* the banner named the first ones */
             printf("nomic serve: %s on http://%s:%d/%s/ (new)\n", l.games[i].name, w->host, w->port, l.games[i].name);
             fflush(stdout);
         }

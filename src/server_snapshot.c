@@ -168,6 +168,8 @@ static char *game_fields(Server *s)
     const char *name = *display ? display : s->name;
     json_string(&b, name, strlen(name));
     free(display);
+    /* one of the games of a directory: the page links to the list of them */
+    buf_printf(&b, ",\"site\":%s", s->site->dir ? "true" : "false");
     buf_printf(&b, ",\"event\":%ld,\"halted\":%s,\"nextTimer\":", g->known_event, g->halted ? "true" : "false");
     if (g->have_timer) buf_printf(&b, "%lld", (long long)g->next_timer);
     else buf_puts(&b, "null");

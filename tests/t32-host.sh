@@ -64,8 +64,10 @@ expect_status 64 "--to is for a directory" "$NOMIC" deliver games/alpha.db --to 
 # ---- nomic serve DIR ----
 printf 'nonsense\n' >games/junk.db
 touch -d '1 minute ago' games/junk.db
+"$NOMIC" init "games/my game.db" --ruleset favor >/dev/null
 start_server games || exit 1
 wait_until 5 grep -q "junk is not served" serve.err && ok || fail "a file of the directory that is no game is said"
+expect_in serve.err "my game.db is not served: a game's name" "and a game whose name cannot be its path, with the rule"
 expect_in serve.out "alpha on $URL/alpha/" "the banner names each game's address"
 expect_http 200 "the games as JSON" GET /api/games
 expect_json "[g['name'] for g in j['games']]" "['alpha', 'beta']" "every game of the directory"
@@ -79,7 +81,7 @@ expect_in headers "Location: alpha/" "goes to its page, relative (it holds under
 expect_http 200 "a game's page" GET /alpha/
 expect_in body "app.js" "is the game's page"
 expect_http 200 "its API" GET /alpha/api/game
-expect_json "j['name']" "alpha" "answers for that game"
+expect_json "(j['name'], j['site'])" "('alpha', True)" "answers for that game, one of a site's (the page links to the list)"
 printf 'subtype: register\nnickname: ken\n' >move
 expect_http 200 "a move on beta's API" POST '/beta/api/move?from=ken@example.org' --data-binary @move
 expect_json "j['status']" "applied" "is applied"

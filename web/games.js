@@ -19,14 +19,15 @@ function fact(label, value, testid, title) {
     h('dd', {dataset: testid ? {testid} : undefined, title}, value));
 }
 
-// One game as a card: its name (a heading, and the link to its page), its
+// One game as a card: its name (a heading, and the link to its page:
+// relative, so that it holds under a proxy's prefix), its
 // sets, and its figures; every text from the server goes in as text, never
 // as HTML.
 function gameCard(g, now) {
   return h('li', {class: 'game-card' + (g.halted ? ' halted' : ''), dataset: {testid: 'game', name: g.name}},
     h('div', {class: 'game-head'},
       h('h3', {class: 'game-title'},
-        h('a', {href: g.path, class: 'game-link', dataset: {testid: 'game-link'}}, g.title)),
+        h('a', {href: encodeURIComponent(g.name) + '/', class: 'game-link', dataset: {testid: 'game-link'}}, g.title)),
       g.title !== g.name ? h('span', {class: 'mono hint game-file', title: 'its file: ' + g.name + '.db'}, g.name) : null,
       g.halted ? h('span', {class: 'badge bad', text: 'halted'}) : null),
     h('p', {class: 'hint game-sets', dataset: {testid: 'game-sets'}},

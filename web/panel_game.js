@@ -11,6 +11,8 @@ export async function loadGame() {
   state.game = g;
   state.clockOffset = Number(g.time) - Date.now() / 1000;
   $('game-name').textContent = g.name || 'Nomic';
+  // one of a server's many games (nomic serve DIR): the list is one up
+  $('games-link').hidden = !g.site;
   document.title = (g.name || 'Nomic') + ' \u2013 Nomic';
   $('game-event').textContent = String(g.event);
   const st = $('game-state');
