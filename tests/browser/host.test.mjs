@@ -171,6 +171,8 @@ async function main() {
     'every API call of favor\'s page goes to /favor/api/', apiCalls.filter((u) => !u.startsWith(base + 'favor/api/')).join('\n'));
   const files = requests.filter((u) => !new URL(u).pathname.includes('/api/'));
   check(files.every((u) => u.startsWith(base + 'favor/')), "favor's page loads its own files from /favor/", files.join('\n'));
+  await eventually("favor's header links back to the list", async () =>
+    (await page.isVisible('#games-link')) && (await page.getAttribute('#games-link', 'href')) === '../');
   await shot('favor-1400');
 
   // carol registers through favor's move form: in favor, and in no other game

@@ -108,6 +108,7 @@ async function main() {
   check(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/.test((await text('#game-clock')).trim()),
     'the header shows the clock in UTC', await text('#game-clock'));
   check((await text('#game-timer')).trim() === 'none', 'no timer is pending in a fresh game', await text('#game-timer'));
+  check(!(await page.isVisible('#games-link')), 'one game served alone has no list of games to link to');
   await eventually('an open game says plainly that anyone can move under any address', async () =>
     (await page.locator('#open-warning').isVisible()) &&
     /anyone can move under any address in this game/.test(await text('#open-warning')));
