@@ -40,7 +40,7 @@ extern const WebFile web_files[]; /* ends with {0} */
 #define REPORT_FRESH_MS 60000  /* ... or a minute: the rules may read the clock */
 
 /* POST /api/scams */
-#define SCAMS_AT_ONCE 2        /* searches at once (each takes a core) */
+#define SCAMS_AT_ONCE 2        /* searches at once, all the games of a server together (each takes a core) */
 #define SCAMS_BUDGET 200000    /* events, by default (about two seconds) */
 #define SCAMS_BUDGET_MAX 1000000 /* events at most (budget=) */
 #define SCAMS_DEPTH_MAX 4      /* messages at most (depth=) */

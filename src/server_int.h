@@ -81,7 +81,6 @@ typedef struct Server {
      * /api/report asks the rules once per kind and event (under game_mu) */
     ReportAnswer reports[REPORTS_KEPT];
     int nreports;
-    atomic_int searches; /* POST /api/scams running now */
 } Server;
 
 /* The process: one HTTP daemon, the connections, the clock and the
@@ -93,6 +92,7 @@ struct Site {
     int port;
     bool proxy;          /* behind the keeper's reverse proxy on loopback: X-Forwarded-For names the client */
     bool serving;        /* the banner is out: a game found from now on is said as new */
+    atomic_int searches; /* POST /api/scams running now, in all the games: each takes a core */
     /* the games, in the order found: a game once served stays until the
      * site stops, so a Server pointer taken under games_mu stays good */
     pthread_mutex_t games_mu;

@@ -204,14 +204,14 @@ void api_scams(const Call *k, Answer *a)
     } else if (budget_s && *budget_s &&
                ((budget = strtol(budget_s, &end, 10)), *end || budget < 1 || budget > SCAMS_BUDGET_MAX)) {
         answer_error(a, 400, "budget=%s: expected a whole number of events from 1 to %d", budget_s, SCAMS_BUDGET_MAX);
-    } else if (atomic_fetch_add(&s->searches, 1) >= SCAMS_AT_ONCE) {
-        atomic_fetch_sub(&s->searches, 1);
+    } else if (atomic_fetch_add(&s->site->searches, 1) >= SCAMS_AT_ONCE) {
+        atomic_fetch_sub(&s->site->searches, 1);
         answer_error(a, 503, "%d searches are running already: ask again in a moment", SCAMS_AT_ONCE);
     } else {
         ScamQuery q = {(const char *const *)co.who, co.n, goal, (int)depth, budget, wait_s && strcmp(wait_s, "T") == 0, false,
                        you && strcmp(you, as) == 0 ? as : NULL};
         scams_run(s, &q, proposal, a);
-        atomic_fetch_sub(&s->searches, 1);
+        atomic_fetch_sub(&s->site->searches, 1);
     }
     coalition_free(&co);
     buf_free(&co_err);
