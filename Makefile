@@ -205,6 +205,7 @@ bench: $(BUILD)/engine-city $(BUILD)/nomic $(BUILD)/suber-random $(BUILD)/scams-
 	sh bench/engine-city
 	sh bench/replay
 	sh bench/http
+	sh bench/host
 	sh bench/suber
 	sh bench/scams
 
