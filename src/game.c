@@ -9,6 +9,7 @@
 #include "game.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,18 +51,24 @@ static void seed_rng(Game *g, uint64_t seed)
     for (int i = 0; i < 4; i++) g->eng->rng[i] = splitmix(&x);
 }
 
-/* Every open game: the interned texts are shared by the whole process, so
- * the collector must see what each of them holds. */
+/* Every open game: the games of one table of interned texts share it (the
+ * process's, unless a server of many games gave each its own: value.h),
+ * so the collector must see what each of them holds.  The list is the
+ * process's, under its lock: a server opens a game while others run. */
+static pthread_mutex_t open_mu = PTHREAD_MUTEX_INITIALIZER;
 static Game **open_games;
 static size_t nopen, opencap;
 
 Game *game_new(void)
 {
     Game *g = xcalloc(1, sizeof *g);
+    g->syms = sym_current();
     g->pool = pool_new();
     g->eng = engine_new(g->pool);
+    pthread_mutex_lock(&open_mu);
     GROW(open_games, nopen, opencap);
     open_games[nopen++] = g;
+    pthread_mutex_unlock(&open_mu);
     return g;
 }
 
@@ -75,6 +82,7 @@ Game *game_memory(uint64_t seed)
 void game_close(Game *g)
 {
     if (!g) return;
+    pthread_mutex_lock(&open_mu);
     for (size_t i = 0; i < nopen; i++)
         if (open_games[i] == g) open_games[i] = open_games[--nopen];
     if (!nopen) {
@@ -82,6 +90,7 @@ void game_close(Game *g)
         open_games = NULL;
         opencap = 0;
     }
+    pthread_mutex_unlock(&open_mu);
     engine_free(g->eng);
     pool_free(g->pool);
     store_close(g->st);
@@ -747,9 +756,14 @@ bool game_load(Game *g, Buf *err)
 void game_collect(Game *g, bool force)
 {
     if (!force && !sym_gc_due()) return;
-    for (size_t i = 0; i < nopen; i++) pool_compact(open_games[i]->pool);
+    /* the games of this thread's table: the others' are other threads' */
+    SymTable *t = sym_current();
+    pthread_mutex_lock(&open_mu);
+    for (size_t i = 0; i < nopen; i++)
+        if (open_games[i]->syms == t) pool_compact(open_games[i]->pool);
     sym_gc_begin();
     for (size_t i = 0; i < nopen; i++) {
+        if (open_games[i]->syms != t) continue;
         pool_mark_syms(open_games[i]->pool);
         engine_mark_syms(open_games[i]->eng);
         /* the kept recipient list is known by its Sym: freed, the
@@ -757,4 +771,5 @@ void game_collect(Game *g, bool force)
         if (open_games[i]->last_list) sym_mark(open_games[i]->last_list->list);
     }
     sym_gc_end();
+    pthread_mutex_unlock(&open_mu);
 }

@@ -51,6 +51,7 @@ typedef struct Game {
     Store *st;           /* NULL: in memory */
     Pool *pool;
     Engine *eng;
+    SymTable *syms;      /* the table of interned texts its pool and engine use (value.h); NULL: the process's */
     Sugar *sugar;        /* the game's sugar table, NULL: none */
     uint64_t seed;
     bool legacy_meta;    /* the store keeps the state in the keys of before the "state" row (game.c) */

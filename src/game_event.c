@@ -154,11 +154,7 @@ static bool commit_event(Game *g, const EventInput *in, Outcome *o)
 
 static const Sym *reserved_attrs(int *n)
 {
-    static Sym r[4];
-    r[0] = SYM_type;
-    r[1] = SYM_moveSender;
-    r[2] = SYM_moveTimeStamp;
-    r[3] = SYM_moveBatch;
+    static const Sym r[] = {SYM_type, SYM_moveSender, SYM_moveTimeStamp, SYM_moveBatch};
     *n = 4;
     return r;
 }

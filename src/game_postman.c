@@ -321,7 +321,9 @@ static void answered_mail(Store *st, const OutRow *r, char **mid, char **refs)
     *mid = *refs = NULL;
     JournalRow e;
     if (r->event <= 0 || store_event_get(st, r->event, &e) != 1) return;
-    char *raw = e.sender && strcmp(e.kind, "move") == 0 && addressed_to(sym_cstr(r->to), e.sender)
+    /* the recipients as text: the postman is a thread of its own, and
+     * the interned texts are the game's thread's (value.h) */
+    char *raw = e.sender && strcmp(e.kind, "move") == 0 && words_include(r->to, e.sender, strlen(e.sender), false)
                     ? store_event_raw(st, r->event) : NULL;
     MailIn m;
     Buf err = {0};

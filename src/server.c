@@ -32,6 +32,27 @@ int64_t server_now_ms(void)
     return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
+/* ---- the game, one thread's at a time ---- */
+
+void server_hold(Server *s)
+{
+    pthread_mutex_lock(&s->game_mu);
+    sym_use(s->g->syms);
+}
+
+bool server_try_hold(Server *s)
+{
+    if (pthread_mutex_trylock(&s->game_mu) != 0) return false;
+    sym_use(s->g->syms);
+    return true;
+}
+
+void server_release(Server *s)
+{
+    sym_use(NULL);
+    pthread_mutex_unlock(&s->game_mu);
+}
+
 /* ---- group commit ---- */
 
 uint64_t server_note_commit(Server *s)
@@ -238,11 +259,11 @@ done:
 #define CLOCK_DUE_MS 100
 static void clock_step(Server *s, bool wait)
 {
-    if (wait) pthread_mutex_lock(&s->game_mu);
-    else if (pthread_mutex_trylock(&s->game_mu) != 0) return;
+    if (wait) server_hold(s);
+    else if (!server_try_hold(s)) return;
     long due = run_clock(s, 1);
     snapshot_sync(s);
-    pthread_mutex_unlock(&s->game_mu);
+    server_release(s);
     int64_t next = !s->site->dir ? CLOCK_EVERY_MS : due <= 0 ? CLOCK_DUE_MS : CLOCK_DIR_EVERY_MS;
     atomic_store(&s->clock_at, server_now_ms() + next);
 }
@@ -391,7 +412,11 @@ static void site_free(Site *w)
         const char *path = s->path;
         server_free(s);
         if (w->dir) {
+            SymTable *t = g->syms;
+            sym_use(t);
             game_close(g);
+            sym_use(NULL);
+            sym_table_free(t);
             free((char *)path);
         }
     }

@@ -87,10 +87,10 @@ static bool each_event(Server *s, const Snapshot *snap, Store *rd, long from, lo
 {
     if (to > snap->event) to = snap->event;
     if (!snap->private_attrs) return store_each_event(rd, from, to, log_row, w) || w->full;
-    pthread_mutex_lock(&s->game_mu);
+    server_hold(s);
     w->view.private_attrs = s->g->eng->private_attrs;
     bool ok = store_each_event(rd, from, to, log_row, w) || w->full;
-    pthread_mutex_unlock(&s->game_mu);
+    server_release(s);
     return ok;
 }
 
@@ -316,11 +316,11 @@ void api_report(const Call *k, Answer *a)
         answer_error(a, 400, "a report kind is one word of letters, digits, - and _ (not \"%.64s\")", kind);
         return;
     }
-    pthread_mutex_lock(&s->game_mu);
+    server_hold(s);
     snapshot_sync(s);
     const ReportAnswer *ra = report_kept(s, kind);
     a->status = ra->status;
     a->type = "application/json; charset=utf-8";
     buf_puts(&a->body, ra->body);
-    pthread_mutex_unlock(&s->game_mu);
+    server_release(s);
 }

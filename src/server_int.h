@@ -165,6 +165,14 @@ typedef struct Answer {
 
 /* ---- the loop (server.c) ---- */
 
+/* Takes the game (its pool, its engine, its interned texts: game_mu) for
+ * this thread, whose table of texts becomes the game's (value.h); try:
+ * false at once when another thread holds it.  Released by
+ * server_release, which gives the thread back the process's table. */
+void server_hold(Server *s);
+bool server_try_hold(Server *s);
+void server_release(Server *s);
+
 /* The game at i of the site, or NULL past the last. */
 Server *site_game(Site *w, int i);
 /* The game served at /NAME/, or NULL. */

@@ -80,9 +80,9 @@ static char *move_read(Server *s, struct MHD_Connection *c, Request *rq, char **
     }
     if (from) {
         const char *bad;
-        pthread_mutex_lock(&s->game_mu);
+        server_hold(s);
         char *canon = game_address(s->g, from, &bad);
-        pthread_mutex_unlock(&s->game_mu);
+        server_release(s);
         if (canon) {
             free(from);
             from = canon;
@@ -105,7 +105,7 @@ static void move_submit(Server *s, struct MHD_Connection *c, const char *you, co
     const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
     if (h && strncasecmp(h, "Bearer ", 7) == 0) in.token = h + 7;
     MoveAnswer m = {&a->body, sender, false, false, false};
-    pthread_mutex_lock(&s->game_mu);
+    server_hold(s);
     atomic_store(&s->running, true);
     in.public_view = !you; /* the answer goes to whoever asked */
     bool kept = game_submit(s->g, &in, false, move_outcome, &m);
@@ -114,7 +114,7 @@ static void move_submit(Server *s, struct MHD_Connection *c, const char *you, co
     char *policy = game_config(s->g, "mailPolicy");
     char *why = kept ? NULL : xstrdup(store_error(s->g->st));
     snapshot_sync(s); /* the mover's next read sees the move */
-    pthread_mutex_unlock(&s->game_mu);
+    server_release(s);
     /* answered only once on disk, the fsync shared with the moves
      * committed meanwhile */
     if (kept && !server_durable(s, commit, &why)) kept = false;
@@ -203,9 +203,9 @@ void api_token(const Call *k, Answer *a)
         answer_error(a, 400, "from=%s: not a bare address", from);
         goto done;
     }
-    pthread_mutex_lock(&s->game_mu);
+    server_hold(s);
     if (token_refusal(s, k->c, from, now, &canon, a)) {
-        pthread_mutex_unlock(&s->game_mu);
+        server_release(s);
         goto done;
     }
     Incoming in = {VIA_HTTP, canon, now, 0, "", NULL, NULL, false, NULL, NULL, (const int[]){0}, 0, NULL, true};
@@ -215,7 +215,7 @@ void api_token(const Call *k, Answer *a)
     atomic_store(&s->running, false);
     why = kept ? NULL : xstrdup(store_error(s->g->st));
     snapshot_sync(s);
-    pthread_mutex_unlock(&s->game_mu);
+    server_release(s);
     if (!kept) answer_error(a, 503, "the request could not be kept: %s", why);
     else if (!m.answered) answer_error(a, 500, "the request gave no outcome");
     else {

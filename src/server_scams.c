@@ -133,7 +133,7 @@ static void scams_run(Server *s, const ScamQuery *q, const char *proposal, Answe
 {
     int fds[2] = {-1, -1};
     pid_t pid = -1;
-    pthread_mutex_lock(&s->game_mu);
+    server_hold(s);
     snapshot_sync(s);
     Buf err = {0};
     bool locked = game_lock(s->g, &err);
@@ -148,7 +148,7 @@ static void scams_run(Server *s, const ScamQuery *q, const char *proposal, Answe
         }
         game_unlock(s->g);
     }
-    pthread_mutex_unlock(&s->game_mu);
+    server_release(s);
     if (fds[1] >= 0) close(fds[1]);
     Buf out = {0};
     int status = 0;

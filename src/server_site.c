@@ -63,6 +63,11 @@ static bool site_open_game(Site *w, const HostGame *hg)
         return false;
     }
     buf_reset(&err);
+    /* each game its own interned texts, so that games run at once
+     * (value.h): the game is made in its table, and every thread that
+     * holds it later uses that table (server_hold) */
+    SymTable *t = sym_table_new();
+    sym_use(t);
     Game *g = game_open(hg->path, &err);
     Server *s = NULL;
     if (g) {
@@ -70,10 +75,12 @@ static bool site_open_game(Site *w, const HostGame *hg)
         if (note) fprintf(stderr, "nomic serve: %s\n", note);
         free(note);
         s = server_new(w, g, xstrdup(hg->path), &err);
+        if (!s) game_close(g);
     }
+    sym_use(NULL);
     if (!s) {
         refused_once(w, hg->name, buf_str(&err));
-        game_close(g);
+        sym_table_free(t);
         buf_free(&err);
         return false;
     }

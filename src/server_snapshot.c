@@ -390,7 +390,7 @@ void snapshot_sync(Server *s)
  * in. */
 void snapshot_sync_if_idle(Server *s)
 {
-    for (int waited = 0; pthread_mutex_trylock(&s->game_mu) != 0; waited++) {
+    for (int waited = 0; !server_try_hold(s); waited++) {
         if (atomic_load(&s->running) || waited >= 2000) return;
         struct timespec ms = {0, 1000000L};
         nanosleep(&ms, NULL);
@@ -399,5 +399,5 @@ void snapshot_sync_if_idle(Server *s)
         snapshot_sync(s);
         store_unlock(s->g->st);
     }
-    pthread_mutex_unlock(&s->game_mu);
+    server_release(s);
 }

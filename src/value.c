@@ -47,18 +47,51 @@ typedef struct Atom {
 
 _Static_assert(sizeof(Atom) == 24 && offsetof(Atom, t) == 8, "an atom is 24 bytes, a long text's pointer aligned");
 
-static Atom *atoms;     /* by Sym */
-static size_t natoms, atomcap;
-static Sym *free_syms;  /* freed slots, reused by atom_new */
-static size_t nfree, freecap;
-static size_t live_after_gc; /* texts that survived the last collection */
-static mpq_t **nums;    /* the atoms' rationals (Atom.num) */
-static size_t nnums, numcap;
-static uint32_t *free_nums; /* emptied places in nums[] */
-static size_t nfree_nums, free_numcap;
-static Sym *table; /* 0 = empty slot (Sym 0 is interned first, never looked up here) */
-static size_t tablecap;
-static bool ready;
+/* A table of interned texts (value.h): by default the process's; a
+ * thread may use another (sym_use), one per game of a server of many, so
+ * that games run at once each with texts of its own. */
+struct SymTable {
+    Atom *atoms;     /* by Sym */
+    size_t natoms, atomcap;
+    Sym *free_syms;  /* freed slots, reused by atom_new */
+    size_t nfree, freecap;
+    size_t live_after_gc; /* texts that survived the last collection */
+    mpq_t **nums;    /* the atoms' rationals (Atom.num) */
+    size_t nnums, numcap;
+    uint32_t *free_nums; /* emptied places in nums[] */
+    size_t nfree_nums, free_numcap;
+    Sym *table; /* 0 = empty slot (Sym 0 is interned first, never looked up here) */
+    size_t tablecap;
+    bool ready;
+};
+
+static SymTable process_table;
+static _Thread_local SymTable *current; /* NULL: the process's */
+
+static inline SymTable *tab(void) { return current ? current : &process_table; }
+
+SymTable *sym_table_new(void)
+{
+    SymTable *t = xcalloc(1, sizeof *t), *was = current;
+    current = t;
+    value_init(); /* the predefined texts, at their places */
+    current = was;
+    return t;
+}
+
+void sym_use(SymTable *t) { current = t; }
+
+SymTable *sym_current(void) { return current; }
+
+void sym_table_free(SymTable *t)
+{
+    if (!t) return;
+    SymTable *was = current;
+    current = t;
+    value_shutdown();
+    current = was == t ? NULL : was;
+    free(t);
+}
 
 static const char *predefined[SYM_PREDEFINED_COUNT] = {
     "", "T", "F", "type", "objectId", "ruleOrder", "if", "then", "runType",
@@ -159,22 +192,24 @@ static const char *atom_text(const Atom *a) { return a->len < INLINE_TEXT ? a->t
 
 static void table_insert(Sym s, uint64_t h)
 {
-    size_t mask = tablecap - 1;
+    SymTable *tb = tab();
+    size_t mask = tb->tablecap - 1;
     size_t i = h & mask;
-    while (table[i]) i = (i + 1) & mask;
-    table[i] = s;
+    while (tb->table[i]) i = (i + 1) & mask;
+    tb->table[i] = s;
 }
 
 static void table_rebuild(size_t cap)
 {
-    free(table);
-    tablecap = cap;
-    table = xcalloc(tablecap, sizeof *table);
-    for (Sym s = 1; s < natoms; s++)
-        if (!atoms[s].freed) table_insert(s, hash_bytes(atom_text(&atoms[s]), atoms[s].len));
+    SymTable *tb = tab();
+    free(tb->table);
+    tb->tablecap = cap;
+    tb->table = xcalloc(tb->tablecap, sizeof *tb->table);
+    for (Sym s = 1; s < tb->natoms; s++)
+        if (!tb->atoms[s].freed) table_insert(s, hash_bytes(atom_text(&tb->atoms[s]), tb->atoms[s].len));
 }
 
-static void table_grow(void) { table_rebuild(tablecap ? tablecap * 2 : 1024); }
+static void table_grow(void) { table_rebuild(tab()->tablecap ? tab()->tablecap * 2 : 1024); }
 
 /* A whole number written with digits only (and a minus) that fits 64 bits. */
 static bool small_integer(const char *s, size_t n, int64_t *out)
@@ -193,17 +228,18 @@ static bool small_integer(const char *s, size_t n, int64_t *out)
 /* A new rational, owned by atom a. */
 static mpq_t *num_new(Atom *a)
 {
+    SymTable *tb = tab();
     uint32_t at;
-    if (nfree_nums) {
-        at = free_nums[--nfree_nums];
+    if (tb->nfree_nums) {
+        at = tb->free_nums[--tb->nfree_nums];
     } else {
-        GROW(nums, nnums, numcap);
-        at = (uint32_t)nnums++;
+        GROW(tb->nums, tb->nnums, tb->numcap);
+        at = (uint32_t)tb->nnums++;
     }
-    nums[at] = xmalloc(sizeof *nums[at]);
-    mpq_init(*nums[at]);
+    tb->nums[at] = xmalloc(sizeof *tb->nums[at]);
+    mpq_init(*tb->nums[at]);
     a->num = at + 1;
-    return nums[at];
+    return tb->nums[at];
 }
 
 static bool is_small(const Atom *a) { return a->kind == NUM_WORD || a->kind == NUM_SMALL; }
@@ -221,14 +257,15 @@ static int64_t small_value(const Atom *a)
 
 static Sym atom_new(const char *s, size_t n, uint64_t h)
 {
+    SymTable *tb = tab();
     Sym id;
-    if (nfree) {
-        id = free_syms[--nfree];
+    if (tb->nfree) {
+        id = tb->free_syms[--tb->nfree];
     } else {
-        GROW(atoms, natoms, atomcap);
-        id = (Sym)natoms++;
+        GROW(tb->atoms, tb->natoms, tb->atomcap);
+        id = (Sym)tb->natoms++;
     }
-    Atom *a = &atoms[id];
+    Atom *a = &tb->atoms[id];
     memset(a, 0, sizeof *a);
     if (n < INLINE_TEXT) {
         memcpy(a->t, s, n);
@@ -250,7 +287,7 @@ static Sym atom_new(const char *s, size_t n, uint64_t h)
         }
     }
     if (id != 0) {
-        if ((natoms + 1) * 2 > tablecap) table_grow();
+        if ((tb->natoms + 1) * 2 > tb->tablecap) table_grow();
         else table_insert(id, h);
     }
     return id;
@@ -258,99 +295,106 @@ static Sym atom_new(const char *s, size_t n, uint64_t h)
 
 static void atom_free(Atom *a)
 {
+    SymTable *tb = tab();
     if (a->len >= INLINE_TEXT) free(long_text(a));
     if (a->num && a->kind != NUM_WORD) {
-        mpq_t **q = &nums[a->num - 1];
+        mpq_t **q = &tb->nums[a->num - 1];
         mpq_clear(**q);
         free(*q);
         *q = NULL;
-        GROW(free_nums, nfree_nums, free_numcap);
-        free_nums[nfree_nums++] = a->num - 1;
+        GROW(tb->free_nums, tb->nfree_nums, tb->free_numcap);
+        tb->free_nums[tb->nfree_nums++] = a->num - 1;
     }
     memset(a, 0, sizeof *a);
     a->freed = true;
 }
 
-size_t sym_count(void) { return natoms - nfree; }
+size_t sym_count(void) { return tab()->natoms - tab()->nfree; }
 
-bool sym_gc_due(void) { return sym_count() > 2 * live_after_gc + 65536; }
+bool sym_gc_due(void) { return sym_count() > 2 * tab()->live_after_gc + 65536; }
 
 void sym_gc_begin(void)
 {
-    for (size_t i = 0; i < natoms; i++) atoms[i].marked = i < SYM_PREDEFINED_COUNT;
+    SymTable *tb = tab();
+    for (size_t i = 0; i < tb->natoms; i++) tb->atoms[i].marked = i < SYM_PREDEFINED_COUNT;
 }
 
 void sym_mark(Sym s)
 {
-    atoms[s].marked = true;
-    atoms[atoms[s].canon].marked = true;
+    SymTable *tb = tab();
+    tb->atoms[s].marked = true;
+    tb->atoms[tb->atoms[s].canon].marked = true;
 }
 
 size_t sym_gc_end(void)
 {
+    SymTable *tb = tab();
     size_t freed = 0;
-    for (size_t i = SYM_PREDEFINED_COUNT; i < natoms; i++) {
-        Atom *a = &atoms[i];
+    for (size_t i = SYM_PREDEFINED_COUNT; i < tb->natoms; i++) {
+        Atom *a = &tb->atoms[i];
         if (a->marked || a->freed) continue;
         atom_free(a);
-        GROW(free_syms, nfree, freecap);
-        free_syms[nfree++] = (Sym)i;
+        GROW(tb->free_syms, tb->nfree, tb->freecap);
+        tb->free_syms[tb->nfree++] = (Sym)i;
         freed++;
     }
-    table_rebuild(tablecap);
-    live_after_gc = sym_count();
+    table_rebuild(tb->tablecap);
+    tb->live_after_gc = sym_count();
     return freed;
 }
 
 void value_init(void)
 {
-    if (ready) return;
-    ready = true;
+    SymTable *tb = tab();
+    if (tb->ready) return;
+    tb->ready = true;
     atom_new("", 0, hash_bytes("", 0));
     for (int i = 1; i < SYM_PREDEFINED_COUNT; i++) sym_cstr(predefined[i]);
 }
 
 void value_shutdown(void)
 {
-    for (size_t i = 0; i < natoms; i++) atom_free(&atoms[i]);
-    free(atoms);
-    free(table);
-    free(free_syms);
-    free(nums);
-    free(free_nums);
-    atoms = NULL;
-    table = NULL;
-    free_syms = NULL;
-    nums = NULL;
-    free_nums = NULL;
-    natoms = atomcap = tablecap = nfree = freecap = live_after_gc = 0;
-    nnums = numcap = nfree_nums = free_numcap = 0;
-    ready = false;
+    SymTable *tb = tab();
+    for (size_t i = 0; i < tb->natoms; i++) atom_free(&tb->atoms[i]);
+    free(tb->atoms);
+    free(tb->table);
+    free(tb->free_syms);
+    free(tb->nums);
+    free(tb->free_nums);
+    tb->atoms = NULL;
+    tb->table = NULL;
+    tb->free_syms = NULL;
+    tb->nums = NULL;
+    tb->free_nums = NULL;
+    tb->natoms = tb->atomcap = tb->tablecap = tb->nfree = tb->freecap = tb->live_after_gc = 0;
+    tb->nnums = tb->numcap = tb->nfree_nums = tb->free_numcap = 0;
+    tb->ready = false;
 }
 
 Sym sym_intern(const char *s, size_t n)
 {
-    if (!ready) value_init();
+    SymTable *tb = tab();
+    if (!tb->ready) value_init();
     if (n == 0) return SYM_EMPTY;
     uint64_t h = hash_bytes(s, n);
-    if (tablecap) {
-        size_t mask = tablecap - 1;
-        for (size_t i = h & mask; table[i]; i = (i + 1) & mask) {
-            Atom *a = &atoms[table[i]];
-            if (a->len == n && memcmp(atom_text(a), s, n) == 0) return table[i];
+    if (tb->tablecap) {
+        size_t mask = tb->tablecap - 1;
+        for (size_t i = h & mask; tb->table[i]; i = (i + 1) & mask) {
+            Atom *a = &tb->atoms[tb->table[i]];
+            if (a->len == n && memcmp(atom_text(a), s, n) == 0) return tb->table[i];
         }
     }
     Sym id = atom_new(s, n, h);
-    Atom *a = &atoms[id];
+    Atom *a = &tb->atoms[id];
     if (a->kind != NOT_NUMBER) {
         /* the canonical text of a number is its printed form */
         char tmp[24], *c = tmp;
         if (is_small(a)) snprintf(tmp, sizeof tmp, "%lld", (long long)small_value(a));
-        else c = mpq_print(*nums[a->num - 1]);
+        else c = mpq_print(*tb->nums[a->num - 1]);
         size_t cl = strlen(c);
         Sym canon = (cl == n && memcmp(c, s, n) == 0) ? id : sym_intern(c, cl);
         if (c != tmp) free(c);
-        atoms[id].canon = canon; /* atoms may have moved */
+        tb->atoms[id].canon = canon; /* atoms may have moved */
     }
     return id;
 }
@@ -358,20 +402,21 @@ Sym sym_intern(const char *s, size_t n)
 Sym sym_cstr(const char *s) { return sym_intern(s, strlen(s)); }
 
 /* A Sym names a text interned and not yet collected (value.h). */
-#define ASSERT_LIVE(s) assert((s) < natoms && !atoms[(s)].freed)
+#define ASSERT_LIVE(s) assert((s) < tab()->natoms && !tab()->atoms[(s)].freed)
 
 const char *sym_text(Sym s)
 {
     ASSERT_LIVE(s);
-    return atom_text(&atoms[s]);
+    return atom_text(&tab()->atoms[s]);
 }
-size_t sym_len(Sym s) { return atoms[s].len; }
-uint64_t sym_hash(Sym s) { return hash_bytes(atom_text(&atoms[s]), atoms[s].len); }
-bool sym_is_number(Sym s) { return atoms[s].kind != NOT_NUMBER; }
+size_t sym_len(Sym s) { return tab()->atoms[s].len; }
+uint64_t sym_hash(Sym s) { return hash_bytes(atom_text(&tab()->atoms[s]), tab()->atoms[s].len); }
+bool sym_is_number(Sym s) { return tab()->atoms[s].kind != NOT_NUMBER; }
 
 mpq_srcptr sym_num(Sym s)
 {
-    Atom *a = &atoms[s];
+    SymTable *tb = tab();
+    Atom *a = &tb->atoms[s];
     if (a->kind == NUM_WORD) {
         int32_t v = (int32_t)a->num;
         a->kind = NUM_SMALL;
@@ -379,18 +424,19 @@ mpq_srcptr sym_num(Sym s)
     } else if (!a->num) {
         mpz_set_si(mpq_numref(*num_new(a)), (long)small_value(a));
     }
-    return *nums[a->num - 1];
+    return *tb->nums[a->num - 1];
 }
 
 int num_cmp(Sym a, Sym b)
 {
-    if (is_small(&atoms[a]) && is_small(&atoms[b])) {
-        int64_t x = small_value(&atoms[a]), y = small_value(&atoms[b]);
+    SymTable *tb = tab();
+    if (is_small(&tb->atoms[a]) && is_small(&tb->atoms[b])) {
+        int64_t x = small_value(&tb->atoms[a]), y = small_value(&tb->atoms[b]);
         return x < y ? -1 : x > y;
     }
     return mpq_cmp(sym_num(a), sym_num(b));
 }
-Sym sym_canon(Sym s) { return atoms[s].canon; }
+Sym sym_canon(Sym s) { return tab()->atoms[s].canon; }
 
 Sym sym_from_mpq(mpq_srcptr q)
 {
@@ -409,8 +455,9 @@ Sym sym_from_long(long v)
 
 bool sym_to_long(Sym s, long *out)
 {
-    if (is_small(&atoms[s])) {
-        *out = (long)small_value(&atoms[s]);
+    SymTable *tb = tab();
+    if (is_small(&tb->atoms[s])) {
+        *out = (long)small_value(&tb->atoms[s]);
         return true;
     }
     if (!sym_is_number(s)) return false;
@@ -422,14 +469,16 @@ bool sym_to_long(Sym s, long *out)
 
 bool val_eq(Sym a, Sym b)
 {
-    return a == b || atoms[a].canon == atoms[b].canon;
+    SymTable *tb = tab();
+    return a == b || tb->atoms[a].canon == tb->atoms[b].canon;
 }
 
 int val_cmp(Sym a, Sym b)
 {
+    SymTable *tb = tab();
     if (a == b) return 0;
     if (sym_is_number(a) && sym_is_number(b)) return num_cmp(a, b);
-    size_t la = atoms[a].len, lb = atoms[b].len;
+    size_t la = tb->atoms[a].len, lb = tb->atoms[b].len;
     int c = memcmp(sym_text(a), sym_text(b), la < lb ? la : lb);
     if (c) return c;
     return la < lb ? -1 : la > lb;

@@ -54,6 +54,17 @@ enum {
 void value_init(void);     /* idempotent */
 void value_shutdown(void); /* frees every interned text */
 
+/* The interned texts are a table's: the process's, unless the thread uses
+ * another.  A server of many games gives each game a table of its own,
+ * made current by the thread that holds the game, so that games run at
+ * once: a Sym means something only in the table it was made in, and the
+ * collector of one table never frees what another game holds. */
+typedef struct SymTable SymTable;
+SymTable *sym_table_new(void);       /* the predefined texts already in */
+void sym_table_free(SymTable *t);    /* every text of it */
+void sym_use(SymTable *t);           /* this thread's table from now on; NULL: the process's */
+SymTable *sym_current(void);         /* this thread's, or NULL: the process's */
+
 Sym sym_intern(const char *s, size_t n);
 Sym sym_cstr(const char *s);
 const char *sym_text(Sym s);

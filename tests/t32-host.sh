@@ -93,6 +93,33 @@ mail leo 11 | "$NOMIC" deliver games --to alpha@nomic.test >/dev/null 2>&1
 alpha_players() { http GET /api/games && [ "$(json body "j['games'][0]['players']")" = 3 ]; }
 wait_until 5 alpha_players && ok || fail "a mail delivered beside the server shows in its list"
 
+# games run at once, each with its own interned texts: eight clients
+# registering players in alpha and beta together (python's threads, so
+# that the moves do overlap), every move answered applied, each in its
+# own game, and the server alive
+before_a=$(players alpha) before_b=$(players beta)
+python3 - "$URL" >burst.out <<'PY'
+import sys, threading, urllib.request
+url, counts, lock = sys.argv[1], {}, threading.Lock()
+def client(game, tag):
+    for i in range(100):
+        req = urllib.request.Request(f"{url}/{game}/api/move?from={tag}{i}@example.org",
+                                     data=f"REGISTER {tag}{i}\n".encode(), method="POST")
+        try:
+            body = urllib.request.urlopen(req, timeout=30).read().decode()
+        except Exception as e:
+            body = str(e)
+        with lock:
+            counts[game] = counts.get(game, 0) + ('"status":"applied"' in body)
+ts = [threading.Thread(target=client, args=(g, f"{g[0]}{k}x")) for g in ("alpha", "beta") for k in range(4)]
+for t in ts: t.start()
+for t in ts: t.join()
+print(counts.get("alpha", 0), counts.get("beta", 0))
+PY
+expect_eq "$(cat burst.out)" "400 400" "moves into two games at once: every one applied"
+expect_eq "$(players alpha)/$(players beta)" "$((before_a + 400))/$((before_b + 400))" "and each in its own game"
+kill -0 "$SERVER" && ok || fail "the server survived games running at once"
+
 # a game made while it runs, whose timer falls due in a few seconds,
 # while another program holds alpha for longer than the clock would wait
 # for it (LOCK_WAIT_MS, 10 s): one clock for all would run gamma's timer
