@@ -93,10 +93,36 @@ static bool address_is(const char *address, const char *to)
     return strncasecmp(address, to, local) == 0 && strcasecmp(address + local, at) == 0;
 }
 
+/* The game named as the address's local part (spring of spring@... or
+ * spring+x@...), when its address is `to`: the path, malloc'd, or NULL.
+ * Most hosts name a game so; it is then found without reading every
+ * game of the directory. */
+static char *named_as_address(const char *dir, const char *to)
+{
+    size_t local = strcspn(to, "+@");
+    if (!to[local] || local == 0 || local > HOST_NAME_MAX_LEN) return NULL;
+    char *name = xstrndup(to, local), *found = NULL;
+    if (host_name_ok(name)) {
+        Buf path = {0}, err = {0};
+        buf_printf(&path, "%s/%s.db", dir, name);
+        char *address = NULL;
+        struct stat sb;
+        if (stat(buf_str(&path), &sb) == 0 && S_ISREG(sb.st_mode) &&
+            store_peek_config(buf_str(&path), "address", &address, &err) > 0 && address_is(address, to))
+            found = buf_take(&path);
+        free(address);
+        buf_free(&path);
+        buf_free(&err);
+    }
+    free(name);
+    return found;
+}
+
 int host_find_address(const char *dir, const char *to, char **path, char **why)
 {
     *path = NULL;
     *why = NULL;
+    if ((*path = named_as_address(dir, to))) return 1;
     HostList l;
     Buf err = {0}, unread = {0};
     int rc = -1;

@@ -39,7 +39,9 @@ bool host_list(const char *dir, HostList *out, Buf *err);
 void host_list_free(HostList *l);
 
 /* The game of dir whose `address` is `to` (in any case; a local part's
- * "+detail" is tried without it too): 1 and *path (malloc'd), 0 none
+ * "+detail" is tried without it too): first the game named as the
+ * address's local part (spring.db for spring@...), at once; else every
+ * game of dir is read: 1 and *path (malloc'd), 0 none
  * (*why, naming no other game: the MTA may bounce it to the sender), -1 it cannot be told (*why): dir
  * unreadable, two games with that address, or a game file that could not
  * be read and may be the one.  *why is malloc'd, or NULL. */

@@ -53,11 +53,18 @@ expect_in err "give --to" "and the keeper is told how to say it"
 
 cp games/beta.db games/twin.db
 mail judy 10 | "$NOMIC" deliver games --to beta@nomic.test >out 2>err
-expect_eq "$?" 75 "two games of one address: the mail waits (75) rather than go to either"
+expect_eq "$?/$(players beta)/$(players twin)" "0/5/4" \
+    "two games of one address, one of them named as its local part: that one takes the mail, found first"
+cp games/beta.db games/twin2.db
+"$NOMIC" config games/twin.db address league@nomic.test
+"$NOMIC" config games/twin2.db address league@nomic.test
+mail kim 12 | "$NOMIC" deliver games --to league@nomic.test >out 2>err
+expect_eq "$?" 75 "two games of one address, neither named so: the mail waits (75) rather than go to either"
 expect_in err "two games" "and says so"
+rm games/twin2.db
+mail kim 12 | "$NOMIC" deliver games --to league@nomic.test >out 2>err
+expect_eq "$?/$(players twin)" "0/5" "taken once the keeper set them apart"
 rm games/twin.db
-mail judy 10 | "$NOMIC" deliver games --to beta@nomic.test >out 2>err
-expect_eq "$?/$(players beta)" "0/5" "taken once the keeper set them apart"
 expect_status 64 "--mbox takes a game, not a directory" "$NOMIC" deliver games --mbox /dev/null
 expect_status 64 "--to is for a directory" "$NOMIC" deliver games/alpha.db --to alpha@nomic.test </dev/null
 

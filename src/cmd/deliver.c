@@ -392,7 +392,8 @@ const CmdSpec cmd_deliver = {
             "whose `address` setting is the mail's recipient: `--to ADDRESS` (Postfix's pipe: `--to\n"
             "${recipient}`); without it, the envelope recipient the MTA gives (`ORIGINAL_RECIPIENT`, `RECIPIENT`:\n"
             "Postfix's local delivery, OpenSMTPD's `mda`), or, when it gives none, the mail's `Delivered-To` or\n"
-            "`X-Original-To`.  One MTA rule then serves every game of the host.  A mail for no game is refused\n"
+            "`X-Original-To`.  One MTA rule then serves every game of the host; the game named as the address's\n"
+            "local part (`spring.db` for `spring@...`) is found first, at once.  A mail for no game is refused\n"
             "with exit 67 (EX_NOUSER, the MTA bounces it); two games of one address, or a game that cannot be\n"
             "read, give 75 (the MTA keeps the mail): never the wrong game.  docs/hosting.md.\n",
     .bad_usage = EX_USAGE_,
