@@ -116,7 +116,7 @@ $(BUILD)/obj:
 unit: $(BUILD)/unit
 	$(BUILD)/unit
 
-# The page's pure logic (web/format.js, diff.js, proposals.js, scams.js) and
+# The page's pure logic (web/format.js, diff.js, proposals.js, scams.js, answer.js) and
 # what it asks of the server, with node --test (tests/web/).
 webunit: $(BUILD)/nomic
 	NOMIC=$(abspath $(BUILD)/nomic) node --test tests/web/

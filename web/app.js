@@ -5,7 +5,7 @@
 //   api.js        the JSON API's client (docs/api.md)
 //   state.js      what the panels share, and the queue they take turns in
 //   dom.js        building elements
-//   format.js, diff.js, proposals.js, scams.js
+//   format.js, diff.js, proposals.js, scams.js, answer.js
 //                 the pure logic, tested with node --test (tests/web/)
 //   panel_*.js    one module per panel
 import {ApiError, setConnection} from './api.js';

@@ -58,9 +58,10 @@ export function kvList(o) {
 }
 
 // The Mechanics' code check of a message's rule code (codeAttributes):
-// in the mover's answer, in the history and on the proposal it made.
-export function codeCheckView(notes) {
-  return [h('h3', {class: 'code-check-head'}, 'Code check (decides nothing; the rules do)'),
+// in the mover's answer, in the history and on the proposal it made
+// (heading: its heading's tag, h3 unless said).
+export function codeCheckView(notes, heading) {
+  return [h(heading || 'h3', {class: 'code-check-head'}, 'Code check (decides nothing; the rules do)'),
     h('ul', {class: 'code-check'}, notes.map((n) => h('li', {class: n.severity === 'error' ? 'bad' : 'warn'},
       'move ' + n.move + ', ' + n.attribute + ', line ' + n.line + ', column ' + n.column + ': ' + n.severity + ': ' +
       n.message)))];

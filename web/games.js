@@ -5,14 +5,14 @@
 // it was on; in between only the times since the last events move.
 
 import {$, h} from './dom.js';
-import {fmtTime, fmtRel} from './format.js';
+import {fmtAgo, fmtTime} from './format.js';
 
 const REFRESH_MS = 5000;
 let drawn = null;   // the games last drawn, as JSON
 
 function count(n, one, many) { return n + ' ' + (n === 1 ? one : many); }
 
-function lastEvent(g, now) { return g.lastEventAt === null ? 'none yet' : fmtRel(g.lastEventAt, now); }
+function lastEvent(g, now) { return g.lastEventAt === null ? 'none yet' : fmtAgo(g.lastEventAt, now); }
 
 function fact(label, value, testid, title) {
   return h('div', null, h('dt', {text: label}),

@@ -3,8 +3,8 @@
 // saying whose moves the form sends, and whether the game mails tokens.
 import {getJSON} from './api.js';
 import {$, append, clear, h} from './dom.js';
-import {fmtRel, fmtTime} from './format.js';
-import {serverNow, state} from './state.js';
+import {clockText, fmtRel, fmtTime} from './format.js';
+import {gameNow, state} from './state.js';
 
 export async function loadGame() {
   const g = await getJSON('api/game');
@@ -31,8 +31,15 @@ export async function loadGame() {
 export function drawClock() {
   const g = state.game;
   if (!g) return;
-  const now = serverNow();
-  $('game-clock').textContent = fmtTime(Math.floor(now));
+  // the game's time, and the reader's clock beside it when they differ
+  const now = gameNow();
+  const c = clockText(now, Date.now() / 1000);
+  const el = $('game-clock');
+  if (el.textContent !== c.text) el.textContent = c.text;
+  if (el.dataset.differ !== String(c.differ)) {
+    el.dataset.differ = String(c.differ);
+    $('game-clock-label').textContent = c.differ ? 'Clocks' : 'Clock';
+  }
   const t = $('game-timer');
   clear(t);
   if (g.nextTimer === null || g.nextTimer === undefined) {

@@ -119,6 +119,7 @@ export async function loadNewEvents() {
     const evs = await getJSON('api/log?since=' + state.newest + '&limit=' + LOG_LIMIT);
     for (const ev of evs) {
       placeEvent(ev, state.historyReady);
+      if (Number.isFinite(Number(ev.time))) state.lastEventTime = Math.max(state.lastEventTime ?? -Infinity, Number(ev.time));
       state.newest = Math.max(state.newest, Number(ev.event));
       any = true;
     }

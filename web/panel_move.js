@@ -2,7 +2,8 @@
 // button) under the address or the token, asks for a token by mail, and
 // shows the game's answer: status, code check, replies.
 import {api} from './api.js';
-import {$, append, badge, clear, codeCheckView, h} from './dom.js';
+import {readAnswer} from './answer.js';
+import {$, clear, codeCheckView, h} from './dom.js';
 import {TOKEN_KEY, exclusive, hooks, state, store} from './state.js';
 
 // line: a line sent by a button (a vote), not the form's text
@@ -46,9 +47,9 @@ async function mailToken() {
     const r = await exclusive(() => api('api/token?from=' + encodeURIComponent(from), {method: 'POST', allowError: true}));
     if (r.ok && r.body && r.body.message) {
       const out = clear($('move-result'));
+      outcomeHead(out, 'token', 'Token requested', 'info');
       out.className = 'result info';
-      out.dataset.status = 'token';
-      out.appendChild(h('p', {class: 'message'}, r.body.message.replace(/^TOKEN: /, '')));
+      reasonPara(out, r.body.message.replace(/^TOKEN: /, ''));
     } else {
       showResult(r);
     }
@@ -57,44 +58,64 @@ async function mailToken() {
   }
 }
 
+// The answer as a player reads it, top to bottom, each part its own block:
+// the outcome (a heading with its badge), the reason (a paragraph), then
+// why rule by rule, what changed, the replies and the code check.
+function outcomeHead(out, status, title, kind, facts) {
+  out.className = 'result ' + status.replace(/\s+/g, '-');
+  out.dataset.status = status;
+  out.appendChild(h('div', {class: 'answer-head'},
+    h('h3', {class: 'answer-outcome badge' + (kind ? ' ' + kind : ''), 'data-testid': 'answer-outcome'}, title),
+    facts && facts.length ? h('p', {class: 'answer-facts hint'}, facts) : null));
+}
+
+function reasonPara(out, text) {
+  if (text) out.appendChild(h('p', {class: 'answer-reason', 'data-testid': 'answer-reason'}, text));
+}
+
+function block(name, heading, ...content) {
+  return h('section', {class: 'answer-part answer-' + name, 'data-testid': 'answer-' + name}, h('h4', null, heading), content);
+}
+
 function showResultError(text) {
   const out = clear($('move-result'));
-  out.className = 'result error';
-  out.dataset.status = 'error';
-  out.appendChild(h('div', {class: 'head'}, badge('not sent', 'bad')));
-  out.appendChild(h('p', {class: 'message'}, text));
+  outcomeHead(out, 'error', 'Not sent', 'bad');
+  reasonPara(out, text);
 }
 
 function showResult(r) {
   const out = clear($('move-result'));
   const b = r.body || {};
   if (b.status === undefined) {
-    out.className = 'result error';
-    out.dataset.status = 'error';
-    out.appendChild(h('div', {class: 'head'}, badge('error ' + r.status, 'bad')));
-    out.appendChild(h('p', {class: 'message'}, b.error || 'The server answered ' + r.status + '.'));
+    outcomeHead(out, 'error', 'Error ' + r.status, 'bad');
+    reasonPara(out, b.error || 'The server answered ' + r.status + '.');
     return;
   }
-  const st = String(b.status);
-  out.className = 'result ' + st;
-  out.dataset.status = st;
-  const kind = {applied: 'good', 'no effect': 'info', refused: 'bad', halted: 'warn', loop: 'warn'}[st] || '';
-  const trace = Array.isArray(b.trace) ? b.trace : [];
-  out.appendChild(h('div', {class: 'head'},
-    badge(st, kind),
-    b.event !== undefined && b.event !== null ? h('a', {href: '#event-' + b.event}, 'event ' + b.event) : null,
-    h('span', {class: 'hint'}, trace.length + (trace.length === 1 ? ' rule firing' : ' rule firings')),
-    r.status !== 200 ? h('span', {class: 'hint'}, '(HTTP ' + r.status + ')') : null));
-  if (b.message !== null && b.message !== undefined) out.appendChild(h('p', {class: 'message'}, b.message));
-  const notes = Array.isArray(b.codeCheck) ? b.codeCheck : [];
-  if (notes.length) append(out, codeCheckView(notes));
-  const replies = Array.isArray(b.replies) ? b.replies : [];
-  out.appendChild(h('h3', null, replies.length ? 'Replies to you' : 'No reply to you'));
-  if (replies.length) {
-    out.appendChild(h('ul', {class: 'replies'}, replies.map((m) => h('li', null,
-      h('div', {class: 'to'}, 'to ' + (m.to || '')),
-      h('p', {class: 'text'}, m.text !== undefined ? m.text : '')))));
+  const a = readAnswer(b);
+  const facts = [];
+  const sep = () => { if (facts.length) facts.push(' \u00b7 '); };
+  if (b.event !== undefined && b.event !== null && Number(b.event) > 0) facts.push(h('a', {href: '#event-' + b.event}, 'event ' + b.event));
+  sep(); facts.push(a.firings + (a.firings === 1 ? ' rule firing' : ' rule firings'));
+  if (r.status !== 200) { sep(); facts.push('HTTP ' + r.status); }
+  outcomeHead(out, a.status, a.title, a.kind, facts);
+  reasonPara(out, a.reason);
+  if (a.why.length) {
+    out.appendChild(block('why', 'Why, rule by rule', h('ul', {class: 'answer-list why'}, a.why.map((w) => h('li', null,
+      w.rule !== null ? [h('a', {href: '#rule-' + w.rule}, 'rule ' + w.rule), ' ', h('span', {class: 'order'}, 'order ' + w.order), ': '] : null,
+      w.parts.map(([code, t]) => code ? h('code', null, t) : t))))));
   }
+  if (a.changes.length) {
+    out.appendChild(block('changes', 'What changed', h('ul', {class: 'answer-list'}, a.changes.map((c) => h('li', null,
+      h('a', {href: '#rule-' + c.rule}, 'rule ' + c.rule), ' ', h('span', {class: 'order'}, 'order ' + c.order), ': ', c.text)))));
+  }
+  const replies = Array.isArray(b.replies) ? b.replies : [];
+  out.appendChild(block('replies', replies.length ? 'Replies to you' : 'No reply to you', replies.length ?
+    h('ul', {class: 'replies'}, replies.map((m) => h('li', null,
+      h('div', {class: 'to'}, 'to ' + (m.to || '')),
+      h('p', {class: 'text'}, m.text !== undefined ? m.text : '')))) : null));
+  const notes = Array.isArray(b.codeCheck) ? b.codeCheck : [];
+  if (notes.length) out.appendChild(h('section', {class: 'answer-part answer-code-check', 'data-testid': 'answer-code-check'},
+    codeCheckView(notes, 'h4')));
 }
 
 function setToken(token) {

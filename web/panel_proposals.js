@@ -5,13 +5,13 @@
 import {getJSON, objectsOfTypes} from './api.js';
 import {lineDiff} from './diff.js';
 import {$, append, badge, clause, clear, codeCheckView, h, kvList} from './dom.js';
-import {fmtRel, fmtTime, num, present} from './format.js';
+import {fmtDeadline, present} from './format.js';
 import {sendMove} from './panel_move.js';
 import {drawReportKinds} from './panel_reports.js';
 import {
   badgeKind, groupProposals, openAndDecided, readProposalView, statusOf, tally, viewTypes, voteForm, voteKind, votable,
 } from './proposals.js';
-import {serverNow, state} from './state.js';
+import {gameNow, state} from './state.js';
 
 const DECIDED_SHOWN = 10;     // decided proposals listed before "show older"
 const DECIDED_UNFOLDED = 3;   // of those, the newest shown whole; the others folded to a line
@@ -117,10 +117,9 @@ function closingLine(g, P) {
     (P.closes && present(g.main[P.closes]) ? [P.closes, g.main, P] : null);
   if (!at) return null;
   const [attr, obj] = at;
-  const now = serverNow();
-  const closed = num(obj[attr]) <= now || g.decided;
-  return h('p', {class: 'meta'}, (closed ? 'Voting closed ' : 'Voting closes ') + fmtTime(obj[attr]) +
-    ' (' + fmtRel(obj[attr], now) + ')');
+  // against the game's time: a game played ahead of the clock has closed what the clock has not reached
+  const d = fmtDeadline(obj[attr], gameNow(), g.decided);
+  return h('p', {class: 'meta closes', dataset: {closed: String(d.closed)}}, 'Voting ' + d.text);
 }
 
 // The tally by option with the voters' names, and the buttons of the vote

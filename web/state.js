@@ -1,6 +1,7 @@
 // state.js - what the page's panels share: the game as last read, what
 // each panel drew, the remembered address and token, and the one queue
 // every refresh and move waits its turn in.
+import {gameTime} from './format.js';
 
 export const store = {
   get(k) { try { return localStorage.getItem(k) || ''; } catch (e) { return ''; } },
@@ -20,6 +21,7 @@ export const state = {
   tokenBad: false,
   game: null,
   clockOffset: 0,         // server clock minus ours, in seconds
+  lastEventTime: null,    // the time of the newest event seen (the game's time when ahead of the clock)
   seenEvent: null,        // game.event when the panels were last drawn
   newest: 0,              // newest event in the history list
   oldest: null,           // oldest event in the history list
@@ -40,6 +42,10 @@ export const hooks = {
 };
 
 export function serverNow() { return Date.now() / 1000 + state.clockOffset; }
+
+// The game's time now: what relative times on the page are measured against
+// (format.js gameTime: the server's clock, or the last event's time if later).
+export function gameNow() { return gameTime(serverNow(), state.lastEventTime); }
 
 // One refresh at a time: the poll, a move and a token change take turns.
 let chain = Promise.resolve();

@@ -29,6 +29,17 @@
 // ask the keeper for your token."; given a transport, it offers the button
 // again.
 //
+// The page as players see it: at 1400 px the move form and the proposals
+// stand beside the players and the history (three columns, in the document
+// in the order they are seen); at 390 px nothing reaches past the screen and
+// a move's answer reads outcome, reason, why rule by rule, replies.  The
+// game is made in the past (--time 2026-01-01): it moves at the clock's time,
+// and the header shows one clock; once the tally has run at the deadline,
+// ten days ahead, the game's time is its last event's, and the header shows
+// "Game time ... your clock ...", the proposal "Voting closed ... ago",
+// nothing "closed ... (in ...)"; a browser whose clock reads the game's time
+// (playwright's clock) sees one clock again.
+//
 // Each check prints "ok N - ...".  Any failure prints "not ok", the server's
 // output, a screenshot path, and exits 1.  The server is stopped and the
 // temporary directory removed in every case.
@@ -42,6 +53,9 @@ import {
 } from './harness.mjs';
 
 // ---- page helpers ------------------------------------------------------------
+
+// seconds -> "2026-01-01 00:00:00 UTC", as web/format.js writes a time
+const fmt = (t) => new Date(t * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
 
 
 async function score(nick) {
@@ -105,8 +119,9 @@ async function main() {
   // the header
   await eventually('the header shows event 0 and a running game', async () =>
     (await text('#game-event')).trim() === '0' && /running/.test(await text('#game-state')));
-  check(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/.test((await text('#game-clock')).trim()),
-    'the header shows the clock in UTC', await text('#game-clock'));
+  check(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/.test((await text('#game-clock')).trim()) &&
+    (await text('#game-clock-label')).trim() === 'Clock',
+  'the header shows one clock in UTC: a game made in the past moves at the clock\'s time, as the reader\'s', await text('#game-clock'));
   check((await text('#game-timer')).trim() === 'none', 'no timer is pending in a fresh game', await text('#game-timer'));
   check(!(await page.isVisible('#games-link')), 'one game served alone has no list of games to link to');
   await eventually('an open game says plainly that anyone can move under any address', async () =>
@@ -157,6 +172,28 @@ async function main() {
     return t.includes('Code check (decides nothing; the rules do)') &&
       t.includes('move 1, newif, line 1, column') && t.includes('warning: variable %t is bound but never used') ? true : { ok: false, t };
   });
+  // at 1400 px the screen is used: the move form and the proposals beside
+  // the players and the history, not stacked under them; read (and tabbed
+  // through) in the order they stand, left to right
+  const boxes = await page.evaluate(() => Object.fromEntries(['move', 'open-proposals', 'standings', 'event-history'].map((id) => {
+    const r = document.getElementById(id).getBoundingClientRect();
+    return [id, { left: Math.round(r.left), right: Math.round(r.right), top: Math.round(r.top), bottom: Math.round(r.bottom) }];
+  })));
+  const apart = (a, b) => a.right <= b.left || b.right <= a.left;
+  const level = (a, b) => a.top < b.bottom && b.top < a.bottom;
+  for (const a of ['move', 'open-proposals']) {
+    check(apart(boxes[a], boxes.standings) && apart(boxes[a], boxes['event-history']) && level(boxes[a], boxes.standings),
+      `at 1400 px #${a} stands beside the players and the history, not above or under them`, JSON.stringify(boxes));
+  }
+  check(boxes.move.right <= boxes['open-proposals'].left && boxes['open-proposals'].right <= boxes.standings.left &&
+    boxes.standings.bottom <= boxes['event-history'].top,
+  'at 1400 px three columns: the move, the proposals, the players over the history', JSON.stringify(boxes));
+  const order = await page.evaluate(() => {
+    const ids = ['move', 'your-mail', 'open-proposals', 'scams', 'standings', 'event-history', 'reports', 'ruleset', 'browse'];
+    const els = ids.map((id) => document.getElementById(id));
+    return els.every((e, i) => i === 0 || (els[i - 1].compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING)) ? true : ids;
+  });
+  check(order === true, 'the panels come in the document (keyboard, screen reader) in the order they are seen', JSON.stringify(order));
   const evCheck = await page.$$eval('#history [data-testid="event-code-check"]', (els) => els.map((e) => e.textContent));
   check(evCheck.length === 1 && evCheck[0].includes('warning: variable %t is bound but never used'),
     'the history shows the code check with its event', JSON.stringify(evCheck));
@@ -258,6 +295,24 @@ async function main() {
   });
   check((await text('#game-timer')).trim() === 'none', 'no timer is pending after the tally', await text('#game-timer'));
 
+  // the tally ran at the vote's deadline, ten days ahead of the clock: the
+  // game's time is now that of its last event (its next move happens then,
+  // not now), so the header shows the game's time and the reader's clock,
+  // labelled, and the proposal's deadline is in the past of the game's
+  // time: "closed ... ago", never "closed ... (in 9 d)"
+  const tickAt = (await page.evaluate(async () => (await fetch('api/log')).json())).filter((e) => e.kind === 'tick').pop().time;
+  await eventually('a game played ahead of the clock shows both clocks, labelled', async () => {
+    const c = (await text('#game-clock')).trim();
+    const label = (await text('#game-clock-label')).trim();
+    return c.startsWith('Game time ' + fmt(tickAt) + ' \u00b7 your clock ') && / \(\d+ d \d+ h behind\)$/.test(c) &&
+      label === 'Clocks' ? true : { ok: false, c, label };
+  });
+  const closes = await text(`${card} .closes`);
+  check(/^Voting closed \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \((just now|.* ago)\)$/.test(closes),
+    `proposal ${pid} says its voting closed, against the game's time`, closes);
+  const contradictions = (await page.locator('body').innerText()).match(/closed[^\n()]*\(in [^)]*\)/g);
+  check(!contradictions, 'nothing on the page says "closed ... (in ...)"', JSON.stringify(contradictions));
+
   // the new rule is in force: alice's greet move is answered by it
   // (it only marks and answers the move: its status is no effect, and the page says which rule fired)
   const greet = await expectApplied('alice@example.org', 'subtype: greet', 'Hello from rule 40000', {status: 'no effect'});
@@ -340,6 +395,23 @@ async function main() {
 
   // a phone: 390 px wide, no horizontal scroll, the open proposal's vote buttons within reach
   await page.setViewportSize({ width: 390, height: 844 });
+  // a move's answer, laid out to be read: a vote on the decided proposal
+  // changes nothing; its outcome first, then the reason, then why rule by
+  // rule (code within the screen), the replies
+  const late = await expectApplied('alice@example.org', `VOTE ${pid} FOR`, "This move didn't do anything", { status: 'no effect' });
+  const parts = await page.$$eval('#move-result > *', (els) => els.map((e) => ({
+    testid: e.dataset.testid || e.querySelector('[data-testid]')?.dataset.testid || e.className,
+    top: Math.round(e.getBoundingClientRect().top), right: Math.round(e.getBoundingClientRect().right) })));
+  const at = (id) => parts.findIndex((p) => p.testid === id);
+  check(at('answer-outcome') === 0 && at('answer-reason') === 1 && at('answer-why') === 2 && at('answer-replies') > 2,
+    "at 390 px the answer's outcome comes first, then its reason, then why rule by rule, then the replies",
+    JSON.stringify(parts));
+  check(parts.every((p, i) => i === 0 || parts[i - 1].top < p.top) && parts.every((p) => p.right <= 390),
+    'each part of the answer is a block under the one before, within the screen', JSON.stringify(parts));
+  check((await text('[data-testid="answer-outcome"]')).trim() === 'No effect' &&
+    (await text('[data-testid="answer-reason"]')).trim() === 'The rules changed nothing but the move itself.' &&
+    /rule 16 order 30220: .*does not hold/.test(await text('[data-testid="answer-why"]')),
+  'the outcome says "No effect", the reason is a sentence of its own, rule 16 says why', late.result);
   await eventually('at 390 px the page does not scroll sideways', async () => {
     const w = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, body: document.body.scrollWidth,
       wide: [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 391)
@@ -369,6 +441,14 @@ async function main() {
     !(await page.locator('#token-mail').isDisabled()) && /\u201cMail me my token\u201d has it mailed/.test(await text('#whoami'))
       ? true : { ok: false, whoami: await text('#whoami') });
   check(!(await page.getAttribute('#token-mail', 'title')).includes('no mail'), 'its title no longer says the game sends no mail');
+
+  // the clock compared with the game's is the reader's own: a browser whose
+  // clock reads the game's time (ten days ahead of the server's) sees one
+  await page.clock.setFixedTime(new Date((tickAt + 5) * 1000));
+  await eventually('a reader whose clock agrees with the game\'s time sees one clock, the game\'s', async () => {
+    const c = (await text('#game-clock')).trim();
+    return c === fmt(tickAt) && (await text('#game-clock-label')).trim() === 'Clock' ? true : { ok: false, c };
+  });
 
   checkNoPageErrors();
 

@@ -8,7 +8,7 @@ import {test} from 'node:test';
 const WEB = new URL('../../web/', import.meta.url);
 const modules = readdirSync(WEB).filter((f) => f.endsWith('.js'));
 const imports = (f) => [...readFileSync(new URL(f, WEB), 'utf8').matchAll(/^import .* from '\.\/([^']+)';$/gm)].map((m) => m[1]);
-const PURE = ['format.js', 'diff.js', 'proposals.js', 'scams.js'];
+const PURE = ['format.js', 'diff.js', 'proposals.js', 'scams.js', 'answer.js'];
 
 test('every import is a module of web/', () => {
   for (const f of modules) for (const i of imports(f)) assert.ok(modules.includes(i), f + ' imports ' + i);
