@@ -7,6 +7,7 @@
  */
 #include "eval_builtins.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -463,6 +464,23 @@ static Sym fn_parses(Ctx *cx, const Node *call, const Obj *cand)
     Prog *p = parse_rule_syms(&s, NULL, &err);
     prog_free(p);
     return truth(p != NULL);
+}
+
+/* What parses() answers F for, said as `nomic check` says it: the place in
+ * text (line and column from 1) and the parser's message; "" when it parses. */
+static Sym fn_parseError(Ctx *cx, const Node *call, const Obj *cand)
+{
+    Sym s = arg(cx, call, 0, cand);
+    if (!meter_work(cx, 1 + sym_len(s) / 4) || !meter_memory(cx, 4 * (uint64_t)sym_len(s))) return SYM_EMPTY;
+    ParseError err;
+    Prog *p = parse_rule_syms(&s, NULL, &err);
+    bool ok = p != NULL;
+    prog_free(p);
+    if (ok) return SYM_EMPTY;
+    char buf[sizeof err.msg + 64];
+    int n = snprintf(buf, sizeof buf, "line %d, column %d: %s", err.line, err.col, err.msg);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
+    return meter_text(cx, len) ? sym_intern(buf, len) : SYM_EMPTY;
 }
 
 /* ---- verbs ---- */

@@ -40,7 +40,7 @@ typedef enum BuiltinFlag {
     BF_CLOCK = 1 << 1,   /* reads the clock: a condition calling it is tested again when the time changes */
     BF_RANDOM = 1 << 2,  /* draws from the game's generator: tested on every pass */
     BF_BY_NAME = 1 << 3, /* reads objects and attributes named by values: tested on every pass */
-    BF_SENDS = 1 << 4,   /* queues a message whose text and recipients are its arguments */
+    BF_SENDS = 1 << 4,   /* queues a message whose text and recipients are its arguments, the recipients (addresses) first */
 } BuiltinFlag;
 
 /* What the metering of docs/limits.md charges a call for, beyond one unit

@@ -87,3 +87,5 @@ FUNC(eval, 3, 3, (ARG_EXPR), 0, COST_DIGITS, "eval(text, i, v)",
      "\"\" when undefined (malformed, division by zero); an i or v of \"\" reads as 0, other non-numbers make it undefined")
 FUNC(parses, 1, 1, (ARG_EXPR), 0, COST_TEXT, "parses(text)",
      "T if text parses as a condition or a verb list (F past 256 levels of nesting or 4096 nodes: docs/limits.md)")
+FUNC(parseError, 1, 1, (ARG_EXPR), 0, COST_TEXT, "parseError(text)",
+     "why text does not parse, as \"line L, column C: message\" (\"\" exactly when parses(text) is T)")

@@ -6,6 +6,12 @@
  * contexts (count, if, ...) keep theirs local, exists in a condition lets
  * them escape, and the verbs see the condition's bindings plus those their
  * own create(objectId==%v) adds.
+ *
+ * It also notes what binds each variable, so far as it can see: one bound
+ * by objectId==%v (in a match, or create's) holds an object's id, and one
+ * given as the recipients of a verb that sends (send, sendObject: their
+ * first argument, BF_SENDS) should hold addresses.  A variable that every
+ * binding makes an id, given as recipients, is warned about at the end.
  */
 #include "lang_check.h"
 
@@ -25,6 +31,11 @@ typedef struct Chk {
     bool *read;       /* read somewhere */
     const Node **bound_at;
     int *bound_part;  /* the part (if/then) of that first binding */
+    bool *by_id;      /* some binding is objectId==%v */
+    bool *by_other;   /* some binding is anything else */
+    const Node **to_addr; /* the first place it is given as a verb's recipients */
+    int *to_addr_part;
+    int *to_addr_verb;    /* that verb's BuiltinId */
 } Chk;
 
 static void diag(Chk *c, bool error, const Node *at, const char *fmt, ...)
@@ -53,8 +64,11 @@ static bool *copy(const Chk *c, const bool *b)
 static void chk_cond(Chk *c, const Node *n, bool *bound, bool in_match);
 static void chk_value(Chk *c, const Node *n, bool *bound, bool in_match);
 
-static void bind(Chk *c, const Node *var, bool *bound)
+/* value: what var is bound to (the other side of ==), NULL if not known. */
+static void bind(Chk *c, const Node *var, bool *bound, const Node *value)
 {
+    if (value && value->kind == N_ATTR && value->sym == SYM_objectId) c->by_id[var->var] = true;
+    else c->by_other[var->var] = true;
     bound[var->var] = true;
     if (!c->ever_bound[var->var]) {
         c->bound_at[var->var] = var;
@@ -143,13 +157,13 @@ static void chk_cond(Chk *c, const Node *n, bool *bound, bool in_match)
             bool ru = r->kind == N_VAR && !bound[r->var];
             if (lu && ru) {
                 diag(c, true, n, "%%%s == %%%s: neither side is bound, so nothing can be compared", sym_text(l->sym), sym_text(r->sym));
-                bind(c, l, bound);
-                bind(c, r, bound);
+                bind(c, l, bound, NULL);
+                bind(c, r, bound, NULL);
                 return;
             }
             if (lu || ru) {
                 chk_value(c, lu ? r : l, bound, in_match);
-                bind(c, lu ? l : r, bound);
+                bind(c, lu ? l : r, bound, lu ? r : l);
                 return;
             }
         }
@@ -182,7 +196,7 @@ static void chk_assign(Chk *c, const Node *n, bool *bound, bool creating, bool i
     }
     const Node *rhs = n->kid[1];
     if (n->kid[0]->sym == SYM_objectId) {
-        if (creating && rhs->kind == N_VAR && !bound[rhs->var]) bind(c, rhs, bound);
+        if (creating && rhs->kind == N_VAR && !bound[rhs->var]) bind(c, rhs, bound, n->kid[0]);
         else diag(c, true, n, "%s", creating ? "objectId==%v in create needs an unbound variable, which gets the new id"
                                              : "objectId is assigned by the engine and cannot be set");
         return;
@@ -221,6 +235,11 @@ static void chk_verbs(Chk *c, const Node *n, bool *bound, bool in_match)
         for (int i = 1; i < n->n; i++) chk_verbs(c, n->kid[i], local, true);
         break;
     default:
+        if (builtin_has(n->bi, BF_SENDS) && n->n > 0 && n->kid[0]->kind == N_VAR && !c->to_addr[n->kid[0]->var]) {
+            c->to_addr[n->kid[0]->var] = n->kid[0];
+            c->to_addr_part[n->kid[0]->var] = c->part;
+            c->to_addr_verb[n->kid[0]->var] = n->bi;
+        }
         chk_args(c, n, local, in_match);
     }
     free(local);
@@ -229,7 +248,8 @@ static void chk_verbs(Chk *c, const Node *n, bool *bound, bool in_match)
 void check_prog(const Prog *p, Diags *out)
 {
     size_t nv = (size_t)(p->nvars ? p->nvars : 1);
-    Chk c = {p, out, 0, xcalloc(nv, 1), xcalloc(nv, 1), xcalloc(nv, sizeof(Node *)), xcalloc(nv, sizeof(int))};
+    Chk c = {p, out, 0, xcalloc(nv, 1), xcalloc(nv, 1), xcalloc(nv, sizeof(Node *)), xcalloc(nv, sizeof(int)),
+             xcalloc(nv, 1), xcalloc(nv, 1), xcalloc(nv, sizeof(Node *)), xcalloc(nv, sizeof(int)), xcalloc(nv, sizeof(int))};
     bool *bound = xcalloc(nv, 1);
     if (p->cond) chk_cond(&c, p->cond, bound, false);
     c.part = PART_THEN;
@@ -240,11 +260,24 @@ void check_prog(const Prog *p, Diags *out)
             diag(&c, false, c.bound_at[i], "variable %%%s is bound but never used", sym_text(p->varnames[i]));
         }
     }
+    for (int i = 0; i < p->nvars; i++) {
+        if (c.to_addr[i] && c.by_id[i] && !c.by_other[i]) {
+            const char *v = sym_text(p->varnames[i]);
+            c.part = c.to_addr_part[i];
+            diag(&c, false, c.to_addr[i], "%%%s is an object's id (bound by objectId==%%%s), not an address: %s sends to addresses",
+                 v, v, builtins[c.to_addr_verb[i]].name);
+        }
+    }
     free(bound);
     free(c.ever_bound);
     free(c.read);
     free(c.bound_at);
     free(c.bound_part);
+    free(c.by_id);
+    free(c.by_other);
+    free(c.to_addr);
+    free(c.to_addr_part);
+    free(c.to_addr_verb);
 }
 
 void diags_free(Diags *d)

@@ -6,7 +6,9 @@
  * outside a match, a verb used as a condition or a function as a verb, an
  * assignment that is not attr==expr.  (Syntax errors, unknown names and
  * wrong arity are found by the parser.)  Warnings: a variable bound but
- * never used.  Diagnostics are collected, not stopped at the first.
+ * never used; a variable that only objectId==%v binds (an object's id)
+ * given as the recipients of a verb that sends (addresses).  Diagnostics
+ * are collected, not stopped at the first.
  */
 #ifndef NOMIC_LANG_CHECK_H
 #define NOMIC_LANG_CHECK_H

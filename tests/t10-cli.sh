@@ -41,6 +41,26 @@ expect_status 0 "an applied move" sh -c "printf 'subtype: register\nnickname: al
 expect_status 1 "check on a game database" "$NOMIC" check g.db
 printf '%s\n' 'g.db: this is a game'"'"'s database, not rules; `nomic export g.db` prints its objects' '0 rules checked: 1 error, 0 warnings' >want
 expect_cmp want out "check explains it was given a database"
+# an object's id given to a verb that sends, which takes addresses: a
+# warning at the recipients, naming the rule; an address (moveSender) and
+# an id in the text are not warned about
+cat >ids.nomic <<'EOF'
+type: rule
+ruleOrder: 1
+if: exists(type=="move" & moveSender==%s & objectId==%o)
+then: send(%s, glue("move ", %o)) & delete(%o)
+
+type: rule
+ruleOrder: 2
+if: exists(type=="player" & score>100 & objectId==%p)
+then: create(type=="win" & who==%p & objectId==%w) &
+      send(%p, "you win") & sendObject(%w)(objectId==%w)("win")
+EOF
+expect_status 0 "check warns of an object's id as recipients" "$NOMIC" check ids.nomic
+printf '%s\n' "ids.nomic:10:12: warning: (rule 2) %p is an object's id (bound by objectId==%p), not an address: send sends to addresses" \
+    "ids.nomic:10:40: warning: (rule 2) %w is an object's id (bound by objectId==%w), not an address: sendObject sends to addresses" \
+    '2 rules checked: 0 errors, 2 warnings' >want
+expect_cmp want out "the warnings say the rule, the line and column, and why"
 
 # --- the journal keeps every move received, applied or refused ------------
 n=$(sqlite3 g.db "select count(*) from events")

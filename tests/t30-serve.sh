@@ -56,7 +56,11 @@ expect_json "j['message'].startswith('move:1:')" "True" "it says where it could 
 expect_json "j['codeCheck']" "[]" "a move without rule code has nothing checked"
 expect_http 200 "a rule-change with a slip" POST '/api/move?from=alice@example.org' \
     --data-binary 'CREATE 10020 IF exists(type="player" & score>10) THEN halt()'
-expect_json "j['status']" "applied" "the Mechanics' check refuses nothing"
+# code that does not parse: favor's rule 11 refuses the proposal (the rules
+# decide); the Mechanics' check tells the proposer, and the API, where
+expect_json "j['status']" "no effect" "favor refuses a proposal whose code does not parse"
+expect_json "any('was not taken' in r['text'] and 'newif, line 1, column 12' in r['text'] for r in j['replies'])" "True" \
+    "the rules' refusal names the part and where"
 expect_json "[(c['move'], c['attribute'], c['line'], c['column'], c['severity']) for c in j['codeCheck']]" \
     "[(1, 'newif', 1, 12, 'error')]" "the API names the move, the attribute and where"
 expect_json "'use ==' in j['codeCheck'][0]['message']" "True" "with nomic check's message"
@@ -67,6 +71,14 @@ SLIPBATCH=$(json body "j['codeCheck'][0]['moveBatch']")
 expect_http 200 "the log of the rule-change, for the public" GET "/api/log?since=$((SLIP - 1))&limit=1"
 expect_json "[(c['moveBatch'], c['attribute'], c['severity']) for c in j[0]['codeCheck']]" \
     "[($SLIPBATCH, 'newif', 'error')]" "the code check is journaled with the event, for every reader"
+# code that parses, with an error of nomic check's (a variable nothing
+# binds): the Mechanics' check refuses nothing, the proposal goes to the vote
+expect_http 200 "a rule-change that parses, with a checker's error" POST '/api/move?from=alice@example.org' \
+    --data-binary 'CREATE 10020 IF exists(type=="player" & score>%x) THEN halt()'
+expect_json "j['status']" "applied" "the Mechanics' check refuses nothing"
+expect_json "[(c['move'], c['attribute'], c['line'], c['column'], c['severity']) for c in j['codeCheck']]" \
+    "[(1, 'newif', 1, 31, 'error')]" "its note names the move, the attribute and where"
+SLIPBATCH=$(json body "j['codeCheck'][0]['moveBatch']")
 expect_http 200 "the proposal" GET /api/objects?type=voteInProgress
 expect_json "[o['propId'] for o in j]" "['$SLIPBATCH']" "the notes' moveBatch is the proposal's id (favor's propId)"
 expect_http 400 "no sender" POST /api/move --data-binary 'REGISTER carol'

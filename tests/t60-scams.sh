@@ -76,7 +76,7 @@ variant maybe 's/^      (vote=="FOR" | vote=="AGAINST") & from==%f & objectId==%
 G_MAYBE='exists(type=="vote" & vote!="FOR" & vote!="AGAINST")'
 expect_status 0 "favor, rule 16's FOR|AGAINST undone: a MAYBE vote" "$NOMIC" scams maybe.db --as alice@x --goal "$G_MAYBE" --depth 2
 expect_status 3 "favor: no vote but FOR or AGAINST" "$NOMIC" scams favor.db --as alice@x --goal "$G_MAYBE" --depth 2
-# rules 11-15: opened!=T, the sender's to write: a proposal never put to the vote
+# rules 12-15: opened!=T, the sender's to write: a proposal never put to the vote
 variant opened 's/ & sent==F & opened==F)$/ \& sent==F)/; s/exists(type=="changeBeingVotedOn" & opened==F & moveBatch==%b/exists(type=="changeBeingVotedOn" \& opened!=T \& moveBatch==%b/'
 G_OPENED='exists(type=="changeBeingVotedOn" & moveBatch==%b) & !exists(type=="voteInProgress" & propId==%b)'
 expect_status 0 "favor, opened==F undone: a proposal never voted on" "$NOMIC" scams opened.db --as alice@x --goal "$G_OPENED" --depth 2
@@ -89,7 +89,7 @@ expect_status 0 "favor, rule 31 undone: a move left unanswered" "$NOMIC" scams p
 expect_in out "processed: T" "favor, rule 31 undone: the answer writes processed: T"
 expect_status 3 "favor: no move is left behind" "$NOMIC" scams favor.db --as alice@x --goal "$G_MOVE" --depth 2
 
-# rules 11-14: sent!=T, the sender's to write: a proposal never announced.
+# rules 12-14: sent!=T, the sender's to write: a proposal never announced.
 # Only a message tells: the goal reads the path's messages (scamMessage).
 variant sent 's/(type=="changeBeingVotedOn" & sent==F & opened==F)$/(type=="changeBeingVotedOn" \& opened==F)/; s/exists(type=="changeBeingVotedOn" & sent==F & moveBatch==%b/exists(type=="changeBeingVotedOn" \& sent!=T \& moveBatch==%b/'
 G_SENT='exists(type=="voteInProgress" & from=="alice" & propId==%b) & !exists(type=="scamMessage" & replace(text, glue("(proposal ", %b, ")"), "") != text)'

@@ -113,6 +113,45 @@ static void runtime_error_undoes_the_rule(void **state)
     game_close(g);
 }
 
+/* parseError(text) says why parses(text) is F, where and as the parser
+ * says it, and is "" exactly when parses(text) is T. */
+static void parse_error_says_why(void **state)
+{
+    static const struct {
+        const char *code, *ok, *err;
+    } cases[] = {
+        {"exists(type==\"x\" & n>1)", "T", ""},
+        {"set(%o)(a==1) & halt()", "T", ""},
+        {"exists(", "F", "line 1, column 8: expected a condition or a value at the end of the text"},
+        {"a = 1", "F", "line 1, column 3: a single '=' is not a comparison: use == near \"=\""},
+        {"exists(a==1))", "F", "line 1, column 13: unbalanced ')' near \")\""},
+        {"", "F", "line 1, column 1: expected a condition or a verb, found nothing at the end of the text"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Game *g = unit_game(HEAD "type: rule\nruleOrder: 1\n"
+                                 "if: exists(type==\"move\" & code==%c & objectId==%m)\n"
+                                 "then: create(type==\"r\" & ok==parses(%c) & err==parseError(%c)) & delete(%m)\n");
+        char body[256];
+        snprintf(body, sizeof body, "subtype: go\ncode: %s\n", cases[i].code);
+        assert_string_equal(unit_move(g, "p@x", 10, body), "applied");
+        assert_string_equal(unit_attr(g, "r", "ok"), cases[i].ok);
+        assert_string_equal(unit_attr(g, "r", "err"), cases[i].err);
+        game_close(g);
+    }
+    /* past the hard limits (docs/limits.md), as parses() */
+    char deep[300] = "subtype: go\ncode: ";
+    size_t n = strlen(deep);
+    memset(deep + n, '!', 257);
+    strcpy(deep + n + 257, "T\n");
+    Game *g = unit_game(HEAD "type: rule\nruleOrder: 1\n"
+                             "if: exists(type==\"move\" & code==%c & objectId==%m)\n"
+                             "then: create(type==\"r\" & ok==parses(%c) & err==parseError(%c)) & delete(%m)\n");
+    assert_string_equal(unit_move(g, "p@x", 10, deep), "applied");
+    assert_string_equal(unit_attr(g, "r", "ok"), "F");
+    assert_non_null(strstr(unit_attr(g, "r", "err"), "nested more than 256 deep"));
+    game_close(g);
+}
+
 /* Rule 2 (order 0) notices n == 1; rule 3 (order 1) counts n up to 3.
  * With a restart after each change, rule 2 runs while n is 1; with
  * noRestart on rule 3, rule 3 is re-tested at once and counts on to 3
@@ -188,6 +227,7 @@ int run_eval_tests(void)
         cmocka_unit_test(set_reads_before_writing),
         cmocka_unit_test(set_all_delete_all_for_each),
         cmocka_unit_test(runtime_error_undoes_the_rule),
+        cmocka_unit_test(parse_error_says_why),
         cmocka_unit_test(restart_and_no_restart),
         cmocka_unit_test(loop_and_runaway),
         cmocka_unit_test(reserved_attributes_refused),

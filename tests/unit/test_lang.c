@@ -227,6 +227,41 @@ static void checker(void **state)
     assert_string_equal(check("T", "create(type==\"x\" & objectId==%n) & set(%n)(y==1)"), "");
 }
 
+/* A verb that sends takes addresses first: an object's id there is a slip
+ * the checker can see, when objectId==%v is what binds the variable. */
+static void checker_recipients(void **state)
+{
+    const char *W = "W:%o is an object's id (bound by objectId==%o), not an address: send sends to addresses|";
+    assert_string_equal(check("exists(type==\"player\" & objectId==%o)", "send(%o, \"hi\")"), W);
+    assert_string_equal(check("exists(type==\"move\" & moveSender==%s & objectId==%o)", "sendObject(%o)(objectId==%o)(\"x\") & send(%s, \"x\")"),
+                        "W:%o is an object's id (bound by objectId==%o), not an address: sendObject sends to addresses|");
+    /* the id of an object create makes; inside forEach; written objectId on either side */
+    assert_string_equal(check("T", "create(type==\"x\" & objectId==%n) & send(%n, \"new\")"),
+                        "W:%n is an object's id (bound by objectId==%n), not an address: send sends to addresses|");
+    assert_string_equal(check("T", "forEach(type==\"p\" & objectId==%o)(send(%o, \"x\"))"), W);
+    assert_string_equal(check("exists(type==\"p\" & %o==objectId)", "send(%o, \"x\")"), W);
+    /* must not warn: an address (moveSender, defaultEmail), an id in the text, a variable some
+     * binding makes something else, an attribute that may hold anything */
+    assert_string_equal(check("exists(type==\"move\" & moveSender==%s & objectId==%o)", "send(%s, %o) & delete(%o)"), "");
+    assert_string_equal(check("exists(type==\"player\" & defaultEmail==%e & objectId==%o)", "send(%e, \"x\") & delete(%o)"), "");
+    assert_string_equal(check("exists(type==\"p\" & objectId==%o) | exists(type==\"q\" & addr==%o)", "send(%o, \"x\")"), "");
+    assert_string_equal(check("exists(type==\"p\" & owner==%o)", "send(%o, \"x\")"), "");
+    /* the position is the recipients' */
+    ParseError pe;
+    const char *cond = "exists(objectId==%o)", *then = "halt() &\n  send(%o, \"x\")";
+    Prog *p = parse_rule(cond, strlen(cond), then, strlen(then), &pe);
+    assert_non_null(p);
+    Diags d = {0};
+    check_prog(p, &d);
+    assert_int_equal(d.n, 1);
+    assert_false(d.d[0].error);
+    assert_int_equal(d.d[0].part, PART_THEN);
+    assert_int_equal(d.d[0].line, 2);
+    assert_int_equal(d.d[0].col, 8);
+    diags_free(&d);
+    prog_free(p);
+}
+
 int run_lang_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,6 +273,7 @@ int run_lang_tests(void)
         cmocka_unit_test(long_chains_are_bounded),
         cmocka_unit_test(precedence_and_sugar),
         cmocka_unit_test(checker),
+        cmocka_unit_test(checker_recipients),
     };
     return cmocka_run_group_tests_name("lexer, parser, checker", tests, NULL, NULL);
 }
