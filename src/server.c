@@ -200,8 +200,9 @@ static void print_tick(void *ud, Game *g, const Outcome *o)
     Server *s = ud;
     char when[32];
     time_format(o->time, when);
-    if (s->site->dir) fprintf(stderr, "nomic serve: %s: timer at %s: event %ld %s\n", s->name, when, o->event, verdict_name(o->verdict));
-    else fprintf(stderr, "nomic serve: timer at %s: event %ld %s\n", when, o->event, verdict_name(o->verdict));
+    /* a directory's games say whose timer it was */
+    fprintf(stderr, "nomic serve: %s%stimer at %s: event %ld %s\n", s->site->dir ? s->name : "", s->site->dir ? ": " : "",
+            when, o->event, verdict_name(o->verdict));
 }
 
 /* Runs the timers the wall clock has reached.  Returns the seconds until
@@ -422,7 +423,9 @@ static void site_free(Site *w)
     }
     free(w->games);
     for (int i = 0; i < w->nrefused; i++) free(w->refused[i]);
+    for (int i = 0; i < w->nfailed; i++) free(w->failed[i]);
     free(w->refused);
+    free(w->failed);
     pthread_mutex_destroy(&w->games_mu);
     pthread_mutex_destroy(&w->conn_mu);
     pthread_mutex_destroy(&w->mu);

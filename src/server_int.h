@@ -98,8 +98,10 @@ struct Site {
     pthread_mutex_t games_mu;
     Server **games;
     int ngames, cap;
-    char **refused;      /* the files of dir that did not open, each said once (server_site.c) */
+    char **refused;      /* why files of dir are not served, each said once (server_site.c) */
     int nrefused;
+    char **failed;       /* the files that did not open, as they were then (path and ctime) */
+    int nfailed;
     /* the connections, for the request deadline */
     pthread_mutex_t conn_mu;
     Conn *conns;

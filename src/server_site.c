@@ -18,20 +18,43 @@
 
 #define UNFINISHED_GRACE 10 /* seconds a file may be in the making before it is said not to be a game */
 
+/* Adds key to the list unless it holds it already: true when it was new. */
+static bool remember(char ***list, int *n, const char *key)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp((*list)[i], key) == 0) return false;
+    *list = xrealloc(*list, (size_t)(*n + 1) * sizeof **list);
+    (*list)[(*n)++] = xstrdup(key);
+    return true;
+}
+
 /* Says why a file of the directory is not served, once for each reason
  * (a scan every few seconds must not repeat it). */
 static void refused_once(Site *w, const char *name, const char *why)
 {
     Buf key = {0};
     buf_printf(&key, "%s\t%s", name, why);
-    for (int i = 0; i < w->nrefused; i++)
-        if (strcmp(w->refused[i], buf_str(&key)) == 0) {
-            buf_free(&key);
-            return;
-        }
-    w->refused = xrealloc(w->refused, (size_t)(w->nrefused + 1) * sizeof *w->refused);
-    w->refused[w->nrefused++] = buf_take(&key);
-    fprintf(stderr, "nomic serve: %s is not served: %s\n", name, why);
+    if (remember(&w->refused, &w->nrefused, buf_str(&key)))
+        fprintf(stderr, "nomic serve: %s is not served: %s\n", name, why);
+    buf_free(&key);
+}
+
+/* Has the file at path failed to open as it is now?  A game that did not
+ * open (unreadable, another build's format, damaged) is tried again only
+ * once its file changed (its ctime: written, or its owner or mode set
+ * right), not at every scan: opening a game reads all of it. */
+static bool failed_as_it_is(Site *w, const char *path, bool failed_now)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0) return false;
+    Buf key = {0};
+    buf_printf(&key, "%s\t%lld.%09ld", path, (long long)sb.st_ctim.tv_sec, (long)sb.st_ctim.tv_nsec);
+    bool failed = false;
+    if (failed_now) remember(&w->failed, &w->nfailed, buf_str(&key));
+    else
+        for (int i = 0; i < w->nfailed && !failed; i++) failed = strcmp(w->failed[i], buf_str(&key)) == 0;
+    buf_free(&key);
+    return failed;
 }
 
 /* Each game holds a few database connections (the game's, the clock's,
@@ -62,6 +85,10 @@ static bool site_open_game(Site *w, const HostGame *hg)
         buf_free(&err);
         return false;
     }
+    if (failed_as_it_is(w, hg->path, false)) {
+        buf_free(&err);
+        return false;
+    }
     buf_reset(&err);
     /* each game its own interned texts, so that games run at once
      * (value.h): the game is made in its table, and every thread that
@@ -70,16 +97,19 @@ static bool site_open_game(Site *w, const HostGame *hg)
     sym_use(t);
     Game *g = game_open(hg->path, &err);
     Server *s = NULL;
+    char *path = xstrdup(hg->path); /* the server's, once it is made */
     if (g) {
         char *note = game_upgrade_note(g, hg->path);
         if (note) fprintf(stderr, "nomic serve: %s\n", note);
         free(note);
-        s = server_new(w, g, xstrdup(hg->path), &err);
+        s = server_new(w, g, path, &err);
         if (!s) game_close(g);
     }
     sym_use(NULL);
     if (!s) {
         refused_once(w, hg->name, buf_str(&err));
+        failed_as_it_is(w, hg->path, true);
+        free(path);
         sym_table_free(t);
         buf_free(&err);
         return false;

@@ -66,9 +66,10 @@ struct SymTable {
 };
 
 static SymTable process_table;
-static _Thread_local SymTable *current; /* NULL: the process's */
+/* this thread's table: never NULL, so that a text's lookup costs one load */
+static _Thread_local SymTable *current = &process_table;
 
-static inline SymTable *tab(void) { return current ? current : &process_table; }
+static inline SymTable *tab(void) { return current; }
 
 SymTable *sym_table_new(void)
 {
@@ -79,9 +80,9 @@ SymTable *sym_table_new(void)
     return t;
 }
 
-void sym_use(SymTable *t) { current = t; }
+void sym_use(SymTable *t) { current = t ? t : &process_table; }
 
-SymTable *sym_current(void) { return current; }
+SymTable *sym_current(void) { return current == &process_table ? NULL : current; }
 
 void sym_table_free(SymTable *t)
 {
@@ -89,7 +90,7 @@ void sym_table_free(SymTable *t)
     SymTable *was = current;
     current = t;
     value_shutdown();
-    current = was == t ? NULL : was;
+    current = was == t ? &process_table : was;
     free(t);
 }
 
@@ -361,14 +362,7 @@ void value_shutdown(void)
     free(tb->free_syms);
     free(tb->nums);
     free(tb->free_nums);
-    tb->atoms = NULL;
-    tb->table = NULL;
-    tb->free_syms = NULL;
-    tb->nums = NULL;
-    tb->free_nums = NULL;
-    tb->natoms = tb->atomcap = tb->tablecap = tb->nfree = tb->freecap = tb->live_after_gc = 0;
-    tb->nnums = tb->numcap = tb->nfree_nums = tb->free_numcap = 0;
-    tb->ready = false;
+    memset(tb, 0, sizeof *tb); /* empty, and ready for value_init */
 }
 
 Sym sym_intern(const char *s, size_t n)

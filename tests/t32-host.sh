@@ -152,6 +152,17 @@ wait_until 6 deadline && ok || fail "gamma's timer ran while alpha was held up"
 expect_json "0 <= int(j[0]['at']) - $due <= 3" "True" "at its time, not once alpha's wait for its lock was over"
 kill $HOLDER 2>/dev/null
 wait $HOLDER 2>/dev/null
+# a game that does not open (here a format this build does not know) is
+# said once, not opened again at every scan, and served once it is mended
+cp games/alpha.db games/later.db
+"$NOMIC" config games/later.db address later@nomic.test
+sqlite3 games/later.db "UPDATE meta SET value='99' WHERE key='format'"
+wait_until 5 grep -q "later is not served" serve.err && ok || fail "a game that does not open is said"
+sleep 2.5 # a scan or two more
+expect_eq "$(grep -c 'later is not served' serve.err)" 1 "once"
+sqlite3 games/later.db "UPDATE meta SET value='4' WHERE key='format'"
+later_served() { http GET /api/games && [ "$(json body "'later' in [g['name'] for g in j['games']]")" = True ]; }
+wait_until 5 later_served && ok || fail "the mended game is served at the next scan"
 stop_server
 expect_in serve.out "stopped" "the server stops on SIGTERM"
 # ---- behind the keeper's proxy ----
