@@ -465,6 +465,8 @@ static bool load_meta(Game *g, ObjId *next)
     free(v);
     if ((v = meta_text(g, "created", &failed))) g->eng->created = strtoll(v, NULL, 10);
     free(v);
+    g->move_index_from = (v = meta_text(g, "move_index_from", &failed)) ? strtol(v, NULL, 10) : 0;
+    free(v);
     if ((v = meta_text(g, "sugar", &failed)) && *v) {
         Buf err = {0};
         g->sugar = sugar_parse(v, "sugar", &err); /* checked when it was set */
@@ -563,6 +565,8 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
     g->eng->created = time;
     snprintf(v, sizeof v, "%" PRId64, time);
     ok = ok && store_meta_set(g->st, "created", v);
+    g->move_index_from = 1;
+    ok = ok && store_meta_set(g->st, "move_index_from", "1");
     ok = ok && store_meta_set(g->st, "sugar", buf_str(&sugar));
     Buf b = {0};
     for (uint32_t i = idset_seek(&g->pool->all, 0, 1); ok && i < g->pool->all.len; i = idset_seek(&g->pool->all, i + 1, 0)) {

@@ -56,6 +56,9 @@ typedef struct Game {
     uint64_t seed;
     bool legacy_meta;    /* the store keeps the state in the keys of before the "state" row (game.c) */
     bool defer_sync;     /* commits do not wait for the disk: the caller syncs before it acknowledges (the server) */
+    long move_index_from; /* the first event whose moves carry moveIndex (the meta key move_index_from;
+                           * 0: none yet, the next journaled is) */
+    bool unindexed;      /* the event being run is older than that: its moves get no moveIndex (replay) */
     /* the game's own state as the last event left it (the meta row "state") */
     bool halted;
     bool have_timer;

@@ -154,8 +154,8 @@ static bool commit_event(Game *g, const EventInput *in, Outcome *o)
 
 static const Sym *reserved_attrs(int *n)
 {
-    static const Sym r[] = {SYM_type, SYM_moveSender, SYM_moveTimeStamp, SYM_moveBatch};
-    *n = 4;
+    static const Sym r[] = {SYM_type, SYM_moveSender, SYM_moveTimeStamp, SYM_moveBatch, SYM_moveIndex};
+    *n = 5;
     return r;
 }
 
@@ -395,6 +395,7 @@ static void explain_no_effect(const EventCtx *c, Outcome *o, const FmtDoc *doc, 
             pool_set(g->pool, id, SYM_moveSender, from);
             pool_set(g->pool, id, SYM_moveTimeStamp, when);
             pool_set(g->pool, id, SYM_moveBatch, batch);
+            if (!g->unindexed) pool_set(g->pool, id, SYM_moveIndex, sym_from_long(i + 1));
             for (int k = 0; k < doc->objs[i].n; k++)
                 pool_set(g->pool, id, doc->objs[i].attrs[k].name, doc->objs[i].attrs[k].value);
             for (uint32_t k = 0; was && k < was->n; k++)
@@ -482,6 +483,7 @@ static Verdict process_move(EventCtx *c, Outcome *o)
             pool_set(g->pool, id, SYM_moveSender, from);
             pool_set(g->pool, id, SYM_moveTimeStamp, when);
             pool_set(g->pool, id, SYM_moveBatch, batch);
+            if (!g->unindexed) pool_set(g->pool, id, SYM_moveIndex, sym_from_long(i + 1)); /* the message's order, for the rules */
             for (int k = 0; k < doc.objs[i].n; k++)
                 pool_set(g->pool, id, doc.objs[i].attrs[k].name, doc.objs[i].attrs[k].value);
         }
@@ -532,10 +534,24 @@ static long journal_lazily(Game *g, const EventInput *in, bool tick)
 {
     if (!store_sync_commits(g->st, false)) return -1;
     long n = tick ? store_journal_received(g->st, "tick", in->time, NULL, NULL, NULL, in->time) : journal_message(g->st, in);
+    if (n > 0 && !game_index_moves_from(g, n)) return -1;
     /* an outcome committed without waiting would be acknowledged unsafe:
      * the event does not run then (unless the caller syncs itself) */
     if (!g->defer_sync && !store_sync_commits(g->st, true)) return -1;
     return n;
+}
+
+/* Moves carry moveIndex from the first event a build that sets it runs:
+ * the events before were journaled, and their hashes taken, without it,
+ * and a replay must give them back as they were (game_replay.c). */
+bool game_index_moves_from(Game *g, long n)
+{
+    if (g->move_index_from) return true;
+    char v[32];
+    snprintf(v, sizeof v, "%ld", n);
+    if (!store_meta_set(g->st, "move_index_from", v)) return false;
+    g->move_index_from = n;
+    return true;
 }
 
 /* A timer event's run: none once the game has ended; its back-off after. */
@@ -656,7 +672,7 @@ bool game_recover(Game *g)
         snprintf(v, sizeof v, "%ld %d", n, tries + 1);
         if (failed) ok = false;
         else if (tries >= 2) ok = set_aside(g, &r, &o);
-        else ok = store_meta_set(g->st, "attempts", v) && run_again(g, &r, &o);
+        else ok = store_meta_set(g->st, "attempts", v) && game_index_moves_from(g, n) && run_again(g, &r, &o);
         outcome_free(&o);
     }
     journal_row_free(&r);

@@ -60,5 +60,7 @@ bool game_save_suspended(Game *g);
 
 /* game_event.c: settles what a crash left unsettled (the game is locked). */
 bool game_recover(Game *g);
+/* Records that moves carry moveIndex from event n on, unless an earlier event began it. */
+bool game_index_moves_from(Game *g, long n);
 
 #endif

@@ -4,6 +4,7 @@
  * state hash compared.  Apart from the command so that the unit tests
  * check a game the same way.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@ typedef struct Replay {
     Game *mem;
     long events, mismatches;
     bool store_failed;
+    long index_from; /* events from this one on gave their moves moveIndex */
 } Replay;
 
 static bool load_initial(void *ud, const char *label, const char *text)
@@ -36,6 +38,7 @@ static bool replay_event(void *ud, const JournalRow *row)
                      .time = row->time,
                      .stamp = row->stamp,
                      .moves = row->input ? row->input : ""};
+    r->mem->unindexed = row->n < r->index_from;
     if (strcmp(row->kind, "suspend") == 0 || strcmp(row->kind, "resume") == 0) game_event_keeper(r->mem, &in, &o);
     else game_event(r->mem, &in, &o);
     r->events++;
@@ -56,7 +59,7 @@ static bool replay_event(void *ud, const JournalRow *row)
 
 bool game_replay(Game *g)
 {
-    Replay r = {game_memory(g->seed), 0, 0, false};
+    Replay r = {game_memory(g->seed), 0, 0, false, g->move_index_from ? g->move_index_from : LONG_MAX};
     r.mem->eng->created = g->eng->created;
     /* what is compared is each event's status and state hash: the traces
      * (a fifth of the time) would be built for nothing, and they change

@@ -106,7 +106,7 @@ typedef struct Uses {
 static bool is_mech(Sym name)
 {
     return name == SYM_type || name == SYM_objectId || name == SYM_moveSender || name == SYM_moveTimeStamp ||
-           name == SYM_moveBatch;
+           name == SYM_moveBatch || name == SYM_moveIndex;
 }
 
 static bool is_literal(const Node *n) { return n->kind == N_STR || n->kind == N_NUM || n->kind == N_BOOL; }
@@ -544,6 +544,7 @@ static bool run_step(Search *S, const ScamStep *st, Buf *trace)
             pool_set(g->pool, id, SYM_moveSender, from);
             pool_set(g->pool, id, SYM_moveTimeStamp, when);
             pool_set(g->pool, id, SYM_moveBatch, batch);
+            pool_set(g->pool, id, SYM_moveIndex, sym_from_long(c + 1));
             for (int k = 0; k < st->nattrs; k++) pool_set(g->pool, id, st->attrs[k].name, st->attrs[k].value);
             /* the type last: the engine hears of a move once, whole,
              * rather than of every attribute of a move still empty */

@@ -98,7 +98,7 @@ static const char *predefined[SYM_PREDEFINED_COUNT] = {
     "", "T", "F", "type", "objectId", "ruleOrder", "if", "then", "runType",
     "engineSettings", "noRestart", "evaluation", "maxSteps",
     "privateAttributes", "move", "moveSender", "moveTimeStamp", "moveBatch",
-    "rule", "shadow", "defaultEmail",
+    "rule", "shadow", "defaultEmail", "moveIndex",
 };
 
 bool text_is_number(const char *s, size_t n)

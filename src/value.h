@@ -48,6 +48,7 @@ enum {
     SYM_rule,
     SYM_shadow,
     SYM_defaultEmail,
+    SYM_moveIndex,
     SYM_PREDEFINED_COUNT
 };
 
