@@ -113,6 +113,11 @@ struct Incoming {
     bool public_view;    /* answered to whoever asked, with no proof that it is its sender (an HTTP move
                           * without a token, a report): its dry run and its "no effect" explanation read
                           * the public view (game_event.c) */
+    const char *quotes;  /* a mail's quoted lines (their text after the > marks), each ending in \n, line i
+                          * being line qlines[i] of the mail: context for the sugar's phrases; or NULL */
+    const int *qlines;
+    int nquotes;
+    const char *subject; /* a mail's Subject, or NULL */
 };
 
 /* The most moves one message may hold (docs/limits.md). */

@@ -341,7 +341,8 @@ static bool submit_event(Game *g, const Incoming *m, bool dry, OutcomeFn fn, voi
         }
     }
     if (!why && m->lines) {
-        if (!prose_read(g->sugar, m->body, m->lines, m->nlines, &pr, &err)) why = buf_take(&err), misread = true;
+        MailText mt = {m->body, m->lines, m->nlines, m->quotes, m->qlines, m->nquotes, m->subject};
+        if (!prose_read(g->sugar, &mt, &pr, &err)) why = buf_take(&err), misread = true;
         else if (!pr.nmoves) why = no_move_in_mail(m, &pr);
         else {
             text = buf_str(&pr.moves);

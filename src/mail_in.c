@@ -23,6 +23,9 @@ void mail_free(MailIn *m)
     free(m->message_id);
     free(m->references);
     free(m->delivered_to);
+    free(m->quotes);
+    free(m->qlines);
+    free(m->subject);
     memset(m, 0, sizeof *m);
 }
 
@@ -367,8 +370,28 @@ static void unkeep(MailIn *m, Buf *b)
     b->s[end] = 0;
 }
 
+/* A quoted line, kept apart: the context of a reply (move_sentences.c). */
+static void keep_quote(MailIn *m, Buf *qb, int *cap, const char *s, size_t n, int lineno)
+{
+    while (n && (*s == '>' || *s == ' ' || *s == '\t')) s++, n--;
+    if (*cap <= m->nquotes) {
+        *cap = *cap ? 2 * *cap : 16;
+        m->qlines = xrealloc(m->qlines, (size_t)*cap * sizeof *m->qlines);
+    }
+    m->qlines[m->nquotes++] = lineno;
+    buf_add(qb, s, n);
+    buf_putc(qb, '\n');
+}
+
 void mail_clean(const char *in, MailIn *m)
 {
+    Buf qb = {0};
+    int qcap = 0;
+    free(m->quotes);
+    free(m->qlines);
+    m->quotes = NULL;
+    m->qlines = NULL;
+    m->nquotes = 0;
     Line *l = NULL;
     size_t nl = 0, lcap = 0;
     for (const char *p = in; *p;) {
@@ -400,6 +423,7 @@ void mail_clean(const char *in, MailIn *m)
         }
         if (n && *s == '>') {
             m->left_out++;
+            keep_quote(m, &qb, &qcap, s, n, lineno);
         } else if (is_quote_header(s, n)) {
             m->left_out++;
             /* its first half, when the client wrapped it */
@@ -425,6 +449,7 @@ void mail_clean(const char *in, MailIn *m)
         }
     }
     free(l);
+    m->quotes = buf_take(&qb);
     free(m->text);
     m->text = buf_take(&b);
     if (!m->text) m->text = xstrdup("");
@@ -535,6 +560,12 @@ bool mail_read(const char *raw, size_t n, MailIn *m, Buf *err)
             if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = ' '; /* never a header's line end */
     }
     m->delivered_to = envelope_header(msg);
+    const char *subject = g_mime_message_get_subject(msg);
+    if (subject && strlen(subject) < 1000) {
+        m->subject = xstrdup(subject);
+        for (char *c = m->subject; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = ' ';
+    }
     char *text = body_text(msg, m);
     mail_clean(text, m);
     free(text);

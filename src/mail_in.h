@@ -40,6 +40,10 @@ typedef struct MailIn {
     int *lines;       /* the number in the mail of each line of text */
     int nlines;
     int left_out;     /* lines (or HTML quotes) left out: quotes, quote headers, signatures */
+    char *quotes;     /* the quoted lines' text after their > marks, each ending in \n (NULL: none) */
+    int *qlines;      /* the number in the mail of each */
+    int nquotes;
+    char *subject;    /* the Subject, decoded, or NULL */
     bool html;        /* the text was read from an HTML part */
     bool no_text;     /* the mail has no text/plain nor text/html part */
     char *token;      /* or NULL */

@@ -39,6 +39,17 @@ static bool is_attr_line(const char *s, int n, bool *lower)
     return i < n && s[i] == ':' && (i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\t');
 }
 
+/* The moves in the object format from s on: each ends with a line ---. */
+static int count_moves(const char *s)
+{
+    int n = 0;
+    for (const char *p = s; p && (p = strstr(p, "---\n"));) {
+        if (p == s || p[-1] == '\n') n++;
+        p += 4;
+    }
+    return n;
+}
+
 static bool is_blank_or_separator(const char *s, int n)
 {
     int i = 0;
@@ -102,42 +113,90 @@ static bool block_close(Block *b, ProseRead *r, Buf *err)
     return ok;
 }
 
-bool prose_read(const Sugar *s, const char *text, const int *lines, int nlines, ProseRead *r, Buf *err)
+static void set_aside(ProseRead *r, const char *p, int n, int lineno, const char *why)
+{
+    buf_printf(&r->aside, "line %d: ", lineno);
+    quote_line(&r->aside, p, n);
+    if (why) buf_printf(&r->aside, " (%s)", why);
+    buf_putc(&r->aside, '\n');
+    r->naside++;
+}
+
+/* One line the reader kept, outside any block: a command, phrases, an
+ * object block's line, or prose. */
+static bool read_line(const Sugar *s, Reading *rd, Block *blk, const char *p, int n, int lineno, ProseRead *r, Buf *err)
+{
+    bool lower = false;
+    const char *why = NULL;
+    if (is_blank_or_separator(p, n)) {
+        if (rd) reading_line(rd, p, n, &r->moves, &why); /* ends an "as follows:" */
+        return block_close(blk, r, err);
+    }
+    SugarLine k = sugar_read_line(s, p, n, lineno, &r->moves, err);
+    if (k == SUGAR_ERROR) return false;
+    if (k == SUGAR_MOVE) {
+        r->nmoves++;
+        return block_close(blk, r, err);
+    }
+    if (blk->n && (isspace((unsigned char)*p) || *p == '#')) {
+        block_add(blk, p, n, lineno); /* a value's next line, a comment */
+        return true;
+    }
+    if (is_attr_line(p, n, &lower) && lower) {
+        block_add(blk, p, n, lineno);
+        return true;
+    }
+    if (!block_close(blk, r, err)) return false;
+    size_t before = r->moves.len;
+    ReadLine got = rd ? reading_line(rd, p, n, &r->moves, &why) : READ_NONE;
+    if (got == READ_MOVES) r->nmoves += count_moves(r->moves.s + before);
+    else if (got != READ_TAKEN) set_aside(r, p, n, lineno, why);
+    return true;
+}
+
+bool prose_read(const Sugar *s, const MailText *m, ProseRead *r, Buf *err)
 {
     memset(r, 0, sizeof *r);
     Block blk = {{0}, NULL, 0, 0, NULL, NULL};
+    Reading *rd = sugar_has_phrases(s) ? reading_new(s) : NULL;
     bool ok = true;
-    int i = 0;
-    for (const char *p = text; ok && *p && i < nlines; i++) {
+    int i = 0, q = 0;
+    const char *qp = m->quotes;
+    for (const char *p = m->text; ok && *p && i < m->nlines; i++) {
         const char *nl = strchr(p, '\n');
         int n = nl ? (int)(nl - p) : (int)strlen(p);
         const char *next = nl ? nl + 1 : p + n;
-        int lineno = lines[i];
-        bool lower = false;
-        if (is_blank_or_separator(p, n)) {
-            ok = block_close(&blk, r, err);
+        int lineno = m->lines[i];
+        /* the quoted lines above this one give its context */
+        for (; rd && qp && *qp && q < m->nquotes && m->qlines[q] < lineno; q++) {
+            const char *qnl = strchr(qp, '\n');
+            int qn = qnl ? (int)(qnl - qp) : (int)strlen(qp);
+            reading_quoted(rd, qp, qn);
+            qp = qnl ? qnl + 1 : qp + qn;
+        }
+        if (reading_in_block(rd)) {
+            const char *why;
+            size_t before = r->moves.len;
+            if (reading_line(rd, p, n, &r->moves, &why) == READ_MOVES) r->nmoves += count_moves(r->moves.s + before);
         } else {
-            SugarLine k = sugar_read_line(s, p, n, lineno, &r->moves, err);
-            if (k == SUGAR_ERROR) {
-                ok = false;
-            } else if (k == SUGAR_MOVE) {
-                r->nmoves++;
-                ok = block_close(&blk, r, err);
-            } else if (blk.n && (isspace((unsigned char)*p) || *p == '#')) {
-                block_add(&blk, p, n, lineno); /* a value's next line, a comment */
-            } else if (is_attr_line(p, n, &lower) && lower) {
-                block_add(&blk, p, n, lineno);
-            } else {
-                ok = block_close(&blk, r, err);
-                buf_printf(&r->aside, "line %d: ", lineno);
-                quote_line(&r->aside, p, n);
-                buf_putc(&r->aside, '\n');
-                r->naside++;
-            }
+            ok = read_line(s, rd, &blk, p, n, lineno, r, err);
         }
         p = next;
     }
     if (ok) ok = block_close(&blk, r, err);
+    if (ok && rd) {
+        size_t before = r->moves.len;
+        if (reading_end(rd, &r->moves)) r->nmoves += count_moves(r->moves.s + before);
+    }
+    /* "BUS: I deregister" with nothing in the body */
+    if (ok && !r->nmoves && rd && sugar_reads_subject(s) && m->subject && *m->subject) {
+        const char *why;
+        size_t before = r->moves.len;
+        if (reading_line(rd, m->subject, (int)strlen(m->subject), &r->moves, &why) == READ_MOVES)
+            r->nmoves += count_moves(r->moves.s + before);
+        reading_end(rd, &r->moves);
+    }
+    reading_free(rd);
     buf_free(&blk.text);
     free(blk.lines);
     free(blk.starts);

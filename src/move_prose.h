@@ -13,7 +13,11 @@
  *   - an error: a line whose first word is a pattern's first word written
  *     as the table writes it (`VOTE 44 yes`) but which matches no pattern,
  *     or an object block that does not parse;
- *   - prose, set aside: every other line.
+ *   - moves in sentences: the phrases of the table (move_sentences.c),
+ *     "I hereby vote FOR on 8123", anywhere in a line;
+ *   - prose, set aside: every other line; a line an +aside phrase
+ *     matched is set aside with its reason ("conditional votes are not
+ *     supported").
  *
  * Errors name the line by its number in the mail, quote it and say what
  * was expected; one error refuses the whole message (its moves belong
@@ -34,9 +38,24 @@ typedef struct ProseRead {
     int naside;
 } ProseRead;
 
-/* Reads text (lines ending in \n; line i is line lines[i] of the mail).
- * false with a message in err at the first error. */
-bool prose_read(const Sugar *s, const char *text, const int *lines, int nlines, ProseRead *r, Buf *err);
+/* A mail's text as its reader kept it (mail_in.h): its lines (line i is
+ * line lines[i] of the mail), the quoted lines apart (their text after
+ * the > marks, numbered alike), and its Subject. */
+typedef struct MailText {
+    const char *text;
+    const int *lines;
+    int nlines;
+    const char *quotes; /* or NULL */
+    const int *qlines;
+    int nquotes;
+    const char *subject; /* or NULL */
+} MailText;
+
+/* Reads the text; false with a message in err at the first error.  With
+ * a table of phrases (move_sentences.c), a quoted line gives context to
+ * the lines after it, and the Subject is read when the body holds no move
+ * and the table says so (+subject). */
+bool prose_read(const Sugar *s, const MailText *m, ProseRead *r, Buf *err);
 void prose_free(ProseRead *r);
 
 #endif

@@ -50,6 +50,28 @@ bool sugar_expand(const Sugar *s, const char *body, Buf *out, Buf *err);
 typedef enum { SUGAR_NONE, SUGAR_MOVE, SUGAR_ERROR } SugarLine;
 SugarLine sugar_read_line(const Sugar *s, const char *line, int len, int lineno, Buf *out, Buf *err);
 
+/* A message read with the table's phrases (move_sentences.c): the
+ * context quoted lines give, a block being read, the lines that follow
+ * an "as follows:".  One per message, in the order of its lines. */
+typedef struct Reading Reading;
+Reading *reading_new(const Sugar *s);
+void reading_free(Reading *r);
+/* Does the table have phrases (anything but commands)?  Does it read the Subject? */
+bool sugar_has_phrases(const Sugar *s);
+bool sugar_reads_subject(const Sugar *s);
+/* A quoted line, its text after the > marks: a quoted: entry that
+ * matches it gives the context of the lines after it. */
+void reading_quoted(Reading *r, const char *line, int len);
+/* Is a block open?  Then every line, blank ones too, is its. */
+bool reading_in_block(const Reading *r);
+/* One line.  READ_MOVES: its moves appended to out; READ_ASIDE: an
+ * +aside entry matched (*why: its reason); READ_TAKEN: a block took it;
+ * READ_NONE: nothing of it is a phrase. */
+typedef enum { READ_NONE, READ_MOVES, READ_ASIDE, READ_TAKEN } ReadLine;
+ReadLine reading_line(Reading *r, const char *line, int len, Buf *out, const char **why);
+/* The message's end: a block still open is closed (its moves to out). */
+bool reading_end(Reading *r, Buf *out);
+
 /* One attribute line of a pattern, for what builds moves from the table
  * (nomic scams): its name, and the literal value when the template takes
  * nothing from the line, or the alternatives when the template is exactly

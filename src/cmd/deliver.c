@@ -125,6 +125,10 @@ static int take_mail(Game *g, const MailIn *m, const char *raw, size_t n, size_t
     Incoming in = {VIA_MAIL, m->sender, now, m->have_time ? m->time : now, m->text, summary ? summary : raw,
                    m->token, m->automatic, key, refusal.len ? buf_str(&refusal) : NULL,
                    m->lines ? m->lines : (const int[]){0}, m->nlines, how, m->wants_token};
+    in.quotes = m->quotes;
+    in.qlines = m->qlines;
+    in.nquotes = m->nquotes;
+    in.subject = m->subject;
     int rc = 0;
     const char *bad;
     char *canon = game_address(g, m->sender, &bad); /* the replies are to the address's one form */

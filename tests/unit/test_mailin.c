@@ -165,7 +165,7 @@ static void moves_among_prose(void **state)
                        "subtype: vote\npropId: 5\nvote: AGAINST\nPS: see you\nCheers, Paul\n";
     int lines[] = {1, 3, 4, 5, 7, 8, 9, 10, 12};
     ProseRead r;
-    assert_true(prose_read(s, text, lines, 9, &r, &err));
+    assert_true(prose_read(s, &(MailText){text, lines, 9, NULL, NULL, 0, NULL}, &r, &err));
     assert_int_equal(r.nmoves, 3);
     assert_non_null(strstr(buf_str(&r.moves), "nickname: hans"));
     assert_non_null(strstr(buf_str(&r.moves), "propId: 4"));
@@ -177,7 +177,7 @@ static void moves_among_prose(void **state)
 
     /* written as the table writes it, but not a move: the mail's line number, the line, the form */
     int l2[] = {2, 6};
-    assert_false(prose_read(s, "Hallo\nVOTE 44 yes\n", l2, 2, &r, &err));
+    assert_false(prose_read(s, &(MailText){"Hallo\nVOTE 44 yes\n", l2, 2, NULL, NULL, 0, NULL}, &r, &err));
     assert_non_null(strstr(buf_str(&err), "line 6: `VOTE 44 yes` is not a move"));
     assert_non_null(strstr(buf_str(&err), "VOTE <propId> <vote:FOR|AGAINST>"));
     prose_free(&r);
@@ -185,7 +185,7 @@ static void moves_among_prose(void **state)
 
     /* an object block that does not read: the mail's line */
     int l3[] = {4, 5};
-    assert_false(prose_read(s, "subtype: vote\nsubtype: register\n", l3, 2, &r, &err));
+    assert_false(prose_read(s, &(MailText){"subtype: vote\nsubtype: register\n", l3, 2, NULL, NULL, 0, NULL}, &r, &err));
     assert_non_null(strstr(buf_str(&err), "line 5: `subtype: register` (column 1): attribute \"subtype\" given twice"));
     prose_free(&r);
     buf_free(&err);
