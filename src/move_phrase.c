@@ -19,7 +19,7 @@
  * curly quotes and guillemets are marks as their straight cousins. */
 static int mark_len(const char *s, int n)
 {
-    if (strchr(",;:!?.()[]{}\"'#", *s) && *s) return 1;
+    if (strchr(",;:!?.()[]{}\"'#*~", *s) && *s) return 1;
     if (n >= 3 && (unsigned char)s[0] == 0xe2 && (unsigned char)s[1] == 0x80 &&
         ((unsigned char)s[2] == 0x9c || (unsigned char)s[2] == 0x9d || (unsigned char)s[2] == 0x98 ||
          (unsigned char)s[2] == 0x99))

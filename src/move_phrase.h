@@ -4,8 +4,8 @@
  * rather than a command that is the whole line.
  *
  * A line is cut into tokens: words ("8123", "V.J", "don't") and the marks
- * around them, each a token of its own (, ; : ! ? . ( ) [ ] { } " ' and the
- * curly quotes).  A pattern is tokens and constructs:
+ * around them, each a token of its own (, ; : ! ? . ( ) [ ] { } " ' # * ~ and
+ * the curly quotes).  A pattern is tokens and constructs:
  *
  *     word          the word, in any case
  *     [ ... ]       optional

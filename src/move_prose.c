@@ -117,7 +117,7 @@ static void set_aside(ProseRead *r, const char *p, int n, int lineno, const char
 {
     buf_printf(&r->aside, "line %d: ", lineno);
     quote_line(&r->aside, p, n);
-    if (why) buf_printf(&r->aside, " (%s)", why);
+    if (why) buf_printf(&r->aside, "\t%s", why), r->nreasons++;
     buf_putc(&r->aside, '\n');
     r->naside++;
 }
@@ -188,8 +188,8 @@ bool prose_read(const Sugar *s, const MailText *m, ProseRead *r, Buf *err)
         size_t before = r->moves.len;
         if (reading_end(rd, &r->moves)) r->nmoves += count_moves(r->moves.s + before);
     }
-    /* "BUS: I deregister" with nothing in the body */
-    if (ok && !r->nmoves && rd && sugar_reads_subject(s) && m->subject && *m->subject) {
+    /* "BUS: I deregister" with no move in the body (nor an act it does not support) */
+    if (ok && !r->nmoves && !r->nreasons && rd && sugar_reads_subject(s) && m->subject && *m->subject) {
         const char *why;
         size_t before = r->moves.len;
         if (reading_line(rd, m->subject, (int)strlen(m->subject), &r->moves, &why) == READ_MOVES)

@@ -34,8 +34,10 @@
 typedef struct ProseRead {
     Buf moves;   /* the moves in the object format, each ending with ---, in the mail's order */
     int nmoves;
-    Buf aside;   /* the lines set aside: "line N: TEXT\n" each */
+    Buf aside;   /* the lines set aside: "line N: TEXT\n" each, or "line N: TEXT\tWHY\n" when
+                  * the table says why (+aside: an act the game does not support) */
     int naside;
+    int nreasons; /* lines set aside with a reason */
 } ProseRead;
 
 /* A mail's text as its reader kept it (mail_in.h): its lines (line i is

@@ -1,0 +1,34 @@
+#!/bin/sh
+# t45-agoran.sh - real Agoran mail (tests/data/agora-mail/, each with its
+# source in Agora's public record) handed to `nomic deliver` on a game of
+# the agora set, as an MTA would, and checked against its .expect file
+# (tests/mail/corpus_check.py): the moves the phrases of agora.sugar must
+# read from it, in order, those they must not, and the acts the answer
+# must say the game does not support.  tests/t70-mail.sh sends the same
+# mails through OpenSMTPD.  Uses $NOMIC.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+CORPUS=$HERE/data/agora-mail
+count=0
+for eml in "$CORPUS"/*.eml; do
+    name=$(basename "$eml" .eml)
+    count=$((count + 1))
+    rm -f a.db a.db-wal a.db-shm
+    "$NOMIC" init a.db --ruleset agora > /dev/null
+    sender=$(python3 -c 'import email.utils, email, sys; m = email.message_from_binary_file(open(sys.argv[1], "rb")); print(email.utils.parseaddr(m["From"])[1])' "$eml")
+    "$NOMIC" deliver a.db < "$eml" > deliver.out 2>&1
+    st=$?
+    [ $st -eq 0 ] && ok || { fail "$name: nomic deliver exit $st"; cat deliver.out; }
+    "$NOMIC" log a.db --json > log.json
+    "$NOMIC" outbox a.db --json > outbox.json
+    python3 "$HERE/mail/corpus_check.py" "$CORPUS/$name.expect" log.json outbox.json "$sender" > check.out
+    while IFS= read -r line; do
+        case $line in
+        ok:*) ok ;;
+        *) fail "$name: ${line#FAIL: }" ;;
+        esac
+    done < check.out
+done
+[ "$count" -ge 20 ] && ok || fail "the Agoran corpus holds $count mails, expected at least 20"
+report agoran
