@@ -44,7 +44,7 @@ static const struct {
     {"value", run_value_tests},     {"objfmt", run_objfmt_tests}, {"lang", run_lang_tests},
     {"eval", run_eval_tests},       {"store", run_store_tests},   {"deps", run_deps_tests},
     {"mathexpr", run_mathexpr_tests}, {"pool", run_pool_tests},   {"idset", run_idset_tests},
-    {"meter", run_meter_tests},     {"hash", run_hash_tests},     {"sugar", run_sugar_tests},
+    {"meter", run_meter_tests},     {"hash", run_hash_tests},     {"sugar", run_sugar_tests}, {"phrase", run_phrase_tests},
     {"mailin", run_mailin_tests},   {"faults", run_fault_tests},
 };
 

@@ -25,6 +25,7 @@ int run_meter_tests(void);
 int run_hash_tests(void);
 int run_pool_tests(void);
 int run_sugar_tests(void);
+int run_phrase_tests(void);
 int run_mailin_tests(void);
 int run_fault_tests(void);
 
