@@ -123,10 +123,27 @@ static char *token_request(Game *g, const Incoming *m, const char **token_to)
     return buf_take(&b);
 }
 
+/* The lines the sugar set aside with a reason (+aside: an act the game
+ * does not support), each quoted by its start with the reason, first:
+ * they are what the sender most needs to hear. */
+static void not_supported(const ProseRead *pr, Buf *b)
+{
+    for (const char *p = pr->aside.s ? pr->aside.s : ""; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        const char *tab = memchr(p, '\t', n), *text = strstr(p, ": ");
+        if (tab && text && text < tab)
+            buf_printf(b, "line %ld (\"%.*s\"): %.*s; it was not counted\n", strtol(p + 5, NULL, 10), (int)(tab - text - 2),
+                       text + 2, (int)(p + n - tab - 1), tab + 1);
+        p += n + (nl != NULL);
+    }
+}
+
 /* Why a mail with no move is refused: what was read, and what was set aside. */
 static char *no_move_in_mail(const Incoming *m, const ProseRead *pr)
 {
     Buf b = {0};
+    if (pr->nreasons) not_supported(pr, &b);
     buf_puts(&b, "no move found in the mail");
     if (m->how) buf_printf(&b, " (%s)", m->how);
     if (pr->naside) {
@@ -136,8 +153,10 @@ static char *no_move_in_mail(const Incoming *m, const ProseRead *pr)
         for (int k = 0; *p && k < 5; k++) {
             const char *nl = strchr(p, '\n');
             size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
+            const char *tab = memchr(p, '\t', n);
             buf_puts(&b, "  ");
-            buf_add(&b, p, n);
+            buf_add(&b, p, tab ? (size_t)(tab - p) : n);
+            if (tab) buf_putc(&b, '\n');
             p += n;
         }
         if (pr->naside > 5) buf_printf(&b, "  (and %d more)\n", pr->naside - 5);
@@ -151,6 +170,7 @@ static char *set_aside_note(const ProseRead *pr)
 {
     if (!pr->naside) return NULL;
     Buf b = {0};
+    if (pr->nreasons) not_supported(pr, &b);
     buf_printf(&b, "%d line%s of the mail set aside as prose (line", pr->naside, pr->naside == 1 ? "" : "s");
     int k = 0;
     for (const char *p = (pr->aside.s ? pr->aside.s : ""); *p && k < 20; k++) {
