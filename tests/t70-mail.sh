@@ -555,4 +555,24 @@ for eml in "$HELP"/corpus/*.eml; do
     done < check.out
 done
 
+# Real Agoran mail (tests/data/agora-mail/, the corpus tests/t45-agoran.sh
+# delivers directly): the same mails through OpenSMTPD, each to a new game
+# of the agora set, checked against its .expect file.
+AGORA=$HELP/../data/agora-mail
+for eml in "$AGORA"/*.eml; do
+    name=$(basename "$eml" .eml)
+    nm init "$DB" --ruleset agora --force > /dev/null || { fail "agora $name: cannot init the agora game"; continue; }
+    sender=$($PY -c 'import email.utils, email, sys; m = email.message_from_binary_file(open(sys.argv[1], "rb")); print(email.utils.parseaddr(m["From"])[1])' "$eml")
+    mail_in "$sender" "agora $name" --data "$eml" || continue
+    nm log "$DB" --json > log.json
+    nm outbox "$DB" --json > outbox.json
+    $PY "$HELP/corpus_check.py" "$AGORA/$name.expect" log.json outbox.json "$sender" > check.out
+    while IFS= read -r line; do
+        case $line in
+        ok:*) ok ;;
+        *) fail "agora $name (through OpenSMTPD): ${line#FAIL: }" ;;
+        esac
+    done < check.out
+done
+
 finish
