@@ -123,42 +123,54 @@ static char *token_request(Game *g, const Incoming *m, const char **token_to)
     return buf_take(&b);
 }
 
-/* Why a mail with no move is refused: what was read, and what was set aside. */
+#define ASIDE_SHOWN 10 /* lines set aside quoted one by one; the rest are counted */
+#define ASIDE_QUOTED 40 /* bytes of a line set aside quoted: its start, enough to recognise it */
+
+/* The lines set aside, one a line, each by its number and its start:
+ * `line 4 ("Hi all, I would like to ...") was set aside as prose`, each
+ * line after the first begun with `indent`. */
+static void aside_lines(const ProseRead *pr, const char *indent, Buf *b)
+{
+    int k = 0;
+    for (const char *p = (pr->aside.s ? pr->aside.s : ""); *p && k < ASIDE_SHOWN; k++) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        long line = strtol(p + 5, NULL, 10); /* "line N: TEXT" (move_prose.h) */
+        const char *text = strstr(p, ": ");
+        text = text && text < p + n ? text + 2 : p + n;
+        size_t tn = (size_t)(p + n - text), cut = text_cut(text, tn, ASIDE_QUOTED);
+        buf_printf(b, "%sline %ld (\"%.*s%s\") was set aside as prose", k ? indent : "", line, (int)cut, text,
+                   cut < tn ? " ..." : "");
+        if (k + 1 < pr->naside && k + 1 < ASIDE_SHOWN) buf_putc(b, '\n');
+        p += n + (nl != NULL);
+    }
+    if (pr->naside > k)
+        buf_printf(b, "\n%s(and %d more line%s set aside as prose)", indent, pr->naside - k,
+                   pr->naside - k == 1 ? "" : "s");
+}
+
+/* Why a mail with no move is refused: what was read, and what was set
+ * aside, and why. */
 static char *no_move_in_mail(const Incoming *m, const ProseRead *pr)
 {
     Buf b = {0};
     buf_puts(&b, "no move found in the mail");
     if (m->how) buf_printf(&b, " (%s)", m->how);
     if (pr->naside) {
-        buf_printf(&b, "; %d line%s read as prose and set aside:\n", pr->naside, pr->naside == 1 ? "" : "s");
-        /* the first few are enough to recognise the mail */
-        const char *p = (pr->aside.s ? pr->aside.s : "");
-        for (int k = 0; *p && k < 5; k++) {
-            const char *nl = strchr(p, '\n');
-            size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
-            buf_puts(&b, "  ");
-            buf_add(&b, p, n);
-            p += n;
-        }
-        if (pr->naside > 5) buf_printf(&b, "  (and %d more)\n", pr->naside - 5);
-        if (b.s[b.len - 1] == '\n') b.s[--b.len] = 0;
+        buf_puts(&b, ": no line has a move's form or is a `name: value` line\n  ");
+        aside_lines(pr, "  ", &b);
     }
     return buf_take(&b);
 }
 
-/* The note an event read from a mail carries: the lines set aside. */
+/* The note an event read from a mail carries: the lines set aside, each
+ * quoted by its start, a line each (the event's message indents every
+ * line after its first). */
 static char *set_aside_note(const ProseRead *pr)
 {
     if (!pr->naside) return NULL;
     Buf b = {0};
-    buf_printf(&b, "%d line%s of the mail set aside as prose (line", pr->naside, pr->naside == 1 ? "" : "s");
-    int k = 0;
-    for (const char *p = (pr->aside.s ? pr->aside.s : ""); *p && k < 20; k++) {
-        buf_printf(&b, "%s %ld", k ? "," : pr->naside > 1 ? "s" : "", strtol(p + 5, NULL, 10));
-        const char *nl = strchr(p, '\n');
-        p = nl ? nl + 1 : p + strlen(p);
-    }
-    buf_puts(&b, k < pr->naside ? ", ...)" : ")");
+    aside_lines(pr, "  ", &b);
     return buf_take(&b);
 }
 
@@ -376,7 +388,7 @@ static bool submit_event(Game *g, const Incoming *m, bool dry, OutcomeFn fn, voi
             if (failed) goto done;
             unread = why != NULL;
             Buf b = {0};
-            buf_printf(&b, "%s%s%s", reading ? reading : "", reading ? "; " : "", note);
+            buf_printf(&b, "%s%s%s", reading ? reading : "", reading ? "\n  " : "", note);
             free(reading);
             reading = buf_take(&b);
         }
