@@ -137,10 +137,15 @@ void engine_meter_start(const Engine *e, Meter *m);
  * those that fired in the event (`fired`) say so; the others each with
  * the first conjunct of its if, in order, after which the
  * condition had no solution on the pool as it is, and the values the
- * conjuncts before it bound.  Evaluated under one event's budget, with a
+ * conjuncts before it bound.  The rule that came nearest to firing (the
+ * most conjuncts of its if holding, all for one that fired; ties: one
+ * that fired, then run order; one whose if holds but did not fire was
+ * pre-empted and is none), if it has a `because`, gives the reason: that text with the
+ * variables its nearest attempt bound put in, appended to `reason`, and
+ * its line comes first.  Evaluated under one event's budget, with a
  * copy of the generator: nothing of the game changes.  Appends lines to
  * out.  This reads the rules; it decides nothing. */
-void engine_why_not(Engine *e, int64_t now, ObjId move, const ObjId *fired, size_t nfired, Buf *out);
+void engine_why_not(Engine *e, int64_t now, ObjId move, const ObjId *fired, size_t nfired, Buf *reason, Buf *out);
 
 /* What the engine knows of its rules (which were false, and since which
  * changes), for a caller that rolls the pool back to a state it saw (the

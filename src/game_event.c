@@ -380,7 +380,10 @@ static void explain_no_effect(const EventCtx *c, Outcome *o, const FmtDoc *doc, 
 {
     Game *g = c->g;
     Buf b = {0};
-    buf_puts(&b, "no effect: the rules changed nothing but the move itself");
+    buf_puts(&b, "no effect: ");
+    size_t head = b.len;
+    buf_puts(&b, doc->n > 1 ? "the rules changed nothing but the moves themselves"
+                            : "the rules changed nothing but the move itself");
     for (int i = 0; i < doc->n && i < WHY_MAX_MOVES; i++) {
         ObjId id = first + (ObjId)i;
         size_t mark = pool_mark(g->pool);
@@ -401,7 +404,6 @@ static void explain_no_effect(const EventCtx *c, Outcome *o, const FmtDoc *doc, 
             for (uint32_t k = 0; was && k < was->n; k++)
                 if (was->attrs[k].name != SYM_objectId) pool_set(g->pool, id, was->attrs[k].name, was->attrs[k].value);
         }
-        if (doc->n > 1) buf_printf(&b, "\nmove %d:", i + 1);
         /* read as the mover may (their own secrets, nobody else's), with a
          * throwaway generator: an explanation is no oracle of another's
          * private value nor of the game's next draws */
@@ -417,9 +419,19 @@ static void explain_no_effect(const EventCtx *c, Outcome *o, const FmtDoc *doc, 
         uint64_t rng[4];
         memcpy(rng, g->eng->rng, sizeof rng);
         game_throwaway_rng(g);
-        Buf why = {0};
-        engine_why_not(g->eng, o->time, id, c->fired, c->nfired, &why);
+        Buf why = {0}, reason = {0};
+        engine_why_not(g->eng, o->time, id, c->fired, c->nfired, &reason, &why);
         memcpy(g->eng->rng, rng, sizeof rng);
+        /* the reason, in the words of the rule nearest to taking the
+         * move, first: for one move in place of the generic words */
+        if (doc->n > 1) {
+            buf_printf(&b, "\nmove %d:", i + 1);
+            if (reason.len) buf_printf(&b, " %s", buf_str(&reason));
+        } else if (reason.len) {
+            b.len = head;
+            buf_puts(&b, buf_str(&reason));
+        }
+        buf_free(&reason);
         for (const char *p = buf_str(&why); *p;) {
             const char *nl = strchr(p, '\n');
             size_t n = nl ? (size_t)(nl - p) : strlen(p);
@@ -520,7 +532,7 @@ static long journal_message(Store *st, const EventInput *in)
 static void note_outcome(Outcome *o, const char *text)
 {
     Buf b = {0};
-    if (o->message) buf_printf(&b, "%s%s", o->message, strchr(o->message, '\n') ? "\n" : "; ");
+    if (o->message) buf_printf(&b, "%s%s", o->message, strchr(o->message, '\n') || strchr(text, '\n') ? "\n  " : "; ");
     buf_puts(&b, text);
     free(o->message);
     o->message = buf_take(&b);

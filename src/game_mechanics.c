@@ -392,19 +392,35 @@ void game_answer_summary(Game *g, const char *sender, const char *moves, const c
         }
         p += len + (end ? 4 : 0);
     }
+    /* the outcome first: what happened and why */
     Buf head = {0};
-    buf_printf(&head, "The game read your mail as %d move%s:\n", n, n == 1 ? "" : "s");
+    if (o->verdict == VERDICT_NO_EFFECT) {
+        /* the event's message: "no effect: REASON" and the rules' lines,
+         * then the note of the lines set aside, told below instead */
+        const char *msg = o->message ? o->message : "no effect";
+        size_t len = strlen(msg), rl = reading ? strlen(reading) : 0;
+        if (rl && len > rl && strcmp(msg + len - rl, reading) == 0) {
+            len -= rl;
+            while (len && strchr(" \n;", msg[len - 1])) len--;
+        }
+        if (strncmp(msg, "no effect: ", 11) == 0) {
+            msg += 11;
+            len -= 11;
+        }
+        buf_printf(&head, "No effect: %.*s", (int)len, msg);
+        buf_putc(&head, '\n');
+    } else {
+        buf_printf(&head, "%s: the rules took your mail's move%s, %ld rule firing%s. What changed:\n",
+                   o->verdict == VERDICT_HALTED ? "Applied, and the game has ended" : "Applied", n == 1 ? "" : "s",
+                   o->run.firings, o->run.firings == 1 ? "" : "s");
+        tell_changes(g->pool, &head);
+    }
+    buf_printf(&head, "\nThe game read your mail as %d move%s:\n", n, n == 1 ? "" : "s");
     buf_add(&head, b.s, b.len);
     if (n > 20) buf_printf(&head, "  ... and %d more\n", n - 20);
-    const char *st = verdict_name(o->verdict);
-    bool none = o->verdict == VERDICT_NO_EFFECT;
-    if (reading && !none) buf_printf(&head, "Also: %s.\n", reading); /* (no effect: the message says it) */
-    if (none) {
-        buf_printf(&head, "\nOutcome: %s\n", o->message ? o->message : "no effect");
-    } else {
-        buf_printf(&head, "\nOutcome: %s, %ld rule firing%s. What changed:\n", st, o->run.firings,
-                   o->run.firings == 1 ? "" : "s");
-        tell_changes(g->pool, &head);
+    if (reading) {
+        buf_printf(&head, "\nNot read as moves (a move is a line of one of the game's forms, or `name: value` lines):\n"
+                          "  %s\n", reading);
     }
     msg_push(&o->run.sent, sym_cstr(sender), sym_intern(head.s, head.len));
     buf_free(&head);
@@ -415,7 +431,7 @@ bool game_answer_refusal(Game *g, const Incoming *m, bool unread, const Outcome 
 {
     if (!g->st) return true;
     Buf b = {0};
-    buf_printf(&b, "Your message was not applied: %s\n", o->message ? o->message : "refused");
+    buf_printf(&b, "Refused (nothing of your mail was applied): %s\n", o->message ? o->message : "it was refused");
     if (g->sugar) {
         buf_puts(&b, "\nMoves may be written as lines such as:\n");
         sugar_describe(g->sugar, &b);

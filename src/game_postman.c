@@ -128,17 +128,30 @@ char *mail_format_reply(const char *from, const char *to, const char *subject, c
     return out;
 }
 
-/* "GAME: the first line of the text", at most 72 characters of it. */
+#define SUBJECT_MAX 72 /* bytes of the text in a subject */
+
+/* "GAME: the first line of the text"; a line longer than SUBJECT_MAX is
+ * cut at the end of its first sentence if that fits, else at the last
+ * word that fits, with an ellipsis: never in the middle of a word. */
 static char *subject_of(const char *game, const char *text)
 {
     while (*text == '\n' || *text == ' ') text++;
     size_t n = strcspn(text, "\n");
-    if (n > 72) {
-        n = 72;
-        while (n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80) n--; /* not inside a UTF-8 character */
+    const char *more = "";
+    if (n > SUBJECT_MAX) {
+        size_t end = 0;
+        for (size_t i = 1; i + 1 < SUBJECT_MAX && !end; i++)
+            if (strchr(".!?", text[i]) && text[i + 1] == ' ' && i >= 8) end = i + 1;
+        if (end) {
+            n = end;
+        } else {
+            n = text_cut(text, n, SUBJECT_MAX - 4);
+            while (n > 0 && strchr(",;:-", text[n - 1])) n--;
+            more = " ...";
+        }
     }
     Buf b = {0};
-    buf_printf(&b, "%s: %.*s", game, (int)n, text);
+    buf_printf(&b, "%s: %.*s%s", game, (int)n, text, more);
     /* no control character (a bare CR) reaches a header */
     for (size_t i = 0; i < b.len; i++)
         if ((unsigned char)b.s[i] < 0x20 || b.s[i] == 0x7f) b.s[i] = ' ';

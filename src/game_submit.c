@@ -123,62 +123,68 @@ static char *token_request(Game *g, const Incoming *m, const char **token_to)
     return buf_take(&b);
 }
 
-/* The lines the sugar set aside with a reason (+aside: an act the game
- * does not support), each quoted by its start with the reason, first:
- * they are what the sender most needs to hear. */
-static void not_supported(const ProseRead *pr, Buf *b)
+#define ASIDE_SHOWN 10 /* lines set aside quoted one by one; the rest are counted */
+#define ASIDE_QUOTED 40 /* bytes of a line set aside quoted: its start, enough to recognise it */
+
+/* One line set aside, "line N: TEXT" or "line N: TEXT\tWHY" (move_prose.h),
+ * by its number and its start; with its reason when the sugar gave one
+ * (+aside: an act the game does not support). */
+static void aside_line(const char *p, size_t n, Buf *b)
 {
-    for (const char *p = pr->aside.s ? pr->aside.s : ""; *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        const char *tab = memchr(p, '\t', n), *text = strstr(p, ": ");
-        if (tab && text && text < tab)
-            buf_printf(b, "line %ld (\"%.*s\"): %.*s; it was not counted\n", strtol(p + 5, NULL, 10), (int)(tab - text - 2),
-                       text + 2, (int)(p + n - tab - 1), tab + 1);
-        p += n + (nl != NULL);
-    }
+    long line = strtol(p + 5, NULL, 10);
+    const char *text = strstr(p, ": "), *tab = memchr(p, '\t', n);
+    text = text && text < p + n ? text + 2 : p + n;
+    const char *end = tab && tab > text ? tab : p + n;
+    size_t tn = (size_t)(end - text), cut = text_cut(text, tn, ASIDE_QUOTED);
+    buf_printf(b, "line %ld (\"%.*s%s\")", line, (int)cut, text, cut < tn ? " ..." : "");
+    if (tab) buf_printf(b, ": %.*s; it was not counted", (int)(p + n - tab - 1), tab + 1);
+    else buf_puts(b, " was set aside as prose");
 }
 
-/* Why a mail with no move is refused: what was read, and what was set aside. */
+/* The lines set aside, one a line, each line after the first begun with
+ * `indent`: first every one the sugar gave a reason for (what the sender
+ * most needs to hear), then the others, at most ASIDE_SHOWN. */
+static void aside_lines(const ProseRead *pr, const char *indent, Buf *b)
+{
+    int shown = 0, plain = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (const char *p = (pr->aside.s ? pr->aside.s : ""); *p;) {
+            const char *nl = strchr(p, '\n');
+            size_t n = nl ? (size_t)(nl - p) : strlen(p);
+            bool reason = memchr(p, '\t', n) != NULL;
+            if (reason == (pass == 0) && (reason || plain++ < ASIDE_SHOWN)) {
+                if (shown++) buf_printf(b, "\n%s", indent);
+                aside_line(p, n, b);
+            }
+            p += n + (nl != NULL);
+        }
+    if (pr->naside > shown)
+        buf_printf(b, "\n%s(and %d more line%s set aside as prose)", indent, pr->naside - shown,
+                   pr->naside - shown == 1 ? "" : "s");
+}
+
+/* Why a mail with no move is refused: what was read, and what was set
+ * aside, and why. */
 static char *no_move_in_mail(const Incoming *m, const ProseRead *pr)
 {
     Buf b = {0};
-    if (pr->nreasons) not_supported(pr, &b);
     buf_puts(&b, "no move found in the mail");
     if (m->how) buf_printf(&b, " (%s)", m->how);
     if (pr->naside) {
-        buf_printf(&b, "; %d line%s read as prose and set aside:\n", pr->naside, pr->naside == 1 ? "" : "s");
-        /* the first few are enough to recognise the mail */
-        const char *p = (pr->aside.s ? pr->aside.s : "");
-        for (int k = 0; *p && k < 5; k++) {
-            const char *nl = strchr(p, '\n');
-            size_t n = nl ? (size_t)(nl - p) + 1 : strlen(p);
-            const char *tab = memchr(p, '\t', n);
-            buf_puts(&b, "  ");
-            buf_add(&b, p, tab ? (size_t)(tab - p) : n);
-            if (tab) buf_putc(&b, '\n');
-            p += n;
-        }
-        if (pr->naside > 5) buf_printf(&b, "  (and %d more)\n", pr->naside - 5);
-        if (b.s[b.len - 1] == '\n') b.s[--b.len] = 0;
+        buf_puts(&b, pr->nreasons == pr->naside ? ":\n  " : ": no line has a move's form or is a `name: value` line\n  ");
+        aside_lines(pr, "  ", &b);
     }
     return buf_take(&b);
 }
 
-/* The note an event read from a mail carries: the lines set aside. */
+/* The note an event read from a mail carries: the lines set aside, each
+ * quoted by its start, a line each (the event's message indents every
+ * line after its first). */
 static char *set_aside_note(const ProseRead *pr)
 {
     if (!pr->naside) return NULL;
     Buf b = {0};
-    if (pr->nreasons) not_supported(pr, &b);
-    buf_printf(&b, "%d line%s of the mail set aside as prose (line", pr->naside, pr->naside == 1 ? "" : "s");
-    int k = 0;
-    for (const char *p = (pr->aside.s ? pr->aside.s : ""); *p && k < 20; k++) {
-        buf_printf(&b, "%s %ld", k ? "," : pr->naside > 1 ? "s" : "", strtol(p + 5, NULL, 10));
-        const char *nl = strchr(p, '\n');
-        p = nl ? nl + 1 : p + strlen(p);
-    }
-    buf_puts(&b, k < pr->naside ? ", ...)" : ")");
+    aside_lines(pr, "  ", &b);
     return buf_take(&b);
 }
 
@@ -397,7 +403,7 @@ static bool submit_event(Game *g, const Incoming *m, bool dry, OutcomeFn fn, voi
             if (failed) goto done;
             unread = why != NULL;
             Buf b = {0};
-            buf_printf(&b, "%s%s%s", reading ? reading : "", reading ? "; " : "", note);
+            buf_printf(&b, "%s%s%s", reading ? reading : "", reading ? "\n  " : "", note);
             free(reading);
             reading = buf_take(&b);
         }

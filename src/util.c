@@ -332,6 +332,16 @@ size_t utf8_cut(const char *s, size_t n, size_t max)
     return i;
 }
 
+size_t text_cut(const char *s, size_t n, size_t max)
+{
+    if (n <= max) return n;
+    size_t i = max;
+    while (i > max / 2 && s[i] != ' ' && s[i] != '\t') i--;
+    if (i <= max / 2) return utf8_cut(s, n, max);
+    while (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t')) i--;
+    return i;
+}
+
 bool random_bytes(void *buf, size_t n)
 {
     unsigned char *p = buf;

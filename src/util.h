@@ -66,6 +66,11 @@ void buf_add_utf8(Buf *b, const char *s, size_t n);
 /* The longest prefix of s[0..n) not over max bytes that does not cut a
  * UTF-8 sequence in two. */
 size_t utf8_cut(const char *s, size_t n, size_t max);
+/* The prefix of s[0..n) to show when at most max bytes fit: all of it if
+ * it fits, else up to the last blank before the limit (blanks before it
+ * dropped), or, if none is past half the limit, utf8_cut's.  The caller
+ * adds its ellipsis when the result is shorter than n. */
+size_t text_cut(const char *s, size_t n, size_t max);
 /* SipHash-2-4 of n bytes under a 128-bit key (key[0] is its first eight
  * bytes, little-endian): a keyed pseudo-random function, so without the key
  * no one can predict an output, let alone find two inputs that agree. */

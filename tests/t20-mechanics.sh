@@ -117,7 +117,8 @@ expect_status 0 "a multipart mail with base64 text, html and an attachment" "$NO
 mail 'gus@v.org' 'Thu, 01 Jan 2026 00:07:00 +0000' 'Content-Type: text/plain' 'Hello, how do I play?' > gus.eml
 expect_status 0 "a mail with no move is taken (and answered)" "$NOMIC" deliver m.db < gus.eml
 "$NOMIC" outbox m.db > out
-expect_in out "Your message was not applied" "the mail with no move is answered"
+expect_in out "Refused (nothing of your mail was applied): no move found in the mail" "the mail with no move is answered, its outcome first"
+expect_in out 'line 1 ("Hello, how do I play?") was set aside as prose' "each line set aside quoted by its start"
 expect_in out "gus@v.org" "the answer goes to its sender"
 printf 'Subject: no sender\r\n\r\nREGISTER Nobody\r\n' > nofrom.eml
 expect_status 65 "a mail with no From bounces" "$NOMIC" deliver m.db < nofrom.eml
@@ -419,6 +420,12 @@ expect_in sent/0.eml "Subject: Engine City Nomic: " "the subject has the game's 
 printf 'From: Ann <ann@th.org>\r\nTo: game@localhost\r\nSubject: oops\r\nDate: Thu, 01 Jan 2026 00:06:00 +0000\r\nMessage-ID: <oops.2@th.org>\r\nContent-Type: text/plain\r\n\r\nVOTE 1 maybe\r\n' > th2.eml
 expect_status 0 "a mail refused by the Mechanics" "$NOMIC" deliver th.db < th2.eml
 expect_in sent/1.eml "In-Reply-To: <oops.2@th.org>" "the Mechanics' refusal threads too"
+# a subject is the first line, cut at a word with an ellipsis (or at the
+# end of its first sentence), never inside a word
+expect_eq "$(python3 -c 'import email, email.header, sys
+m = email.message_from_binary_file(open(sys.argv[1], "rb"))
+print(str(email.header.make_header(email.header.decode_header(m["Subject"]))).replace("\n", "").replace("\r", ""))' sent/1.eml)" \
+    'Engine City Nomic: Refused (nothing of your mail was applied): line 1: `VOTE 1 maybe` ...' "a long subject is cut at a word, with an ellipsis"
 
 # --- a token by mail: a line TOKEN ---------------------------------------
 "$NOMIC" init tk.db --ruleset favor --time 2026-01-01Z > /dev/null
@@ -486,11 +493,14 @@ VOTE 45 FOR
 Ann' > ne.eml
 expect_status 0 "a vote of no effect by mail" "$NOMIC" deliver ne.db < ne.eml
 expect_in out "no effect" "by mail too"
-expect_in out "2 lines of the mail set aside as prose (lines 1, 3)" "with the lines set aside"
+expect_in out 'line 1 ("Hi, my vote:") was set aside as prose' "with the lines set aside, each quoted by its start"
+expect_in out 'line 3 ("Ann") was set aside as prose' "every one"
 sqlite3 ne.db "select text from outbox o join recipients r on r.id=o.to_id where r.list='ann@x.org' order by o.id desc limit 1" > out
 expect_in out "The game read your mail as 1 move:" "the mail's answer lists the moves understood"
 expect_in out "1. subtype: vote; propId: 45; vote: FOR" "each move as it was read"
-expect_in out "Outcome: no effect: the rules changed nothing but the move itself" "the outcome, with its own status"
+[ "$(sed -n '/^-------- message 2 of 2/{n;n;p;q}' out)" = "No effect: your vote on proposal 45 was not counted: a player votes on an open proposal once, FOR or AGAINST" ] && ok ||
+    fail "the Mechanics' answer opens with the outcome and the reason of the rule that came nearest (its because): $(cat out)"
+expect_in out 'line 1 ("Hi, my vote:") was set aside as prose' "the lines set aside, quoted"
 expect_in out 'rule 16 (ruleOrder 30220): `exists(type=="voteInProgress"' "and the reason"
 
 # --- the game's time goes forward ------------------------------------------

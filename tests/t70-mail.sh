@@ -276,7 +276,7 @@ nm show "$DB" > state.after
 cmp -s state.before state.after && ok || fail "a mail with no move changed the state: $(diff state.before state.after | head -5)"
 nm outbox "$DB" --json > outbox.json
 jq_ '"\n".join(m["text"] for m in d["messages"] if "dave@example.com" in str(m["to"]))' < outbox.json > dave.txt
-expect_in dave.txt "Your message was not applied" "the mail with no move is answered to its sender"
+expect_in dave.txt "Refused (nothing of your mail was applied)" "the mail with no move is answered to its sender"
 
 expect_status 0 "mailPolicy tokens" nm config "$DB" mailPolicy tokens
 expect_status 0 "a token for alice" nm token "$DB" alice@example.org

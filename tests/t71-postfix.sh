@@ -277,7 +277,7 @@ expect_eq "$(last_event "$DB" 'd["events"][-1]["status"] + " " + d["events"][-1]
 nm show "$DB" > state.after
 expect_cmp state.before state.after "a mail with no move leaves the state as it was"
 nm outbox "$DB" --json | jq_ '"\n".join(m["text"] for m in d["messages"] if "bob@players.test" in str(m["to"]))' > bob.txt
-expect_in bob.txt "Your message was not applied" "the mail with no move is answered to its sender"
+expect_in bob.txt "Refused (nothing of your mail was applied)" "the mail with no move is answered to its sender"
 
 # A mail with no From: nomic exits 65 (EX_DATAERR), Postfix bounces it to
 # the envelope sender, with nomic's reason and the mail itself: not lost.
