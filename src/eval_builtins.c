@@ -294,6 +294,30 @@ static Sym fn_length(Ctx *cx, const Node *call, const Obj *cand)
     return sym_from_long(n);
 }
 
+#define MAX_PAD 1000 /* a column wider than a screen is no layout */
+
+/* Columns for a report: text and spaces to |n| characters. */
+static Sym fn_pad(Ctx *cx, const Node *call, const Obj *cand)
+{
+    Sym s = arg(cx, call, 0, cand);
+    long width;
+    if (!sym_to_long(arg(cx, call, 1, cand), &width) || width > MAX_PAD || width < -MAX_PAD) return s;
+    long n = 0;
+    for (const char *p = sym_text(s); *p; p++)
+        if (((unsigned char)*p & 0xc0) != 0x80) n++;
+    long want = width < 0 ? -width : width;
+    if (n >= want || !meter_text(cx, sym_len(s) + (size_t)(want - n))) return s;
+    Buf b = {0};
+    if (width < 0)
+        for (long i = n; i < want; i++) buf_putc(&b, ' ');
+    buf_add(&b, sym_text(s), sym_len(s));
+    if (width > 0)
+        for (long i = n; i < want; i++) buf_putc(&b, ' ');
+    Sym r = sym_intern(b.s, b.len);
+    buf_free(&b);
+    return r;
+}
+
 /* A time (seconds since 1970) as people read it: 2026-01-05T00:00:00Z. */
 static Sym fn_timeText(Ctx *cx, const Node *call, const Obj *cand)
 {

@@ -70,6 +70,9 @@ FUNC(lower, 1, 1, (ARG_EXPR), 0, COST_TEXT, "lower(text)",
      "text with A-Z made a-z (other characters as they are): for orders that ignore case")
 FUNC(words, 1, 1, (ARG_EXPR), 0, COST_TEXT, "words(list)", "the number of whitespace-separated words of list")
 FUNC(member, 2, 2, (ARG_EXPR), 0, COST_TEXT, "member(list, w)", "T if w is one of the words of list")
+FUNC(pad, 2, 2, (ARG_EXPR), 0, COST_TEXT, "pad(text, n)",
+     "text with spaces after it to n characters (before it when n < 0: numbers to the right), as it is if longer; "
+     "|n| at most 1000: for reports laid out in columns")
 FUNC(glue, 1, -1, (ARG_EXPR), 0, COST_TEXT, "glue(a, b, ...)",
      "the texts joined with nothing between them (juxtaposition puts one space)")
 FUNC(replaceWord, 3, 3, (ARG_EXPR), 0, COST_TEXT, "replaceWord(list, w, v)",
