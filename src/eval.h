@@ -145,4 +145,10 @@ void msg_free(MsgList *l);
 
 /* Is attribute `name` of o private (engineSettings.privateAttributes)? */
 
+/* The game's generator (xoshiro256**, eval_builtins.c): steps the four
+ * words of s and returns the next draw.  random() calls it once or more
+ * (rejection); `nomic replay --strike` steps it to skip a struck event's
+ * draws. */
+uint64_t eval_rng_next(uint64_t *s);
+
 #endif

@@ -179,7 +179,7 @@ static Sym fn_timeGE(Ctx *cx, const Node *call, const Obj *cand)
 /* xoshiro256** (Blackman and Vigna): small, fast, and its whole state is
  * four words kept in the game's database, so replays draw the same. */
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-static uint64_t rng_next(uint64_t *s)
+uint64_t eval_rng_next(uint64_t *s)
 {
     uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
     s[2] ^= s[0];
@@ -205,9 +205,9 @@ static Sym fn_random(Ctx *cx, const Node *call, const Obj *cand)
         return SYM_EMPTY;
     }
     uint64_t span = (uint64_t)hi - (uint64_t)lo + 1, x;
-    if (span == 0) return sym_from_long((long)rng_next(cx->rng)); /* the whole range */
+    if (span == 0) return sym_from_long((long)eval_rng_next(cx->rng)); /* the whole range */
     uint64_t limit = UINT64_MAX - UINT64_MAX % span;
-    do x = rng_next(cx->rng);
+    do x = eval_rng_next(cx->rng);
     while (x >= limit); /* rejection keeps every value equally likely */
     return sym_from_long((long)((uint64_t)lo + x % span));
 }

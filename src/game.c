@@ -33,6 +33,7 @@ void outcome_free(Outcome *o)
     free(o->message);
     event_run_free(&o->run);
     code_notes_free(&o->code);
+    free(o->changes);
     memset(o, 0, sizeof *o);
 }
 
@@ -511,6 +512,26 @@ void game_throwaway_rng(Game *g)
     for (int i = 0; i < 4; i++) g->eng->rng[i] = splitmix(&x);
 }
 
+/* A new game's start in its store (in the caller's transaction): the
+ * objects after its initial sets, the snapshot of event 0, the state. */
+static bool write_start(Game *g)
+{
+    bool ok = true;
+    Buf b = {0};
+    for (uint32_t i = idset_seek(&g->pool->all, 0, 1); ok && i < g->pool->all.len; i = idset_seek(&g->pool->all, i + 1, 0)) {
+        buf_reset(&b);
+        fmt_print_obj(&b, pool_get(g->pool, g->pool->all.ids[i]), NULL, NULL);
+        ok = store_put_object(g->st, g->pool->all.ids[i], buf_str(&b));
+    }
+    buf_free(&b);
+    /* the objects table is then up to date with event 0 (checkpoints) */
+    ok = ok && store_meta_set(g->st, "objects_at", "0");
+    char *snap = game_export_pool(g->pool);
+    ok = ok && store_put_snapshot(g->st, 0, snap);
+    free(snap);
+    return ok && game_save_state(g, 0);
+}
+
 Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, uint64_t seed, int64_t time,
                 bool force, Buf *err)
 {
@@ -568,19 +589,7 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
     g->move_index_from = 1;
     ok = ok && store_meta_set(g->st, "move_index_from", "1");
     ok = ok && store_meta_set(g->st, "sugar", buf_str(&sugar));
-    Buf b = {0};
-    for (uint32_t i = idset_seek(&g->pool->all, 0, 1); ok && i < g->pool->all.len; i = idset_seek(&g->pool->all, i + 1, 0)) {
-        buf_reset(&b);
-        fmt_print_obj(&b, pool_get(g->pool, g->pool->all.ids[i]), NULL, NULL);
-        ok = store_put_object(g->st, g->pool->all.ids[i], buf_str(&b));
-    }
-    buf_free(&b);
-    /* the objects table is then up to date with event 0 (checkpoints) */
-    ok = ok && store_meta_set(g->st, "objects_at", "0");
-    char *snap = game_export_pool(g->pool);
-    ok = ok && store_put_snapshot(g->st, 0, snap);
-    free(snap);
-    ok = ok && game_save_state(g, 0);
+    ok = ok && write_start(g);
     if (ok && store_commit(g->st)) {
         buf_free(&sugar);
         return g;
@@ -776,4 +785,42 @@ void game_collect(Game *g, bool force)
     }
     sym_gc_end();
     pthread_mutex_unlock(&open_mu);
+}
+
+/* game_init_copy: each initial set of `from`, loaded and kept. */
+typedef struct CopySets {
+    Game *g;
+    Buf *err;
+} CopySets;
+
+static bool copy_set(void *ud, const char *label, const char *text)
+{
+    CopySets *c = ud;
+    return game_load_set(c->g, label, text, c->err) && store_add_initial(c->g->st, label, text);
+}
+
+Game *game_init_copy(const char *path, Game *from, bool force, Buf *err)
+{
+    static const char *const keys[] = {"seed",    "seed_salt",       "seed_commitment", "seed_revealed",
+                                       "hash_key", "created",        "move_index_from", "sugar"};
+    Game *g = game_memory(from->seed);
+    pool_set_hash_key(g->pool, from->pool->hash_key);
+    g->eng->created = from->eng->created;
+    g->move_index_from = from->move_index_from;
+    g->st = store_open(path, true, force, err);
+    if (!g->st) goto failed;
+    CopySets cs = {g, err};
+    bool ok = store_begin(g->st) && store_each_initial(from->st, copy_set, &cs);
+    for (size_t i = 0; ok && i < sizeof keys / sizeof *keys; i++) {
+        char *v = NULL;
+        int got = store_meta_read(from->st, keys[i], &v);
+        ok = got >= 0 && (got == 0 || store_meta_set(g->st, keys[i], v));
+        free(v);
+    }
+    ok = ok && write_start(g);
+    if (ok && store_commit(g->st)) return g;
+    if (!err->len) buf_printf(err, "%s: %s", path, store_error(g->st));
+failed:
+    game_close(g);
+    return NULL;
 }

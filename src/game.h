@@ -59,6 +59,7 @@ typedef struct Game {
     long move_index_from; /* the first event whose moves carry moveIndex (the meta key move_index_from;
                            * 0: none yet, the next journaled is) */
     bool unindexed;      /* the event being run is older than that: its moves get no moveIndex (replay) */
+    bool keep_changes;   /* each event's changes are also given in Outcome.changes (replay --strike) */
     /* the game's own state as the last event left it (the meta row "state") */
     bool halted;
     bool have_timer;
@@ -151,6 +152,7 @@ typedef struct Outcome {
     bool failed_read;    /* a read of the store failed while the event ran: it is not committed */
     CodeNotes code;      /* the Mechanics' check of the moves' rule code (move_code.h) */
     bool over_quota;     /* refused: its sender is over a quota (game_billing.h) */
+    char *changes;       /* Game.keep_changes: the event's changes as its journal row keeps them, or NULL */
 } Outcome;
 
 void outcome_free(Outcome *o);
@@ -161,6 +163,15 @@ typedef void (*OutcomeFn)(void *ud, Game *g, const Outcome *o);
 Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, uint64_t seed, int64_t time,
                 bool force, Buf *err);
 Game *game_open(const char *path, Buf *err);
+/* The game at path as its store has it, opened read-only (store_open_readonly):
+ * no event a crash left unsettled is finished, nothing is written; for
+ * reading alone (replay --strike). */
+Game *game_open_readonly(const char *path, Buf *err);
+/* A new game file at path with the initial sets, seed, hash key, creation
+ * time, moveIndex's first event and sugar of `from` (its seed's
+ * commitment too), and no event yet: the start of the corrected game of
+ * replay --strike --into.  Refused if path exists, unless force. */
+Game *game_init_copy(const char *path, Game *from, bool force, Buf *err);
 Game *game_memory(uint64_t seed);
 /* SHA-256 (hex) of "nomic seed SEED salt SALT": the commitment init publishes. */
 char *game_commitment(uint64_t seed, const char *salt);
@@ -273,6 +284,27 @@ bool game_event_move(Game *g, const char *sender, int64_t time, int64_t stamp, c
 /* nomic replay's check (game_replay.c): the game rebuilt from its initial
  * sets and journal; prints what differs, true when every hash matches. */
 bool game_replay(Game *g);
+
+/* nomic replay --strike (game_strike.c): the game replayed twice in
+ * memory, as journaled and without event `strike`, which a ruling says
+ * never happened (its draws of the generator skipped, not handed to the
+ * next event); prints the later events whose status or changes differ
+ * and the final states' differences, ids compared as docs/engine.md
+ * says ("Striking an event"); with `into`, writes the corrected game
+ * there (force: over a file).  `g` is only read (game_open_readonly).
+ * Returns the exit status: 0, 1 (the game does not replay, a store
+ * failed, `into` not written), 2 (no event `strike` to strike). */
+typedef struct StrikeOpts {
+    long strike;          /* the event struck */
+    const char *into;     /* where the corrected game goes, or NULL */
+    const char *game_path; /* g's file, which `into` may not be */
+    bool force, json;
+} StrikeOpts;
+int game_strike(Game *g, const StrikeOpts *opt);
+/* A struck event's place in a corrected game's journal (kind "strike",
+ * input "event: N" and "draws: K"): the generator steps K draws, nothing
+ * else happens; journaled if g has a store.  Replay repeats it. */
+bool game_event_strike(Game *g, const EventInput *in, Outcome *o);
 
 /* The game-keeper's way out of a rule that stops the game (game_suspend.c):
  * rule `rule` is set aside (on) or taken back (off), as an event of its

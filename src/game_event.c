@@ -103,7 +103,15 @@ static void changes_text(Game *g, Buf *b)
 /* Writes the event's outcome and effects in one transaction. */
 static bool commit_event(Game *g, const EventInput *in, Outcome *o)
 {
-    if (!g->st) return true;
+    if (!g->st) {
+        if (g->keep_changes && o->ran && o->run.status != RUN_RUNAWAY) {
+            Buf b = {0};
+            changes_text(g, &b);
+            o->changes = b.len ? buf_take(&b) : NULL;
+            buf_free(&b);
+        }
+        return true;
+    }
     Store *st = g->st;
     if (o->failed_read) { /* store_error says which */
         g->reload = true;
@@ -113,6 +121,7 @@ static bool commit_event(Game *g, const EventInput *in, Outcome *o)
     Buf changes = {0};
     if (o->ran && o->run.status != RUN_RUNAWAY) {
         changes_text(g, &changes);
+        if (g->keep_changes && changes.len) o->changes = xstrdup(buf_str(&changes));
         /* the objects table has them at its checkpoint (game.c), a
          * group's at its end (game_group_end) */
         ok = ok && (store_in_group(st) || game_objects_checkpoint(g, o->event));

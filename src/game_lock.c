@@ -30,6 +30,17 @@ failed:
     return NULL;
 }
 
+Game *game_open_readonly(const char *path, Buf *err)
+{
+    Store *st = store_open_readonly(path, err);
+    if (!st) return NULL;
+    Game *g = game_new();
+    g->st = st;
+    if (game_load(g, err)) return g;
+    game_close(g);
+    return NULL;
+}
+
 /* Loads the game again from the store, when another program wrote it. */
 static bool game_reload(Game *g, Buf *err)
 {

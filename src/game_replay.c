@@ -40,6 +40,7 @@ static bool replay_event(void *ud, const JournalRow *row)
                      .moves = row->input ? row->input : ""};
     r->mem->unindexed = row->n < r->index_from;
     if (strcmp(row->kind, "suspend") == 0 || strcmp(row->kind, "resume") == 0) game_event_keeper(r->mem, &in, &o);
+    else if (strcmp(row->kind, "strike") == 0) game_event_strike(r->mem, &in, &o); /* a corrected game's */
     else game_event(r->mem, &in, &o);
     r->events++;
     if (strcmp(row->status, "received") == 0) {

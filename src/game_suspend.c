@@ -154,5 +154,5 @@ bool game_event_keeper(Game *g, const EventInput *in, Outcome *o)
         return true;
     }
     apply(g, (ObjId)id, on, o);
-    return true;
+    return !g->st || keep(g, (ObjId)id, o); /* a corrected game (replay --strike --into) keeps it */
 }

@@ -20,7 +20,7 @@ const Command commands[] = {
     {&cmd_log, CMD_GAME},
     {&cmd_outbox, CMD_GAME},
     {&cmd_check, 0},
-    {&cmd_replay, CMD_GAME},
+    {&cmd_replay, 0}, /* opens GAME itself: read-only with --strike */
     {&cmd_export, CMD_GAME},
     {&cmd_config, CMD_GAME},
     {&cmd_token, CMD_GAME},

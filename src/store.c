@@ -655,6 +655,85 @@ Store *store_open(const char *path, bool create, bool force, Buf *err)
     return s;
 }
 
+Store *store_open_readonly(const char *path, Buf *err)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        buf_printf(err, "%s: no such game (create it with nomic init)", path);
+        return NULL;
+    }
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, configure_sqlite);
+    Store *s = xcalloc(1, sizeof *s);
+    s->lockfd = -1;
+    char *f = NULL;
+    int got = -1;
+    /* A game no program has open has no -wal file, and its main file is
+     * the whole game: read as immutable, SQLite makes no -wal or -shm
+     * beside it (a plain read-only connection would, and could not remove
+     * them).  Otherwise another program has it open: read beside it. */
+    char side[4096];
+    snprintf(side, sizeof side, "%s-wal", path);
+    bool quiet = stat(side, &sb) != 0;
+    Buf uri = {0};
+    buf_puts(&uri, "file:");
+    for (const char *p = path; *p; p++) {
+        if (*p == '%' || *p == '?' || *p == '#') buf_printf(&uri, "%%%02X", (unsigned char)*p);
+        else buf_putc(&uri, *p);
+    }
+    buf_puts(&uri, quiet ? "?mode=ro&immutable=1" : "?mode=ro");
+    int rc = sqlite3_open_v2(buf_str(&uri), &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, NULL);
+    buf_free(&uri);
+    if (rc == SQLITE_OK &&
+        sqlite3_busy_timeout(s->db, 5000) == SQLITE_OK)
+        got = store_meta_read(s, "format", &f);
+    bool ours = got > 0 && strcmp(f, STORE_FORMAT) == 0;
+    if (got < 0) {
+        buf_printf(err, "%s: %s", path, s->err[0] ? s->err : sqlite3_errmsg(s->db));
+    } else if (!ours && got > 0 && (strcmp(f, "2") == 0 || strcmp(f, "3") == 0)) {
+        buf_printf(err, "%s is a game of format %s, which this build reads only by upgrading it; any command that "
+                        "opens it (nomic log) upgrades it first", path, f);
+    } else if (!ours) {
+        buf_printf(err, "%s is not a nomic game (or was made by another version)", path);
+    }
+    free(f);
+    if (ours) return s;
+    store_close(s);
+    return NULL;
+}
+
+bool store_copy_rows(Store *from, Store *to, const char *table)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT * FROM %s", table);
+    sqlite3_stmt *sel = NULL, *ins = NULL;
+    if (!prepare(from, sql, &sel)) {
+        snprintf(to->err, sizeof to->err, "%s", from->err);
+        return false;
+    }
+    int ncol = sqlite3_column_count(sel);
+    Buf b = {0};
+    buf_printf(&b, "INSERT OR REPLACE INTO %s VALUES(", table);
+    for (int i = 0; i < ncol; i++) buf_puts(&b, i ? ",?" : "?");
+    buf_putc(&b, ')');
+    bool ok = prepare(to, buf_str(&b), &ins);
+    buf_free(&b);
+    int got = 0;
+    while (ok && (got = step_row(from, sel)) == 1) {
+        for (int i = 0; i < ncol; i++) sqlite3_bind_value(ins, i + 1, sqlite3_column_value(sel, i));
+        int rc = sqlite3_step(ins);
+        sqlite3_reset(ins);
+        if (rc != SQLITE_DONE) ok = fail(to);
+    }
+    if (ok && got < 0) {
+        snprintf(to->err, sizeof to->err, "%s", from->err);
+        ok = false;
+    }
+    sqlite3_finalize(sel);
+    sqlite3_finalize(ins);
+    return ok;
+}
+
 void store_close(Store *s)
 {
     if (!s) return;

@@ -61,6 +61,14 @@ typedef struct JournalRow {
 /* Opens (create: makes a new file, refusing to overwrite unless force). */
 Store *store_open(const char *path, bool create, bool force, Buf *err);
 void store_close(Store *s);
+/* Opens a game of this build's format for reading only (SQLite's
+ * read-only mode: no upgrade, no recovery, no lock, nothing written);
+ * NULL and err when it cannot, or the file is of another format. */
+Store *store_open_readonly(const char *path, Buf *err);
+/* Copies every row of `table` (a table of this schema, named by the
+ * caller, never by a user) from one store to another, replacing rows of
+ * the same key; in to's transaction if one is open.  False: store_error(to). */
+bool store_copy_rows(Store *from, Store *to, const char *table);
 /* A setting of the game file at path, read without opening it as a game
  * (no upgrade, no write, no lock): 1 and *value (malloc'd), 0 unset, -1
  * not readable as a game (err).  What a host reads of each of its games

@@ -9,8 +9,8 @@ import {exclusive, state} from './state.js';
 const LOG_LIMIT = 500;        // the API's maximum page
 const HISTORY_FIRST = 100;    // events shown on first load; older ones on request
 
-// the game-keeper's events (nomic suspend / resume): the Mechanics', not a player's
-const KEEPER_KINDS = {suspend: 1, resume: 1};
+// the game-keeper's events (nomic suspend / resume, a strike's record): the Mechanics', not a player's
+const KEEPER_KINDS = {suspend: 1, resume: 1, strike: 1};
 
 function eventView(ev, fresh) {
   const st = String(ev.status || '');
