@@ -59,22 +59,32 @@ static Bind *bind_find(Binds *b, const char *name, size_t n)
     return NULL;
 }
 
-/* Sets name to value (a list's items, when it is one), replacing what it was. */
-static void bind_set(Binds *b, const char *name, const Capture *c, const char *line, const Toks *ts)
+/* The binding of name, emptied (its value and items freed), or NULL when
+ * the table of bindings is full. */
+static Bind *bind_slot(Binds *b, const char *name)
 {
     Bind *x = bind_find(b, name, strlen(name));
     if (!x) {
-        if (b->n >= (int)(sizeof b->b / sizeof b->b[0])) return;
+        if (b->n >= (int)(sizeof b->b / sizeof b->b[0])) return NULL;
         x = &b->b[b->n++];
         memset(x, 0, sizeof *x);
         x->name = xstrdup(name);
-    } else {
-        free(x->value);
-        for (int k = 0; k < x->nitems; k++) free(x->items[k]);
-        free(x->items);
-        x->items = NULL;
-        x->nitems = 0;
+        return x;
     }
+    free(x->value);
+    for (int k = 0; k < x->nitems; k++) free(x->items[k]);
+    free(x->items);
+    x->value = NULL;
+    x->items = NULL;
+    x->nitems = 0;
+    return x;
+}
+
+/* Sets name to what c took (a list's items, when it is one). */
+static void bind_set(Binds *b, const char *name, const Capture *c, const char *line, const Toks *ts)
+{
+    Bind *x = bind_slot(b, name);
+    if (!x) return;
     Buf v = {0};
     capture_text(c, line, ts, &v);
     x->value = buf_take(&v);
@@ -93,15 +103,8 @@ static void bind_set(Binds *b, const char *name, const Capture *c, const char *l
 
 static void bind_text(Binds *b, const char *name, const char *text)
 {
-    Bind *x = bind_find(b, name, strlen(name));
-    if (!x) {
-        if (b->n >= (int)(sizeof b->b / sizeof b->b[0])) return;
-        x = &b->b[b->n++];
-        memset(x, 0, sizeof *x);
-        x->name = xstrdup(name);
-    }
-    free(x->value);
-    x->value = xstrdup(text);
+    Bind *x = bind_slot(b, name);
+    if (x) x->value = xstrdup(text);
 }
 
 /* What a match took that was taken (an optional part left out is not). */

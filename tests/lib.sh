@@ -23,6 +23,22 @@ expect_in() { # FILE TEXT DESCRIPTION
 expect_not_in() { # FILE TEXT DESCRIPTION
     if grep -qF -- "$2" "$1"; then fail "$3: '$2' in $1"; else ok; fi
 }
+# mail_sender EML: the bare address of the mail's From
+mail_sender() {
+    python3 -c 'import email.utils, email, sys; m = email.message_from_binary_file(open(sys.argv[1], "rb")); print(email.utils.parseaddr(m["From"])[1])' "$1"
+}
+# corpus_checks LABEL EXPECT SENDER: what one mail yielded (log.json and
+# outbox.json of its game, written by the caller) against its .expect
+# file (tests/mail/corpus_check.py), each check counted
+corpus_checks() {
+    python3 "$SRCDIR/tests/mail/corpus_check.py" "$2" log.json outbox.json "$3" > check.out
+    while IFS= read -r line; do
+        case $line in
+        ok:*) ok ;;
+        *) fail "$1: ${line#FAIL: }" ;;
+        esac
+    done < check.out
+}
 # expect_cmp WANT GOT DESCRIPTION: the two files are the same, byte for
 # byte (git's test_cmp), for outputs that are the contract; the diff shows.
 expect_cmp() {

@@ -18,19 +18,13 @@ for eml in "$CORPUS"/*.eml; do
     count=$((count + 1))
     rm -f c.db c.db-wal c.db-shm
     "$NOMIC" init c.db --ruleset favor --time 2026-01-01Z > /dev/null
-    sender=$(python3 -c 'import email.utils, email, sys; m = email.message_from_binary_file(open(sys.argv[1], "rb")); print(email.utils.parseaddr(m["From"])[1])' "$eml")
+    sender=$(mail_sender "$eml")
     "$NOMIC" deliver c.db < "$eml" > deliver.out 2>&1
     st=$?
     [ $st -eq 0 ] && ok || { fail "$name: nomic deliver exit $st"; cat deliver.out; }
     "$NOMIC" log c.db --json > log.json
     "$NOMIC" outbox c.db --json > outbox.json
-    python3 "$HERE/mail/corpus_check.py" "$CORPUS/$name.expect" log.json outbox.json "$sender" > check.out
-    while IFS= read -r line; do
-        case $line in
-        ok:*) ok ;;
-        *) fail "$name: ${line#FAIL: }" ;;
-        esac
-    done < check.out
+    corpus_checks "$name" "$CORPUS/$name.expect" "$sender"
 done
 [ "$count" -ge 12 ] && ok || fail "the corpus holds $count mails, expected at least 12"
 report corpus

@@ -16,19 +16,13 @@ for eml in "$CORPUS"/*.eml; do
     count=$((count + 1))
     rm -f a.db a.db-wal a.db-shm
     "$NOMIC" init a.db --ruleset agora > /dev/null
-    sender=$(python3 -c 'import email.utils, email, sys; m = email.message_from_binary_file(open(sys.argv[1], "rb")); print(email.utils.parseaddr(m["From"])[1])' "$eml")
+    sender=$(mail_sender "$eml")
     "$NOMIC" deliver a.db < "$eml" > deliver.out 2>&1
     st=$?
     [ $st -eq 0 ] && ok || { fail "$name: nomic deliver exit $st"; cat deliver.out; }
     "$NOMIC" log a.db --json > log.json
     "$NOMIC" outbox a.db --json > outbox.json
-    python3 "$HERE/mail/corpus_check.py" "$CORPUS/$name.expect" log.json outbox.json "$sender" > check.out
-    while IFS= read -r line; do
-        case $line in
-        ok:*) ok ;;
-        *) fail "$name: ${line#FAIL: }" ;;
-        esac
-    done < check.out
+    corpus_checks "$name" "$CORPUS/$name.expect" "$sender"
 done
 [ "$count" -ge 20 ] && ok || fail "the Agoran corpus holds $count mails, expected at least 20"
 report agoran

@@ -542,17 +542,11 @@ fi
 nm config "$DB" mailPolicy --unset > /dev/null
 for eml in "$HELP"/corpus/*.eml; do
     name=$(basename "$eml" .eml)
-    sender=$($PY -c 'import email.utils, email, sys; m = email.message_from_binary_file(open(sys.argv[1], "rb")); print(email.utils.parseaddr(m["From"])[1])' "$eml")
+    sender=$(mail_sender "$eml")
     mail_in "$sender" "corpus $name" --data "$eml" || continue
     nm log "$DB" --json > log.json
     nm outbox "$DB" --json > outbox.json
-    $PY "$HELP/corpus_check.py" "$HELP/corpus/$name.expect" log.json outbox.json "$sender" > check.out
-    while IFS= read -r line; do
-        case $line in
-        ok:*) ok ;;
-        *) fail "corpus $name (through OpenSMTPD): ${line#FAIL: }" ;;
-        esac
-    done < check.out
+    corpus_checks "corpus $name (through OpenSMTPD)" "$HELP/corpus/$name.expect" "$sender"
 done
 
 # Real Agoran mail (tests/data/agora-mail/, the corpus tests/t45-agoran.sh
@@ -562,17 +556,11 @@ AGORA=$HELP/../data/agora-mail
 for eml in "$AGORA"/*.eml; do
     name=$(basename "$eml" .eml)
     nm init "$DB" --ruleset agora --force > /dev/null || { fail "agora $name: cannot init the agora game"; continue; }
-    sender=$($PY -c 'import email.utils, email, sys; m = email.message_from_binary_file(open(sys.argv[1], "rb")); print(email.utils.parseaddr(m["From"])[1])' "$eml")
+    sender=$(mail_sender "$eml")
     mail_in "$sender" "agora $name" --data "$eml" || continue
     nm log "$DB" --json > log.json
     nm outbox "$DB" --json > outbox.json
-    $PY "$HELP/corpus_check.py" "$AGORA/$name.expect" log.json outbox.json "$sender" > check.out
-    while IFS= read -r line; do
-        case $line in
-        ok:*) ok ;;
-        *) fail "agora $name (through OpenSMTPD): ${line#FAIL: }" ;;
-        esac
-    done < check.out
+    corpus_checks "agora $name (through OpenSMTPD)" "$AGORA/$name.expect" "$sender"
 done
 
 finish
