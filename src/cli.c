@@ -191,18 +191,6 @@ Game *cli_open(const char *path)
 }
 
 
-static void print_indented(const char *text)
-{
-    const char *s = text;
-    while (*s) {
-        const char *e = strchr(s, '\n');
-        size_t n = e ? (size_t)(e - s) : strlen(s);
-        printf("  %.*s\n", (int)n, s);
-        if (!e) break;
-        s = e + 1;
-    }
-}
-
 void cli_print_outcome(const Outcome *o, const char *replies_to, bool with_trace)
 {
     char when[32];
@@ -213,14 +201,14 @@ void cli_print_outcome(const Outcome *o, const char *replies_to, bool with_trace
     if (o->ran) printf(", %ld rule firing%s", o->run.firings, o->run.firings == 1 ? "" : "s");
     printf("\n");
     if (o->message) printf("  %s\n", o->message);
-    if (with_trace && o->ran) print_indented(buf_str((Buf *)&o->run.trace));
+    if (with_trace && o->ran) print_indented(buf_str((Buf *)&o->run.trace), "  ");
     if (!o->ran) return;
     size_t others = 0;
     for (size_t i = 0; i < o->run.sent.len; i++) {
         const Message *m = &o->run.sent.m[i];
         if (replies_to && addressed_to(m->to, replies_to)) {
             printf("reply to %s:\n", replies_to);
-            print_indented(sym_text(m->text));
+            print_indented(sym_text(m->text), "  ");
         } else {
             others++;
         }

@@ -395,17 +395,6 @@ static bool each_event(void *ud, const JournalRow *row)
 
 /* ---- output ---- */
 
-static void print_indented(const char *text, const char *prefix)
-{
-    for (const char *s = text; *s;) {
-        const char *e = strchr(s, '\n');
-        int n = e ? (int)(e - s) : (int)strlen(s);
-        printf("%s%.*s\n", prefix, n, s);
-        if (!e) break;
-        s = e + 1;
-    }
-}
-
 /* One record: an object (its public attributes) or {"objectId":..,"deleted":true}. */
 static void rec_json(Buf *b, const Side *s, const Rec *r)
 {
@@ -425,6 +414,18 @@ static void rec_text(Buf *b, const Side *s, const Rec *r)
     }
     Obj o = {.id = r->id, .n = r->n, .cap = r->n, .attrs = (Attr *)r->attrs};
     fmt_print_obj(b, &o, publication_hides, (void *)&s->priv);
+}
+
+/* One object of the final state under its heading, flushing what b holds first. */
+static void print_record(Buf *b, const char *heading, const Side *s, const Rec *r)
+{
+    buf_puts(b, heading);
+    Buf t = {0};
+    rec_text(&t, s, r);
+    fwrite(b->s, 1, b->len, stdout);
+    buf_reset(b);
+    print_indented(buf_str(&t), "    ");
+    buf_free(&t);
 }
 
 /* An event's changes, in id order as the journal keeps them. */
@@ -590,24 +591,8 @@ static void print_text(Strike *S, const FinalDiff *d)
     }
     buf_printf(&b, "\nfinal state: %zu object%s only before, %zu only after, %zu differ%s\n", d->nonly_a,
                d->nonly_a == 1 ? "" : "s", d->nonly_b, d->ndiffer, d->ndiffer == 1 ? "s" : "");
-    for (size_t i = 0; i < d->nonly_a; i++) {
-        buf_puts(&b, "  only before:\n");
-        Buf t = {0};
-        rec_text(&t, &S->a, &d->ra[d->only_a[i]]);
-        fwrite(b.s, 1, b.len, stdout);
-        buf_reset(&b);
-        print_indented(buf_str(&t), "    ");
-        buf_free(&t);
-    }
-    for (size_t i = 0; i < d->nonly_b; i++) {
-        buf_puts(&b, "  only after:\n");
-        Buf t = {0};
-        rec_text(&t, &S->b, &d->rb[d->only_b[i]]);
-        fwrite(b.s, 1, b.len, stdout);
-        buf_reset(&b);
-        print_indented(buf_str(&t), "    ");
-        buf_free(&t);
-    }
+    for (size_t i = 0; i < d->nonly_a; i++) print_record(&b, "  only before:\n", &S->a, &d->ra[d->only_a[i]]);
+    for (size_t i = 0; i < d->nonly_b; i++) print_record(&b, "  only after:\n", &S->b, &d->rb[d->only_b[i]]);
     for (size_t i = 0; i < d->ndiffer; i++) {
         Buf t = {0}, u = {0};
         rec_text(&t, &S->a, &d->ra[d->differ[i][0]]);

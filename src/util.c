@@ -398,3 +398,14 @@ bool words_include(const char *list, const char *w, size_t n, bool commas)
         if (k == n && memcmp(x, w, n) == 0) return true;
     return false;
 }
+
+void print_indented(const char *text, const char *prefix)
+{
+    for (const char *s = text; *s;) {
+        const char *e = strchr(s, '\n');
+        int n = e ? (int)(e - s) : (int)strlen(s);
+        printf("%s%.*s\n", prefix, n, s);
+        if (!e) break;
+        s = e + 1;
+    }
+}

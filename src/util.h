@@ -107,4 +107,7 @@ int64_t time_now_wall(void);
 bool time_parse(const char *s, int64_t *out);
 /* Writes YYYY-MM-DDTHH:MM:SSZ into buf (at least 32 bytes). */
 void time_format(int64_t t, char *buf);
+/* Prints each line of text on stdout after prefix. */
+void print_indented(const char *text, const char *prefix);
+
 #endif

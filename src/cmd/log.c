@@ -16,17 +16,6 @@ typedef struct LogState {
     Viewer view; /* who reads: private attributes of moves show only to their sender */
 } LogState;
 
-static void print_lines(const char *text, const char *prefix)
-{
-    for (const char *s = text; *s;) {
-        const char *e = strchr(s, '\n');
-        int n = e ? (int)(e - s) : (int)strlen(s);
-        printf("%s%.*s\n", prefix, n, s);
-        if (!e) break;
-        s = e + 1;
-    }
-}
-
 static bool print_event(void *ud, const JournalRow *r)
 {
     LogState *st = ud;
@@ -45,12 +34,12 @@ static bool print_event(void *ud, const JournalRow *r)
         if (r->input && *r->input) {
             printf("  input:\n");
             char *shown = view_moves(r->input, r->sender, &st->view);
-            print_lines(shown, "    | ");
+            print_indented(shown, "    | ");
             free(shown);
         }
         if (r->trace && *r->trace) {
             printf("  trace:\n");
-            print_lines(r->trace, "    ");
+            print_indented(r->trace, "    ");
         }
     }
     st->first = false;
