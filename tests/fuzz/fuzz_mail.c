@@ -18,19 +18,32 @@
 #include "rulesets.h"
 #include "move_sugar.h"
 
+/* A shipped set's sugar table, parsed once. */
+static Sugar *shipped_sugar(const char *name, Sugar **s)
+{
+    if (!*s) {
+        for (const ShippedSet *set = shipped_sets; set->name; set++)
+            if (strcmp(set->name, name) == 0) {
+                Buf err = {0};
+                *s = sugar_parse(set->sugar, name, &err);
+                buf_free(&err);
+            }
+        if (!*s) abort();
+    }
+    return *s;
+}
+
 static Sugar *favor_sugar(void)
 {
     static Sugar *s;
-    if (!s) {
-        for (const ShippedSet *set = shipped_sets; set->name; set++)
-            if (strcmp(set->name, "favor") == 0) {
-                Buf err = {0};
-                s = sugar_parse(set->sugar, "favor", &err);
-                buf_free(&err);
-            }
-        if (!s) abort();
-    }
-    return s;
+    return shipped_sugar("favor", &s);
+}
+
+/* agora's has phrases: sentences, quoted context, blocks, the Subject */
+static Sugar *agora_sugar(void)
+{
+    static Sugar *s;
+    return shipped_sugar("agora", &s);
 }
 
 /* libFuzzer's entry point, which no header of ours declares */
@@ -65,17 +78,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* the mail's lines, moves among prose */
     for (int i = 0; i < m.nlines; i++)
         if (m.lines[i] < 1 || (i && m.lines[i] <= m.lines[i - 1])) abort(); /* numbered as in the mail, in order */
-    ProseRead pr;
-    if (prose_read(favor_sugar(), m.text, m.lines, m.nlines, &pr, &err)) {
-        FmtDoc doc = {0};
-        Buf ferr = {0};
-        if (!fmt_read(buf_str(&pr.moves), pr.moves.len, "mail", &doc, &ferr) && ferr.len == 0) abort();
-        fmt_doc_free(&doc);
-        buf_free(&ferr);
-    } else if (strncmp(buf_str(&err), "line ", 5) != 0) {
-        abort(); /* an error says which line */
+    MailText mt = {m.text, m.lines, m.nlines, m.quotes, m.qlines, m.nquotes, m.subject};
+    for (int k = 0; k < 2; k++) {
+        ProseRead pr;
+        buf_reset(&err);
+        if (prose_read(k ? agora_sugar() : favor_sugar(), &mt, &pr, &err)) {
+            FmtDoc doc = {0};
+            Buf ferr = {0};
+            if (!fmt_read(buf_str(&pr.moves), pr.moves.len, "mail", &doc, &ferr) && ferr.len == 0) abort();
+            fmt_doc_free(&doc);
+            buf_free(&ferr);
+        } else if (strncmp(buf_str(&err), "line ", 5) != 0) {
+            abort(); /* an error says which line */
+        }
+        prose_free(&pr);
     }
-    prose_free(&pr);
     buf_free(&err);
     mail_free(&m);
     return 0;
