@@ -33,6 +33,7 @@ void outcome_free(Outcome *o)
     free(o->message);
     event_run_free(&o->run);
     code_notes_free(&o->code);
+    free(o->scam_pending);
     memset(o, 0, sizeof *o);
 }
 
