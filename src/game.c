@@ -33,11 +33,8 @@ void outcome_free(Outcome *o)
     free(o->message);
     event_run_free(&o->run);
     code_notes_free(&o->code);
-<<<<<<< HEAD
     free(o->changes);
-=======
     free(o->scam_pending);
->>>>>>> check
     memset(o, 0, sizeof *o);
 }
 

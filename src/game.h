@@ -158,11 +158,8 @@ typedef struct Outcome {
     bool failed_read;    /* a read of the store failed while the event ran: it is not committed */
     CodeNotes code;      /* the Mechanics' check of the moves' rule code (move_code.h) */
     bool over_quota;     /* refused: its sender is over a quota (game_billing.h) */
-<<<<<<< HEAD
     char *changes;       /* Game.keep_changes: the event's changes as its journal row keeps them, or NULL */
-=======
     char *scam_pending;  /* the proposals it opened, to be checked (scams_check.h), or NULL */
->>>>>>> check
 } Outcome;
 
 void outcome_free(Outcome *o);
