@@ -215,6 +215,9 @@ int main(int argc, char **argv)
         }
     }
     g->eng->trace_on = false; /* the journal keeps inputs and outcomes; no traces */
+    /* nobody is answered: a move with no effect is not explained (as CLIPS
+     * does not); NOMIC_CITY_EXPLAIN=1 measures the explanations too */
+    g->unexplained = !getenv("NOMIC_CITY_EXPLAIN");
     Figures f = {0};
     g->eng->hook = on_fire;
     g->eng->hook_ud = &f;

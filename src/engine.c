@@ -42,6 +42,11 @@ struct RuleEntry {
     bool have_timer; /* the timer its last test set (timed rules) */
     int64_t timer;
     unsigned long met; /* the last event (e->events) that met it */
+    bool resume;     /* it held, in this event, with the solution path[];
+                        no change since can have made a solution before
+                        it: its next test starts there (test_rule) */
+    int npath;
+    uint32_t path[MAX_CHOICES];
 };
 
 /* A rule's positive conjunct and an object that changed in a way it reads. */
@@ -119,6 +124,8 @@ void engine_free(Engine *e)
     free(e->by_attr);
     free(e->by_type);
     free(e->untyped);
+    free(e->attr_spans.slot);
+    free(e->type_spans.slot);
     msg_free(&e->queue);
     free(e->vars);
     free(e->suspended);
@@ -205,6 +212,30 @@ static int cmp_interest(const void *x, const void *y)
  * of any type (type SYM_EMPTY), and no others (deps_relevant). */
 static uint64_t attr_key(Sym name, Sym type) { return (uint64_t)name << 32 | type; }
 
+/* The slot of key in t: its own, or the empty one where it would go. */
+static InterestSpan *span_slot(const InterestSpans *t, uint64_t key)
+{
+    uint32_t i = (uint32_t)hash_mix(key) & t->mask;
+    while (t->slot[i].key && t->slot[i].key != key) i = (i + 1) & t->mask;
+    return &t->slot[i];
+}
+
+/* Indexes the keys of a (sorted by key), at most half full. */
+static void index_spans(InterestSpans *t, const Interest *a, int n)
+{
+    free(t->slot);
+    uint32_t size = 8;
+    while (size < 2 * (uint32_t)n) size *= 2;
+    t->slot = xcalloc(size, sizeof *t->slot);
+    t->mask = size - 1;
+    for (int i = 0; i < n;) {
+        int j = i;
+        while (j < n && a[j].key == a[i].key) j++;
+        *span_slot(t, a[i].key) = (InterestSpan){a[i].key, i, j - i};
+        i = j;
+    }
+}
+
 static void add_interest(Interest **a, int *n, int *cap, uint64_t key, int rule, int read)
 {
     GROW(*a, *n, *cap);
@@ -240,11 +271,13 @@ static void index_reads(Engine *e)
     }
     if (e->nby_attr) qsort(e->by_attr, (size_t)e->nby_attr, sizeof *e->by_attr, cmp_interest);
     if (e->nby_type) qsort(e->by_type, (size_t)e->nby_type, sizeof *e->by_type, cmp_interest);
+    index_spans(&e->attr_spans, e->by_attr, e->nby_attr);
+    index_spans(&e->type_spans, e->by_type, e->nby_type);
 }
 
 static void forget(RuleEntry *r)
 {
-    r->known_false = r->stale = r->first_empty = false;
+    r->known_false = r->stale = r->first_empty = r->resume = false;
     r->nseeds = 0;
 }
 
@@ -278,13 +311,38 @@ static void merge_timer(Ctx *cx, bool have, int64_t when)
     }
 }
 
-/* Tests the rule's condition in full and records what the test showed. */
-static bool test_rule(RuleEntry *re, Ctx *cx)
+/* Tests the rule's condition and records what the test showed.  The
+ * search finds the first solution in its order (ids ascending, an or's
+ * branches in turn); a rule that held earlier in this event, and that
+ * no change since can have given an earlier solution (unresume), is
+ * searched from the choices of the solution it found then: the same
+ * first solution, without trying again the choices before it.  When
+ * it now fails, it is known false as if tested in full. */
+static bool test_rule(const Engine *e, RuleEntry *re, Ctx *cx)
 {
     bool have = cx->have_timer, first_held = true;
     int64_t when = cx->next_timer;
     cx->have_timer = false;
+    Choices ch;
+    bool resumed = e->resuming && re->resume;
+    if (e->resuming) {
+        ch.from = resumed ? re->path : NULL;
+        ch.nfrom = resumed ? re->npath : 0;
+        cx->choices = &ch;
+    }
     bool held = eval_conjunction(cx, re->deps->conj, re->deps->nconj, &first_held);
+    cx->choices = NULL;
+    re->resume = e->resuming && held && !cx->failed && ch.nfound >= 0 && !re->deps->timed;
+    if (re->resume) {
+        re->npath = ch.nfound;
+        memcpy(re->path, ch.found, (size_t)ch.nfound * sizeof *ch.found);
+    }
+    /* the first conjunct's choices before the path were not tried: does
+     * it have a solution?  (first_empty must be what a full test says) */
+    if (resumed && !held && !cx->failed && re->deps->seedable[0]) {
+        cx->choices = NULL;
+        first_held = eval_conjunction(cx, re->deps->conj, 1, &first_held);
+    }
     re->have_timer = cx->have_timer;
     re->timer = cx->next_timer;
     merge_timer(cx, have, when);
@@ -295,10 +353,24 @@ static bool test_rule(RuleEntry *re, Ctx *cx)
     return held;
 }
 
+/* The change c concerns read r of a rule that held: can it have given
+ * the rule a solution before the one it found?  Not when it is the
+ * deletion of a candidate of a plain positive conjunct, or leaves the
+ * object no candidate of it: those only take solutions away. */
+static void unresume(const Engine *e, RuleEntry *re, const Read *r, const Change *c)
+{
+    if (!deps_relevant(r, c)) return;
+    if (r->conj >= 0 && re->deps->seedable[r->conj] &&
+        (c->kind == CHANGE_DELETE || !deps_may_match(r, pool_get(e->pool, c->id))))
+        return;
+    re->resume = false;
+}
+
 /* The change c may concern read `read` of rule `rule`: note it. */
 static void mark(Engine *e, int rule, int read, const Change *c)
 {
     RuleEntry *re = &e->rules[rule];
+    if (re->resume) unresume(e, re, &re->deps->reads[read], c);
     if (!re->known_false || re->stale) return;
     const Read *r = &re->deps->reads[read];
     if (re->first_empty && r->conj != 0) return; /* nothing passes the first conjunct */
@@ -314,15 +386,11 @@ static void mark(Engine *e, int rule, int read, const Change *c)
     re->seeds[re->nseeds++] = (Seed){r->conj, c->id};
 }
 
-static void mark_all(Engine *e, const Interest *a, int n, uint64_t key, const Change *c)
+static void mark_all(Engine *e, const Interest *a, const InterestSpans *t, uint64_t key, const Change *c)
 {
-    int lo = 0, hi = n;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (a[mid].key < key) lo = mid + 1;
-        else hi = mid;
-    }
-    for (; lo < n && a[lo].key == key; lo++) mark(e, a[lo].rule, a[lo].read, c);
+    if (!t->slot) return; /* no rules indexed yet */
+    const InterestSpan *sp = span_slot(t, key);
+    for (int i = sp->lo; i < sp->lo + sp->n; i++) mark(e, a[i].rule, a[i].read, c);
 }
 
 /* Untyped reads see creates as well as deletes. */
@@ -336,8 +404,8 @@ static void mark_untyped(Engine *e, const Change *c)
 static void mark_type_change(Engine *e, const Change *c)
 {
     Sym now = sym_canon(c->type), before = sym_canon(c->old);
-    mark_all(e, e->by_type, e->nby_type, now, c);
-    if (before != now && c->old != SYM_EMPTY) mark_all(e, e->by_type, e->nby_type, before, c);
+    mark_all(e, e->by_type, &e->type_spans, now, c);
+    if (before != now && c->old != SYM_EMPTY) mark_all(e, e->by_type, &e->type_spans, before, c);
 }
 
 /* Takes the pool's changes since the last drain and marks the rules they
@@ -356,13 +424,13 @@ static void drain(Engine *e)
         const Change *c = &l->c[i];
         switch (c->kind) {
         case CHANGE_SET:
-            mark_all(e, e->by_attr, e->nby_attr, attr_key(c->name, SYM_EMPTY), c);
+            mark_all(e, e->by_attr, &e->attr_spans, attr_key(c->name, SYM_EMPTY), c);
             if (sym_canon(c->type) != SYM_EMPTY)
-                mark_all(e, e->by_attr, e->nby_attr, attr_key(c->name, sym_canon(c->type)), c);
+                mark_all(e, e->by_attr, &e->attr_spans, attr_key(c->name, sym_canon(c->type)), c);
             if (c->name == SYM_type) mark_type_change(e, c);
             break;
         case CHANGE_DELETE:
-            mark_all(e, e->by_type, e->nby_type, sym_canon(c->type), c);
+            mark_all(e, e->by_type, &e->type_spans, sym_canon(c->type), c);
             mark_untyped(e, c);
             break;
         case CHANGE_CREATE:
@@ -713,7 +781,7 @@ static uint64_t first_look_max(uint64_t event_max, int limit)
 }
 
 /* The full test of a rule's first meeting, on the first look's allowance. */
-static bool test_first(RuleEntry *re, Ctx *cx)
+static bool test_first(const Engine *e, RuleEntry *re, Ctx *cx)
 {
     Meter *m = &cx->meter;
     Meter event = *m;
@@ -721,7 +789,7 @@ static bool test_first(RuleEntry *re, Ctx *cx)
     m->memory = m->first_memory;
     m->work_max = first_look_max(m->work_max, LIMIT_WORK);
     m->memory_max = first_look_max(m->memory_max, LIMIT_MEMORY);
-    bool held = test_rule(re, cx);
+    bool held = test_rule(e, re, cx);
     event.first_work = m->work;
     event.first_memory = m->memory;
     event.tripped = m->tripped;
@@ -745,7 +813,7 @@ static Fired try_rule(Engine *e, RuleEntry *re, Ctx *cx, EventRun *r, size_t *um
         merge_timer(cx, re->have_timer, re->timer); /* as its test would */
         return HELD_NOT;
     }
-    if (cx->meter.tripped || !(first ? test_first(re, cx) : test_rule(re, cx))) {
+    if (cx->meter.tripped || !(first ? test_first(e, re, cx) : test_rule(e, re, cx))) {
         if (cx->meter.tripped) {
             size_t m = pool_mark(p);
             trace_firing(e, r, re->id, re->order, re->prog, m, m, r->sent.len, e->queue.len, false, cx->error);
@@ -816,6 +884,14 @@ static void report_broken_rules(const Engine *e, EventRun *r)
         if (e->rules[i].error) buf_printf(&r->trace, "rule %u cannot fire: %s\n", e->rules[i].id, e->rules[i].error);
 }
 
+/* try_rule's answer, without its work, for the rule most passes meet:
+ * met already in this event, known false, and nothing changed since. */
+static bool known_still_false(const Engine *e, const RuleEntry *re, const Ctx *cx)
+{
+    return re->known_false && !re->stale && !re->nseeds && re->met == e->events && !e->pool->changes.len &&
+           e->pool->changes.on && !e->exhaustive && !cx->meter.tripped;
+}
+
 /* Immediate evaluation: after a firing that changed the pool, start again
  * from the first rule (noRestart: re-test the same rule and go on); stop
  * after a pass that changes nothing. */
@@ -825,6 +901,11 @@ static void run_immediate(Engine *e, Ctx *cx, EventRun *r, Seen *seen)
     cx->have_timer = false;
     for (int i = 0; i < e->nrules;) {
         RuleEntry *re = &e->rules[i];
+        if (known_still_false(e, re, cx)) {
+            merge_timer(cx, re->have_timer, re->timer); /* as its test would */
+            i++;
+            continue;
+        }
         size_t umark;
         Fired f = re->prog ? try_rule(e, re, cx, r, &umark) : HELD_NOT;
         if (f == RAN_AWAY) return;
@@ -974,6 +1055,10 @@ void engine_run(Engine *e, int64_t now, EventRun *r)
     new_time(e, now);
     report_broken_rules(e, r);
     e->events++;
+    /* what a rule's search may resume from is this event's alone: the
+     * meter then charges a fresh process and a warm one alike */
+    e->resuming = !e->shadow && !e->exhaustive;
+    for (int i = 0; i < e->nrules; i++) e->rules[i].resume = false;
     Seen seen = {0};
     seen_add(&seen, p);
     Ctx cx = {.pool = p, .now = now, .created = e->created, .rng = e->rng, .queue = &e->queue, .sent = &r->sent};

@@ -46,6 +46,18 @@ extern const Limit limits[NLIMITS];
 
 typedef void (*FireHook)(void *ud, ObjId rule, const Prog *p, const Sym *vars, bool changed);
 
+/* A hash table over the keys of a sorted array of Interests: for each
+ * key, where its entries are.  A change is marked at the cost of one
+ * lookup, not of a binary search. */
+typedef struct InterestSpan {
+    uint64_t key; /* 0: an empty slot (no key is 0) */
+    int lo, n;
+} InterestSpan;
+typedef struct InterestSpans {
+    InterestSpan *slot;
+    uint32_t mask;
+} InterestSpans;
+
 typedef struct Engine {
     Pool *pool;
     uint64_t rng[4];       /* the game's generator */
@@ -57,6 +69,7 @@ typedef struct Engine {
     Interest *by_type;     /* sorted by key: reads limited to each type */
     Interest *untyped;     /* reads of any type (a create concerns them) */
     int nby_attr, nby_type, nuntyped;
+    InterestSpans attr_spans, type_spans; /* where each key's reads are in by_attr, by_type */
     bool have_now;         /* the time of the last run, for timed rules */
     int64_t now;
     int64_t created;       /* when the game was made (nomic init): timeCreated() */
@@ -64,6 +77,7 @@ typedef struct Engine {
     long limit[NLIMITS];   /* the budget in force (read_settings) */
     Buf settings_note;     /* settings out of bounds, for every trace */
     bool shadow;           /* evaluation: shadow requested (see engine.c) */
+    bool resuming;         /* the event's rule searches resume (test_rule) */
     Sym private_attrs;
     FireHook hook;         /* optional: told of every firing (benchmarks) */
     void *hook_ud;

@@ -290,7 +290,10 @@ static bool has_solution(Ctx *cx, const Node *n, const Obj *cand)
 {
     size_t mark = ctx_trail_mark(cx);
     Goal stop = {.fn = stop_here};
+    Choices *ch = cx->choices;
+    cx->choices = NULL; /* a search inside the condition's: no choice of it */
     bool r = prove(cx, n, cand, &stop);
+    cx->choices = ch;
     ctx_trail_undo(cx, mark);
     return r && !cx->failed;
 }
@@ -310,18 +313,68 @@ static bool prove_binding(Ctx *cx, const Node *var, const Node *other, const Obj
     return false;
 }
 
+/* A choice point of the condition's search (Choices): its depth, and
+ * where it starts: from the first choice, or, while the path so far is
+ * the one it resumes, from that path's choice here. */
+static int choice_enter(Choices *ch, uint32_t *start)
+{
+    int d = ch->depth++;
+    if (ch->follow == d && d < ch->nfrom) *start = ch->from[d];
+    return d;
+}
+
+/* Choice v taken at depth d, entered with `follow` f0. */
+static void choice_take(Choices *ch, int d, int f0, uint32_t v)
+{
+    if (d < MAX_CHOICES) ch->at[d] = v;
+    ch->follow = f0 == d && d < ch->nfrom && ch->from[d] == v ? d + 1 : f0;
+}
+
+static void choice_leave(Choices *ch, int d, int f0)
+{
+    ch->depth = d;
+    ch->follow = f0;
+}
+
 static bool prove_exists(Ctx *cx, const Node *m, const Goal *rest)
 {
     Cands c;
     cands_init(cx, m, &c);
+    Choices *ch = cx->choices;
+    int d = 0, f0 = 0;
+    if (ch) {
+        uint32_t start = 0;
+        f0 = ch->follow;
+        d = choice_enter(ch, &start);
+        if (start > c.next_from) c.next_from = start;
+    }
     bool found = false;
     for (ObjId id; !cx->failed && (id = cands_next(cx, &c));) {
         size_t mark = ctx_trail_mark(cx);
+        if (ch) choice_take(ch, d, f0, id);
         if ((found = prove(cx, m, pool_get(cx->pool, id), rest))) break;
         ctx_trail_undo(cx, mark);
     }
+    if (ch && !found) choice_leave(ch, d, f0);
     cands_free(&c);
     return found || cx->failed;
+}
+
+static bool prove_or(Ctx *cx, const Node *n, const Obj *cand, const Goal *rest)
+{
+    Choices *ch = cx->choices;
+    uint32_t start = 0;
+    int d = 0, f0 = 0;
+    if (ch) {
+        f0 = ch->follow;
+        d = choice_enter(ch, &start);
+    }
+    for (int i = (int)start; i < n->n; i++) {
+        if (ch) choice_take(ch, d, f0, (uint32_t)i);
+        if (prove(cx, n->kid[i], cand, rest)) return true;
+    }
+    if (ch) choice_leave(ch, d, f0);
+    return false;
 }
 
 static bool is_exists(const Node *n) { return n->kind == N_CALL && n->bi == BI_exists; }
@@ -335,9 +388,7 @@ static bool prove(Ctx *cx, const Node *n, const Obj *cand, const Goal *rest)
         return prove(cx, n->kid[0], cand, &g);
     }
     case N_OR:
-        for (int i = 0; i < n->n; i++)
-            if (prove(cx, n->kid[i], cand, rest)) return true;
-        return false;
+        return prove_or(cx, n, cand, rest);
     case N_NOT: {
         bool found = has_solution(cx, n->kid[0], cand);
         if (cx->failed) return true;
@@ -381,12 +432,25 @@ static Goal *goal_room(Goal *local, int n)
     return n <= LOCAL_GOALS ? local : xcalloc((size_t)n, sizeof(Goal));
 }
 
+/* The end of the condition's search: its choices are the solution's. */
+static bool keep_choices(Ctx *cx, void *ud)
+{
+    Choices *ch = cx->choices;
+    ch->nfound = ch->depth <= MAX_CHOICES ? ch->depth : -1;
+    if (ch->nfound > 0) memcpy(ch->found, ch->at, (size_t)ch->nfound * sizeof *ch->at);
+    return true;
+}
+
 bool eval_conjunction(Ctx *cx, const Node *const *conj, int nconj, bool *first_held)
 {
     ctx_bind_reset(cx);
     *first_held = false;
     Goal local[LOCAL_GOALS], *goals = goal_room(local, nconj + 1);
-    goals[nconj] = (Goal){.fn = stop_here};
+    goals[nconj] = (Goal){.fn = cx->choices ? keep_choices : stop_here};
+    if (cx->choices) {
+        cx->choices->depth = cx->choices->follow = 0;
+        cx->choices->nfound = -1;
+    }
     for (int k = nconj - 1; k >= 1; k--) goals[k] = (Goal){.n = conj[k], .next = &goals[k + 1]};
     FirstMark fm = {first_held, &goals[1]};
     goals[0] = (Goal){.fn = note_first, .ud = &fm};
@@ -410,6 +474,8 @@ bool eval_condition_seeded(Ctx *cx, const Node *const *conj, int nconj, int firs
     for (int k = 0; k < ng; k++) goals[k].next = &goals[k + 1];
     const Node *m = conj[first]->kid[0];
     bool found = false;
+    Choices *ch = cx->choices;
+    cx->choices = NULL;
     for (int k = 0; k < nids && !found && !cx->failed; k++) {
         const Obj *o = pool_get(cx->pool, ids[k]);
         if (!o) continue;
@@ -418,6 +484,7 @@ bool eval_condition_seeded(Ctx *cx, const Node *const *conj, int nconj, int firs
         found = prove(cx, m, o, &goals[0]);
         ctx_trail_undo(cx, mark);
     }
+    cx->choices = ch;
     if (goals != local) free(goals);
     return found && !cx->failed;
 }
@@ -444,12 +511,15 @@ void eval_each_match(Ctx *cx, const Node *m, MatchFn fn, void *ud)
     cands_init(cx, m, &c);
     EachState st = {fn, ud, NULL, false};
     Goal g = {.fn = each_solution, .ud = &st};
+    Choices *ch = cx->choices;
+    cx->choices = NULL; /* a search inside the condition's: no choice of it */
     for (ObjId id; !cx->failed && !st.stop && (id = cands_next(cx, &c));) {
         size_t mark = ctx_trail_mark(cx);
         st.obj = pool_get(cx->pool, id);
         prove(cx, m, st.obj, &g);
         ctx_trail_undo(cx, mark);
     }
+    cx->choices = ch;
     cands_free(&c);
 }
 

@@ -60,6 +60,23 @@ typedef struct Meter {
     bool first_tripped;     /* ... and they went past a ceiling */
 } Meter;
 
+/* The choices a search made on its way to a solution, in the order it
+ * met them: the id an exists took, the branch an or took.  The engine
+ * keeps a rule's first solution's choices, and a later test of the rule
+ * may resume from them (engine.c, test_rule): the choices before them
+ * are then not tried again.  Only the condition's own search counts;
+ * the searches inside !, count() and the like are not choices of it. */
+#define MAX_CHOICES 32
+typedef struct Choices {
+    const uint32_t *from; /* resume from these (NULL: from the first) */
+    int nfrom;
+    int depth;            /* choice points on the current path */
+    int follow;           /* leading choices of the path equal to from's */
+    uint32_t at[MAX_CHOICES];
+    uint32_t found[MAX_CHOICES]; /* the first solution's (set when found) */
+    int nfound;           /* -1: too deep to keep */
+} Choices;
+
 typedef struct Ctx {
     Pool *pool;
     const Prog *prog;
@@ -83,6 +100,7 @@ typedef struct Ctx {
     bool failed;          /* a run-time error happened, or the meter tripped */
     char error[300];      /* ... and what it was */
     const Node *error_at;
+    Choices *choices;     /* the condition's search keeps its choices here (NULL: not kept) */
 } Ctx;
 
 void ctx_error(Ctx *cx, const Node *at, const char *fmt, ...)

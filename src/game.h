@@ -59,6 +59,8 @@ typedef struct Game {
     long move_index_from; /* the first event whose moves carry moveIndex (the meta key move_index_from;
                            * 0: none yet, the next journaled is) */
     bool unindexed;      /* the event being run is older than that: its moves get no moveIndex (replay) */
+    bool unexplained;    /* nobody reads its answers (a replay in memory, the benchmark's stream): a move
+                          * with no effect is not explained (explain_no_effect), which only answers need */
     bool keep_changes;   /* each event's changes are also given in Outcome.changes (replay --strike) */
     /* the game's own state as the last event left it (the meta row "state") */
     bool halted;

@@ -400,7 +400,8 @@ static void explain_no_effect(const EventCtx *c, Outcome *o, const FmtDoc *doc, 
     size_t head = b.len;
     buf_puts(&b, doc->n > 1 ? "the rules changed nothing but the moves themselves"
                             : "the rules changed nothing but the move itself");
-    for (int i = 0; i < doc->n && i < WHY_MAX_MOVES; i++) {
+    int explained = g->unexplained ? 0 : doc->n < WHY_MAX_MOVES ? doc->n : WHY_MAX_MOVES;
+    for (int i = 0; i < explained; i++) {
         ObjId id = first + (ObjId)i;
         size_t mark = pool_mark(g->pool);
         ObjId next = g->pool->next_id;
@@ -455,13 +456,15 @@ static void explain_no_effect(const EventCtx *c, Outcome *o, const FmtDoc *doc, 
             p += n + (nl != NULL);
         }
         buf_free(&why);
+        /* undone: the pool is as it was, and the engine hears of the
+         * changes and their undoing as of any others (what it knows of
+         * the rules stays true), unless the view blanked values */
         if (pool_mark(g->pool) != mark) {
             pool_undo_to(g->pool, mark);
             g->pool->next_id = next;
-            engine_invalidate(g->eng);
         }
     }
-    if (doc->n > WHY_MAX_MOVES) buf_printf(&b, "\n(%d more moves not explained)", doc->n - WHY_MAX_MOVES);
+    if (explained && doc->n > explained) buf_printf(&b, "\n(%d more moves not explained)", doc->n - WHY_MAX_MOVES);
     char *old = o->message;
     o->message = old ? NULL : buf_take(&b);
     if (old) {

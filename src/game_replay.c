@@ -39,6 +39,7 @@ static bool replay_event(void *ud, const JournalRow *row)
                      .stamp = row->stamp,
                      .moves = row->input ? row->input : ""};
     r->mem->unindexed = row->n < r->index_from;
+    r->mem->unexplained = true; /* only outcomes and hashes are compared */
     if (strcmp(row->kind, "suspend") == 0 || strcmp(row->kind, "resume") == 0) game_event_keeper(r->mem, &in, &o);
     else if (strcmp(row->kind, "strike") == 0) game_event_strike(r->mem, &in, &o); /* a corrected game's */
     else game_event(r->mem, &in, &o);
