@@ -136,9 +136,13 @@ void idset_add(IdSet *s, ObjId id)
 void idset_remove(IdSet *s, ObjId id)
 {
     if (s->len == 0) return;
+    /* the last and the first live are the common cases: ids made last,
+     * and objects deleted in the order they were made; none before the
+     * head is live */
     uint32_t i;
     if (s->ids[s->len - 1] == id) i = s->len - 1;
-    else i = lower_bound(s, 0, id);
+    else if (s->head < s->len && s->ids[s->head] == id) i = s->head;
+    else i = lower_bound(s, s->head, id);
     if (i >= s->len || s->ids[i] != id) return;
     s->live--;
     if (i == s->len - 1) {
@@ -158,7 +162,7 @@ void idset_remove(IdSet *s, ObjId id)
 
 bool idset_has(const IdSet *s, ObjId id)
 {
-    uint32_t i = lower_bound(s, 0, id);
+    uint32_t i = lower_bound(s, s->head, id);
     return i < s->len && s->ids[i] == id;
 }
 
