@@ -47,6 +47,11 @@ struct RuleEntry {
                         it: its next test starts there (test_rule) */
     int npath;
     uint32_t path[MAX_CHOICES];
+    /* the read and the object a drain last looked at for it: within one
+     * drain the object's state is the same for each of its changes */
+    unsigned long looked_drain;
+    int looked_read;
+    ObjId looked_id;
 };
 
 /* A rule's positive conjunct and an object that changed in a way it reads. */
@@ -380,7 +385,12 @@ static void mark(Engine *e, int rule, int read, const Change *c)
         return;
     }
     /* a deleted object is nobody's candidate, nor one without the keys */
-    if (c->kind == CHANGE_DELETE || !deps_may_match(r, pool_get(e->pool, c->id))) return;
+    if (c->kind == CHANGE_DELETE) return;
+    if (re->looked_drain == e->drains && re->looked_read == read && re->looked_id == c->id) return;
+    re->looked_drain = e->drains;
+    re->looked_read = read;
+    re->looked_id = c->id;
+    if (!deps_may_match(r, pool_get(e->pool, c->id))) return;
     if (re->nseeds && re->seeds[re->nseeds - 1].conj == r->conj && re->seeds[re->nseeds - 1].id == c->id) return;
     GROW(re->seeds, re->nseeds, re->seedcap);
     re->seeds[re->nseeds++] = (Seed){r->conj, c->id};
@@ -420,6 +430,7 @@ static void drain(Engine *e)
         l->len = 0;
         return;
     }
+    if (l->len) e->drains++;
     for (size_t i = 0; i < l->len; i++) {
         const Change *c = &l->c[i];
         switch (c->kind) {

@@ -87,6 +87,7 @@ typedef struct Engine {
     bool exhaustive;       /* test every rule on every pass, skipping none:
                               the reference the tests compare skipping with */
     unsigned long events;  /* events run: which rules an event met already */
+    unsigned long drains;  /* drains of changes made (engine.c, mark) */
     ObjId *suspended;      /* rules the game-keeper set aside (nomic suspend):
                               left out of the run order; ascending */
     int nsuspended;
