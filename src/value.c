@@ -365,6 +365,20 @@ void value_shutdown(void)
     memset(tb, 0, sizeof *tb); /* empty, and ready for value_init */
 }
 
+/* v in decimal into b (24 bytes), as "%lld" prints it; its length.
+ * Every move's time and every sum a rule computes is printed so. */
+static size_t print_long(char *b, long long v)
+{
+    char d[24];
+    size_t n = 0, len = 0;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do d[n++] = (char)('0' + u % 10); while ((u /= 10));
+    if (v < 0) b[len++] = '-';
+    while (n) b[len++] = d[--n];
+    b[len] = 0;
+    return len;
+}
+
 Sym sym_intern(const char *s, size_t n)
 {
     SymTable *tb = tab();
@@ -383,9 +397,9 @@ Sym sym_intern(const char *s, size_t n)
     if (a->kind != NOT_NUMBER) {
         /* the canonical text of a number is its printed form */
         char tmp[24], *c = tmp;
-        if (is_small(a)) snprintf(tmp, sizeof tmp, "%lld", (long long)small_value(a));
-        else c = mpq_print(*tb->nums[a->num - 1]);
-        size_t cl = strlen(c);
+        size_t cl;
+        if (is_small(a)) cl = print_long(tmp, (long long)small_value(a));
+        else cl = strlen(c = mpq_print(*tb->nums[a->num - 1]));
         Sym canon = (cl == n && memcmp(c, s, n) == 0) ? id : sym_intern(c, cl);
         if (c != tmp) free(c);
         tb->atoms[id].canon = canon; /* atoms may have moved */
@@ -442,9 +456,8 @@ Sym sym_from_mpq(mpq_srcptr q)
 
 Sym sym_from_long(long v)
 {
-    char tmp[32];
-    int n = snprintf(tmp, sizeof tmp, "%ld", v);
-    return sym_intern(tmp, (size_t)n);
+    char tmp[24];
+    return sym_intern(tmp, print_long(tmp, v));
 }
 
 bool sym_to_long(Sym s, long *out)
