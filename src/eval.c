@@ -115,6 +115,8 @@ typedef struct Cands {
     ObjId single;     /* objectId == value: one candidate */
     bool none;        /* a key has no objects at all */
     bool every_key;   /* every conjunct was used as a key */
+    uint32_t held;    /* keys (bit i: keys[i]) every candidate satisfies: a literal or a
+                         bound variable, compared through its posting list */
     ObjId next_from;  /* iteration point */
     IdSet owned[MAX_KEYS]; /* lists built here from the range index */
     int nowned;
@@ -208,6 +210,8 @@ static void cands_init(Ctx *cx, const Node *m, Cands *c)
             c->every_key = false; /* absent attributes are not indexed */
             continue;
         }
+        if (i < 32 && (k->val->kind == N_STR || k->val->kind == N_NUM || k->val->kind == N_BOOL || k->val->kind == N_VAR))
+            c->held |= 1u << i; /* (undone below if the key is not used) */
         if (k->name == SYM_objectId) {
             long id;
             if (!sym_to_long(v, &id) || id <= 0 || id >= (long)IDSET_DEAD) c->none = true;
@@ -222,6 +226,7 @@ static void cands_init(Ctx *cx, const Node *m, Cands *c)
         }
         if (c->n == MAX_KEYS) {
             c->every_key = false;
+            if (i < 32) c->held &= ~(1u << i);
             continue;
         }
         cands_add_set(c, s);
@@ -275,6 +280,10 @@ struct Goal {
 };
 
 static bool prove(Ctx *cx, const Node *n, const Obj *cand, const Goal *rest);
+
+/* Room for the goals of a condition: on the stack for the usual sizes,
+ * since the engine tests a rule on every pass. */
+#define LOCAL_GOALS 16
 
 static bool prove_rest(Ctx *cx, const Goal *rest)
 {
@@ -336,6 +345,26 @@ static void choice_leave(Choices *ch, int d, int f0)
     ch->follow = f0;
 }
 
+/* A candidate's proof of match m: its conjuncts in order, but for the
+ * keys its posting lists already vouch for (Cands.held): favor's
+ * `type=="vote" & propId==%p & objectId==%o` tests only its binding. */
+static bool prove_match(Ctx *cx, const Node *m, const Cands *c, const Obj *cand, const Goal *rest)
+{
+    const Match *mi = m->match;
+    if (!c->held || mi->nconj > LOCAL_GOALS) return prove(cx, m, cand, rest);
+    Goal g[LOCAL_GOALS];
+    int n = 0;
+    for (int i = 0; i < mi->nconj; i++) {
+        int k = mi->key[i];
+        if (k >= 0 && k < 32 && (c->held >> k & 1)) continue;
+        g[n++] = (Goal){.n = mi->conj[i], .cand = cand};
+    }
+    if (!n) return prove_rest(cx, rest);
+    for (int i = 0; i + 1 < n; i++) g[i].next = &g[i + 1];
+    g[n - 1].next = rest;
+    return prove(cx, g[0].n, cand, g[0].next);
+}
+
 static bool prove_exists(Ctx *cx, const Node *m, const Goal *rest)
 {
     Cands c;
@@ -352,7 +381,7 @@ static bool prove_exists(Ctx *cx, const Node *m, const Goal *rest)
     for (ObjId id; !cx->failed && (id = cands_next(cx, &c));) {
         size_t mark = ctx_trail_mark(cx);
         if (ch) choice_take(ch, d, f0, id);
-        if ((found = prove(cx, m, pool_get(cx->pool, id), rest))) break;
+        if ((found = prove_match(cx, m, &c, pool_get(cx->pool, id), rest))) break;
         ctx_trail_undo(cx, mark);
     }
     if (ch && !found) choice_leave(ch, d, f0);
@@ -422,10 +451,6 @@ static bool note_first(Ctx *cx, void *ud)
     *fm->held = true;
     return prove_rest(cx, fm->next);
 }
-
-/* Room for the goals of a condition: on the stack for the usual sizes,
- * since the engine tests a rule on every pass. */
-#define LOCAL_GOALS 16
 
 static Goal *goal_room(Goal *local, int n)
 {
@@ -516,7 +541,7 @@ void eval_each_match(Ctx *cx, const Node *m, MatchFn fn, void *ud)
     for (ObjId id; !cx->failed && !st.stop && (id = cands_next(cx, &c));) {
         size_t mark = ctx_trail_mark(cx);
         st.obj = pool_get(cx->pool, id);
-        prove(cx, m, st.obj, &g);
+        prove_match(cx, m, &c, st.obj, &g);
         ctx_trail_undo(cx, mark);
     }
     cx->choices = ch;

@@ -446,6 +446,10 @@ static void analyse_match(Parser *ps, Node *m)
     node_conjuncts(m, &cs, &nc, &cap);
     mi->keys = arena_alloc(&ps->prog->arena, (size_t)nc * sizeof *mi->keys);
     mi->ranges = arena_alloc(&ps->prog->arena, (size_t)nc * sizeof *mi->ranges);
+    mi->conj = arena_alloc(&ps->prog->arena, (size_t)nc * sizeof *mi->conj);
+    mi->key = arena_alloc(&ps->prog->arena, (size_t)nc * sizeof *mi->key);
+    mi->nconj = nc;
+    memcpy(mi->conj, cs, (size_t)nc * sizeof *cs);
     bool pure = true;
     for (int i = 0; i < nc; i++) {
         const Node *c = cs[i];
@@ -459,7 +463,9 @@ static void analyse_match(Parser *ps, Node *m)
                 other = c->kid[0];
             }
         }
+        mi->key[i] = -1;
         if (attr) {
+            mi->key[i] = mi->nkeys;
             mi->keys[mi->nkeys++] = (MatchKey){attr->sym, other};
             continue;
         }

@@ -53,6 +53,9 @@ typedef struct Match {
     bool all;       /* the match is the lone T: every object */
     bool pure;      /* every top-level conjunct is a key: counting can use
                        the posting lists alone */
+    int nconj;      /* the top-level conjuncts, in order ... */
+    const Node **conj;
+    int *key;       /* ... and the key each is (an index in keys), or -1 */
 } Match;
 
 struct Node {
