@@ -337,7 +337,7 @@ static bool test_rule(const Engine *e, RuleEntry *re, Ctx *cx)
     }
     bool held = eval_conjunction(cx, re->deps->conj, re->deps->nconj, &first_held);
     cx->choices = NULL;
-    re->resume = e->resuming && held && !cx->failed && ch.nfound >= 0 && !re->deps->timed;
+    re->resume = e->resuming && held && !cx->failed && ch.nfound >= 0 && !re->deps->timed && !re->deps->always;
     if (re->resume) {
         re->npath = ch.nfound;
         memcpy(re->path, ch.found, (size_t)ch.nfound * sizeof *ch.found);

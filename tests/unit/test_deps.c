@@ -343,6 +343,44 @@ static void shadow_evaluation_agrees_with_exhaustive(void **state)
     play_against_exhaustive("favor", 5, 400, true);
 }
 
+/* A rule that deletes its objects one a firing is searched again from
+ * the object it found last (engine.c, test_rule), unless a change since
+ * may have given it an earlier one: here, after item 3 goes, rule 2
+ * makes item 1 ready, and rule 3 must take item 1 next, not item 4.
+ * The order shows in the ids of the "gone" records; the engine that
+ * resumes and the exhaustive one must agree, and both take 3, 1, 4, 5. */
+#define RESUME_SET                                                                                              \
+    "type: engineSettings\nrunType: rule\n\n"                                                                   \
+    "type: rule\nruleOrder: 1\nif: exists(type==\"move\" & objectId==%m)\nthen: delete(objectId==%m)\n\n"       \
+    "type: rule\nruleOrder: 2\nif: !exists(type==\"item\" & n==3) & "                                         \
+    "exists(type==\"item\" & n==1 & ready==F & objectId==%x)\nthen: set(objectId==%x)(ready==T)\n\n"          \
+    "type: rule\nruleOrder: 3\nif: exists(type==\"item\" & ready==T & n==%n & objectId==%o) & "                \
+    "exists(type==\"go\")\nthen: delete(objectId==%o) & create(type==\"gone\" & n==%n)\n\n"                    \
+    "type: item\nn: 1\nready: F\n\ntype: item\nn: 2\nready: F\n\ntype: item\nn: 3\nready: T\n\n"             \
+    "type: item\nn: 4\nready: T\n\ntype: item\nn: 5\nready: T\n"
+
+static void resumed_search_takes_an_earlier_solution_when_one_appears(void **state)
+{
+    Game *fast = unit_game(RESUME_SET), *ref = unit_game(RESUME_SET);
+    ref->eng->exhaustive = true;
+    for (Game **g = (Game *[]){fast, ref, NULL}; *g; g++) {
+        ObjId go = pool_create((*g)->pool);
+        pool_set((*g)->pool, go, SYM_type, sym_cstr("go"));
+        assert_string_equal(unit_move(*g, "a@x", 1000, "subtype: tick\n"), "applied");
+    }
+    if (fast->pool->state_hash != ref->pool->state_hash) fail_msg("the resuming and the exhaustive engine differ");
+    const IdSet *gone = pool_lookup(fast->pool, SYM_type, sym_cstr("gone"));
+    assert_non_null(gone);
+    char order[64] = "";
+    IDSET_FOREACH (gone, id) {
+        size_t n = strlen(order);
+        snprintf(order + n, sizeof order - n, "%s%s", n ? " " : "", sym_text(obj_get(pool_get(fast->pool, id), sym_cstr("n"))));
+    }
+    assert_string_equal(order, "3 1 4 5");
+    game_close(fast);
+    game_close(ref);
+}
+
 /* What an event is charged of its budget must not depend on what the
  * engine remembers from the events before it (rules found false and not
  * tested again): a fresh process (the command line) and a warm one (the
@@ -431,6 +469,7 @@ int run_deps_tests(void)
         cmocka_unit_test(seeds_need_literal_keys),
         cmocka_unit_test(literal_keys_survive_collection),
         cmocka_unit_test(favor_agrees_with_exhaustive),
+        cmocka_unit_test(resumed_search_takes_an_earlier_solution_when_one_appears),
         cmocka_unit_test(favor_draft_agrees_with_exhaustive),
         cmocka_unit_test(shadow_evaluation_agrees_with_exhaustive),
         cmocka_unit_test(rolled_back_memo_agrees_with_exhaustive),
