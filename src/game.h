@@ -150,7 +150,7 @@ const char *verdict_name(Verdict s);
  * (its run) and the Mechanics' message. */
 typedef struct Outcome {
     long event;          /* journal number (0 in memory) */
-    const char *kind;    /* "move" or "tick" */
+    const char *kind;    /* "move", "tick" or "check" */
     int64_t time;
     Verdict verdict;
     bool ran;            /* the rules ran (and run is filled) */
@@ -264,7 +264,8 @@ bool game_tick(Game *g, int64_t time, bool dry, OutcomeFn fn, void *ud);
  * Parse and Vdbe apart from the connection: nothing of one event is
  * parked on the Game (docs/engine.md, the glossary). */
 typedef struct EventInput {
-    const char *kind;     /* "move", "tick"; "suspend", "resume" (game_suspend.c) */
+    const char *kind;     /* "move", "tick", "check" (a scam check's answer offered to the rules,
+                           * scams_check.h: moves holds its objects); "suspend", "resume" (game_suspend.c) */
     const char *sender;   /* a move's sender, in its one form (game_address), or NULL */
     int64_t time;         /* the event's time */
     int64_t stamp;        /* the moves' moveTimeStamp (a mail's Date; else time) */

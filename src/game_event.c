@@ -564,7 +564,9 @@ static void note_outcome(Outcome *o, const char *text)
 static long journal_lazily(Game *g, const EventInput *in, bool tick)
 {
     if (!store_sync_commits(g->st, false)) return -1;
-    long n = tick ? store_journal_received(g->st, "tick", in->time, NULL, NULL, NULL, in->time) : journal_message(g->st, in);
+    long n = tick ? store_journal_received(g->st, "tick", in->time, NULL, NULL, NULL, in->time)
+             : strcmp(in->kind, "check") == 0 ? store_journal_received(g->st, "check", in->time, NULL, in->moves, NULL, in->time)
+                                               : journal_message(g->st, in);
     if (n > 0 && !game_index_moves_from(g, n)) return -1;
     /* an outcome committed without waiting would be acknowledged unsafe:
      * the event does not run then (unless the caller syncs itself) */
@@ -595,6 +597,35 @@ static Verdict run_tick(EventCtx *c, Outcome *o)
     return status;
 }
 
+/* A scam check's answer offered to the rules (scams_check.h): an object
+ * of type scamCheck per entry, made as a move is (they are the
+ * Mechanics' input, as a move is a player's), then the rules. */
+static Verdict run_check(EventCtx *c, Outcome *o)
+{
+    Game *g = c->g;
+    if (g->halted) {
+        o->message = xstrdup("the game has ended; no more checks are offered");
+        return VERDICT_REFUSED;
+    }
+    FmtDoc doc = {0};
+    Buf err = {0};
+    const char *body = c->in->moves ? c->in->moves : "";
+    if (!fmt_read(body, strlen(body), "check", &doc, &err)) {
+        o->message = buf_take(&err);
+        return VERDICT_REFUSED;
+    }
+    buf_free(&err);
+    Sym type = sym_cstr("scamCheck");
+    for (int i = 0; i < doc.n; i++) {
+        ObjId id = pool_create(g->pool);
+        for (int k = 0; k < doc.objs[i].n; k++)
+            pool_set(g->pool, id, doc.objs[i].attrs[k].name, doc.objs[i].attrs[k].value);
+        pool_set(g->pool, id, SYM_type, type); /* whatever the text said */
+    }
+    fmt_doc_free(&doc);
+    return settle(c, o);
+}
+
 /* A message's run: its moves, or the Mechanics' refusal of it. */
 static Verdict run_message(EventCtx *c, Outcome *o)
 {
@@ -609,10 +640,10 @@ static Verdict run_message(EventCtx *c, Outcome *o)
 
 bool game_event(Game *g, const EventInput *in, Outcome *o)
 {
-    bool tick = strcmp(in->kind, "tick") == 0;
+    bool tick = strcmp(in->kind, "tick") == 0, check = strcmp(in->kind, "check") == 0;
     game_collect(g, false);
     memset(o, 0, sizeof *o);
-    o->kind = tick ? "tick" : "move";
+    o->kind = tick ? "tick" : check ? "check" : "move";
     o->time = in->time;
     if (g->st && !in->dry) {
         o->event = journal_lazily(g, in, tick);
@@ -625,7 +656,7 @@ bool game_event(Game *g, const EventInput *in, Outcome *o)
         /* only a request runs a dry move: it sees what its sender may */
         if (!tick) view_as(g, in->public_view ? NULL : in->sender);
     }
-    return finish(&c, o, tick ? run_tick(&c, o) : run_message(&c, o));
+    return finish(&c, o, tick ? run_tick(&c, o) : check ? run_check(&c, o) : run_message(&c, o));
 }
 
 bool game_event_move(Game *g, const char *sender, int64_t time, int64_t stamp, const char *body, bool dry, Outcome *o)
@@ -673,7 +704,9 @@ static bool run_again(Game *g, const JournalRow *r, Outcome *o)
                      .moves = r->input ? r->input : ""};
     EventCtx c = {.g = g, .in = &in};
     save_state(g, &c.sv);
-    return finish(&c, o, strcmp(r->kind, "tick") == 0 ? run_tick(&c, o) : process_move(&c, o));
+    return finish(&c, o, strcmp(r->kind, "tick") == 0    ? run_tick(&c, o)
+                         : strcmp(r->kind, "check") == 0 ? run_check(&c, o)
+                                                         : process_move(&c, o));
 }
 
 /* A move journaled but never settled (the program stopped in between) is
@@ -693,7 +726,7 @@ bool game_recover(Game *g)
         memset(&o, 0, sizeof o);
         o.event = n;
         o.time = r.time;
-        o.kind = strcmp(r.kind, "tick") == 0 ? "tick" : "move";
+        o.kind = strcmp(r.kind, "tick") == 0 ? "tick" : strcmp(r.kind, "check") == 0 ? "check" : "move";
         /* the tries begun so far, all failed; the first was by the
          * program that journaled it */
         int tries = attempts_of(g->st, n);

@@ -269,6 +269,51 @@ static bool declares_rule_changes(Game *g)
 }
 
 static bool as_is; /* the child's: the proposal changes no rule the engine runs */
+static Buf offered; /* the child's: the entries as objects for the rules (scam_check_offered) */
+
+/* The steps of an answer in words: "alice@x sends subtype=bonus
+ * from=carol; then waits until 1767236400". */
+static void steps_text(Buf *b, const ScamQuery *q, const ScamResult *r)
+{
+    for (int i = 0; i < r->nsteps; i++) {
+        const ScamStep *st = &r->steps[i];
+        if (i) buf_puts(b, "; then ");
+        if (st->wait) {
+            buf_printf(b, "waits until %lld", (long long)st->time);
+            continue;
+        }
+        buf_printf(b, "%s sends", q->senders[st->sender]);
+        for (int c = 0; c < st->copies; c++) {
+            if (c) buf_puts(b, " and again");
+            for (int k = 0; k < st->nattrs; k++)
+                buf_printf(b, " %s=%s", sym_text(st->attrs[k].name), sym_text(st->attrs[k].value));
+        }
+    }
+}
+
+static void offer_attr(const char *name, const char *value)
+{
+    if (!value || !*value) return;
+    buf_printf(&offered, "%s: ", name);
+    fmt_print_value(&offered, sym_cstr(value));
+    buf_putc(&offered, '\n');
+}
+
+/* One entry as an object of type scamCheck (docs/scams.md). */
+static void offer(const char *key, const Goal *gl, bool flagged, const char *found, const char *as, const char *steps,
+                  const char *error)
+{
+    offer_attr("type", "scamCheck");
+    offer_attr("proposal", key);
+    offer_attr("goal", gl->name);
+    offer_attr("kind", gl->lockout ? "lockout" : "scam");
+    offer_attr("flagged", flagged ? "T" : "F");
+    offer_attr("found", found);
+    offer_attr("as", as);
+    offer_attr("steps", steps);
+    offer_attr("error", error);
+    buf_putc(&offered, '\n');
+}
 
 static void entry_head(Buf *b, const char *key, const Goal *gl)
 {
@@ -286,6 +331,7 @@ static void entry_error(Buf *b, const char *key, const Goal *gl, const char *why
     buf_puts(b, ",\"flagged\":false,\"error\":");
     json_string(b, why, strlen(why));
     buf_puts(b, "}\n");
+    offer(key, gl, false, NULL, NULL, NULL, why);
 }
 
 /* One goal on the game as adopted: one search per player (as=any, the
@@ -335,6 +381,10 @@ static void check_goal(Game *g, int64_t now, const char *key, const Goal *gl, ch
             buf_add(b, res.s + 1, res.len - 1); /* "found": ... } */
             buf_putc(b, '\n');
             buf_free(&res);
+            Buf words = {0};
+            steps_text(&words, &q, &r);
+            offer(key, gl, !gl->lockout, "T", q.senders[0], buf_str(&words), NULL);
+            buf_free(&words);
         }
         scam_result_free(&r);
     }
@@ -347,6 +397,7 @@ static void check_goal(Game *g, int64_t now, const char *key, const Goal *gl, ch
         else buf_puts(b, "null");
         buf_printf(b, ",\"found\":false,\"explored\":%ld%s%s}\n", explored, spent ? ",\"budgetSpent\":true" : "",
                    partial ? ",\"partial\":true" : "");
+        offer(key, gl, gl->lockout && !spent && !partial, "F", gl->all ? who[0] : NULL, NULL, NULL);
     }
     free(cond);
 }
@@ -382,6 +433,8 @@ static void check_all(Game *g, int64_t now, const char *pending, char **who, int
 
 /* ---- the child, and its answer ---- */
 
+#define OFFER_MARK "\x1e\n" /* a record separator: JSON escapes it inside strings */
+
 bool scam_check_start(Game *g, long event, int64_t time, const char *pending, ScamCheckJob *job)
 {
     memset(job, 0, sizeof *job);
@@ -389,6 +442,7 @@ bool scam_check_start(Game *g, long event, int64_t time, const char *pending, Sc
     job->pid = -1;
     job->fd = -1;
     job->keys = xstrdup(pending);
+    job->time = time;
     /* the players: the journal's senders (read here: the child has no store) */
     char *all = g->st ? store_all_senders(g->st) : xstrdup("");
     if (!all) return false;
@@ -409,6 +463,9 @@ bool scam_check_start(Game *g, long event, int64_t time, const char *pending, Sc
         alarm(SCAM_CHECK_SECONDS);
         Buf b = {0};
         check_all(g, time, pending, who, nwho, &b);
+        /* then the same as objects, after a line no JSON line can be */
+        buf_puts(&b, OFFER_MARK);
+        buf_add(&b, offered.s ? offered.s : "", offered.len);
         for (size_t at = 0; at < b.len;) {
             ssize_t n = write(fds[1], b.s + at, b.len - at);
             if (n <= 0) break;
@@ -462,6 +519,11 @@ char *scam_check_collect(ScamCheckJob *job)
         while (waitpid(job->pid, &status, 0) < 0 && errno == EINTR) {}
         if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && b.len) {
             out = buf_take(&b);
+            char *mark = strstr(out, OFFER_MARK);
+            if (mark) {
+                job->objects = xstrdup(mark + strlen(OFFER_MARK));
+                *mark = 0;
+            }
         } else {
             char why[128];
             snprintf(why, sizeof why, "the check ended before its answer (%s %d)",
@@ -476,6 +538,37 @@ char *scam_check_collect(ScamCheckJob *job)
     job->pid = -1;
     job->fd = -1;
     return out ? out : xstrdup("");
+}
+
+/* Does the set ask for the answers as objects (`scamCheckEvent: T` on an
+ * engineSettings)? */
+static bool offered_to_rules(const Pool *p)
+{
+    Sym attr = sym_cstr("scamCheckEvent");
+    IDSET_FOREACH (pool_lookup(p, SYM_type, SYM_engineSettings), oid)
+        if (obj_get(pool_get(p, oid), attr) == SYM_T) return true;
+    return false;
+}
+
+bool scam_check_offer(Game *g, const ScamCheckJob *job, Buf *err)
+{
+    if (!job->objects || !*job->objects) return true;
+    if (!game_lock(g, err)) return false;
+    bool ok = true;
+    int64_t last;
+    if (offered_to_rules(g->pool)) {
+        /* at the time of the event it checks, or after the last since */
+        int64_t time = job->time;
+        ok = game_last_time(g, &last) >= 0;
+        if (ok && last > time) time = last;
+        EventInput in = {.kind = "check", .sender = "", .time = time, .stamp = time, .moves = job->objects};
+        Outcome o;
+        if (ok) ok = game_event(g, &in, &o);
+        if (ok) outcome_free(&o);
+        if (!ok) buf_puts(err, g->st ? store_error(g->st) : "the check's event could not run");
+    }
+    game_unlock(g);
+    return ok;
 }
 
 bool scam_check_save(Game *g, long event, const char *entries, Buf *err)
@@ -513,10 +606,11 @@ bool scam_checks_finish(ScamChecks *c, Game *g)
         long event = c->jobs[i].event;
         char *entries = scam_check_collect(&c->jobs[i]);
         Buf err = {0};
-        if (!scam_check_save(g, event, entries, &err)) {
+        if (!scam_check_save(g, event, entries, &err) || !scam_check_offer(g, &c->jobs[i], &err)) {
             fprintf(stderr, "nomic: the scam check of event %ld could not be kept: %s\n", event, buf_str(&err));
             ok = false;
         }
+        free(c->jobs[i].objects);
         buf_free(&err);
         free(entries);
     }

@@ -43,6 +43,9 @@ typedef struct ScamCheckJob {
     int fd;
     char *keys;
     const char *why;  /* not started: why (a static text), or NULL */
+    int64_t time;     /* the event's */
+    char *objects;    /* after scam_check_collect: the entries as scamCheck objects
+                         (the object format), or NULL; the caller frees it */
 } ScamCheckJob;
 
 /* Starts the check of event `event` (at `time`) whose pending marker is
@@ -57,6 +60,13 @@ char *scam_check_collect(ScamCheckJob *job);
 /* Writes the entries to event `event`'s journal row, under the game's
  * lock (taken here), in a transaction of its own. */
 bool scam_check_save(Game *g, long event, const char *entries, Buf *err);
+/* When the set asks for it (`scamCheckEvent: T` on an engineSettings),
+ * the answer offered to the rules: an event of its own, of kind "check",
+ * that makes an object of type scamCheck per entry (docs/scams.md) and
+ * runs the rules, at the time of the event checked (or of the last event
+ * since).  Under the game's lock (taken here).  True when there was
+ * nothing to offer. */
+bool scam_check_offer(Game *g, const ScamCheckJob *job, Buf *err);
 
 /* The hook of the command line (nomic move, nomic deliver): every check
  * the events opened started at once (Game.on_opened), then, the events

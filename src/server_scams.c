@@ -250,13 +250,17 @@ static void *check_thread(void *ud)
     if (!closing) {
         Buf err = {0};
         server_hold(s);
-        if (!scam_check_save(s->g, event, entries, &err))
+        long before = s->g->known_event;
+        if (!scam_check_save(s->g, event, entries, &err) || !scam_check_offer(s->g, &t->job, &err))
             fprintf(stderr, "nomic serve: %s: the scam check of event %ld could not be kept: %s\n", s->name, event,
                     buf_str(&err));
+        server_note_if_settled(s, before); /* the check's own event, if the set asked for one */
+        server_wake_postman(s);
         server_release(s);
         buf_free(&err);
     }
     free(entries);
+    free(t->job.objects);
     free(t);
     pthread_mutex_lock(&s->checks_mu);
     s->nchecks--;
@@ -280,7 +284,7 @@ void server_scam_hook(void *ud, Game *g, long event, int64_t time, const char *p
     pthread_mutex_unlock(&s->checks_mu);
     if (slot < 0) {
         memset(&t->job, 0, sizeof t->job);
-        t->job = (ScamCheckJob){event, -1, -1, xstrdup(pending), "not checked: the server was running other checks"};
+        t->job = (ScamCheckJob){event, -1, -1, xstrdup(pending), "not checked: the server was running other checks", time, NULL};
     } else {
         scam_check_start(g, event, time, pending, &t->job);
         pthread_mutex_lock(&s->checks_mu);

@@ -5,7 +5,9 @@
 # harmless one gets found:false for every scam goal and its lock-out goal
 # found, one that stops every proposal from passing has its lock-out
 # flagged; the check changes nothing of the game (the same game without
-# the check has the same states and hashes, replay agrees); a store of an
+# the check has the same states and hashes, replay agrees); a set that asks
+# for it (scamCheckEvent) gets each answer as an event of kind check whose
+# scamCheck objects its rules mail, and replay agrees; a store of an
 # earlier build gains the column; and the server journals the check in the
 # background, shown by /api/log.  Run from the project root:
 # NOMIC=build/nomic sh tests/t47-scamcheck.sh
@@ -135,6 +137,48 @@ printf 'REGISTER alice\n' | "$NOMIC" move old.db --from alice@x --time 2026-01-0
 printf 'REPEAL 21\n' | "$NOMIC" move old.db --from alice@x --time 2026-01-01T02:00:00Z >/dev/null
 "$NOMIC" log old.db --json >old.json
 expect_in old.json '"scamCheck":[' "an old journal gains the column and the check"
+
+# ---- offered to the rules: scamCheckEvent ----
+# A set that asks for it gets each answer as an event of its own (kind
+# check) making a scamCheck object per entry; here two rules mail the
+# flagged ones to the players and drop the others.
+cat >offer.nomic <<'EOF'
+type: engineSettings
+scamCheckEvent: T
+
+type: rule
+ruleOrder: 99950
+if: exists(type=="scamCheck" & flagged==T & proposal==%p & goal==%gl & steps==%st & objectId==%o) &
+    exists(type=="playerList" & listContent==%pl)
+then: send(%pl, glue("The scam check of proposal ", %p, " flagged ", %gl, ": ", %st)) & delete(objectId==%o)
+
+type: rule
+ruleOrder: 99951
+if: exists(type=="scamCheck" & flagged==F & objectId==%o)
+then: delete(objectId==%o)
+EOF
+"$NOMIC" init o.db --ruleset favor --ruleset "$PWD/offer.nomic" --seed 7 --time 2026-01-01Z --force >/dev/null
+for p in alice bob carol; do printf 'REGISTER %s\n' $p | "$NOMIC" move o.db --from $p@x --time 2026-01-01T01:00:00Z >/dev/null; done
+printf 'subtype: ruleChange\nruleChangeType: create\nneworder: 20000\nnewif: %s\nnewthen: set(%%o)(score==101) & delete(objectId==%%m)\n' "$WINIF" |
+    "$NOMIC" move o.db --from carol@x --time 2026-01-01T03:00:00Z >/dev/null
+printf 'subtype: ruleChange\nruleChangeType: create\nnewif: F\nnewthen: halt()\nneworder: 50000\n' |
+    "$NOMIC" move o.db --from bob@x --time 2026-01-01T04:00:00Z >/dev/null
+"$NOMIC" log o.db --json >offer.json
+python3 -c '
+import json
+ev = [(e["event"], e["kind"], e["status"]) for e in json.load(open("offer.json"))["events"]]
+assert ev == [(1, "move", "applied"), (2, "move", "applied"), (3, "move", "applied"), (4, "move", "applied"),
+              (5, "check", "applied"), (6, "move", "applied"), (7, "check", "applied")], ev
+' && ok || fail "each check offered as an event of kind check, after the event it checked"
+"$NOMIC" outbox o.db >offer.out
+expect_in offer.out "The scam check of proposal 47 flagged win: alice@x sends subtype=bonus from=carol" "the rules mail the flagged goal, in words"
+[ "$(grep -c 'The scam check of proposal' offer.out)" = 1 ] && ok || fail "a harmless proposal's check mails nothing"
+"$NOMIC" export o.db >offer.txt
+expect_not_in offer.txt "type: scamCheck" "the rules dropped the objects they read"
+expect_status 0 "replay of the checks offered" "$NOMIC" replay o.db
+# the same game without scamCheckEvent journals no check event
+"$NOMIC" log g.db --json >g.json
+expect_not_in g.json '"kind":"check"' "without scamCheckEvent, no event of kind check"
 
 # ---- the server: the check in the background, in /api/log ----
 "$NOMIC" init s.db --ruleset favor --time 2026-01-01Z --force >/dev/null
