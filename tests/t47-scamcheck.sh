@@ -181,7 +181,7 @@ expect_status 0 "replay of the checks offered" "$NOMIC" replay o.db
 expect_not_in g.json '"kind":"check"' "without scamCheckEvent, no event of kind check"
 
 # ---- the server: the check in the background, in /api/log ----
-"$NOMIC" init s.db --ruleset favor --time 2026-01-01Z --force >/dev/null
+"$NOMIC" init s.db --ruleset favor --ruleset "$PWD/offer.nomic" --time 2026-01-01Z --force >/dev/null
 for p in alice bob carol; do printf 'REGISTER %s\n' $p | "$NOMIC" move s.db --from $p@x >/dev/null; done
 start_server s.db || exit 1
 printf 'subtype: ruleChange\nruleChangeType: create\nneworder: 20000\nnewif: %s\nnewthen: set(%%o)(score==101) & delete(objectId==%%m)\n' "$WINIF" >win.txt
@@ -192,6 +192,10 @@ expect_http 200 "the event" GET "/api/log/$ev"
 expect_json "[(c['goal'], c['flagged']) for c in j['scamCheck']]" "[('win', True), ('twoBallots', False), ('adoptable', False)]" "/api/log/N: the check, once done"
 expect_http 200 "the log" GET "/api/log?since=$((ev - 1))"
 expect_json "j[0]['scamCheck'][0]['steps'][0]['moves'][0]['subtype']" "bonus" "/api/log: the flagged goal's steps"
+# the set asks for the answer as an event: the server adds it after the check
+wait_until 20 sh -c "curl -s '$URL/api/log?since=$ev' | grep -q '\"kind\":\"check\"'"
+expect_http 200 "the log after" GET "/api/log?since=$ev"
+expect_json "[e['kind'] for e in j]" "['check']" "the server offers the answer to the rules as an event of kind check"
 stop_server
 expect_status 0 "replay after the server's check" "$NOMIC" replay s.db
 
