@@ -121,6 +121,59 @@ static void scam_check_field(Buf *b, const JournalRow *r)
     buf_putc(b, ']');
 }
 
+/* The value of "key" in one of the check's own entries (a line the
+ * Mechanics wrote, scams_check.c): a string unquoted (escapes kept as
+ * written), or a literal (true, false, a number); "" when absent. */
+static void entry_field(const char *line, size_t len, const char *key, Buf *out)
+{
+    char pat[40];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *end = line + len, *p = line;
+    size_t pl = strlen(pat);
+    while (p + pl <= end && strncmp(p, pat, pl) != 0) p++;
+    if (p + pl > end) return;
+    p += pl;
+    while (p < end && *p == ' ') p++;
+    if (p < end && *p == '"') {
+        for (p++; p < end && *p != '"'; p++) {
+            if (*p == '\\' && p + 1 < end) buf_putc(out, *p++);
+            buf_putc(out, *p);
+        }
+        return;
+    }
+    while (p < end && *p != ',' && *p != '}') buf_putc(out, *p++);
+}
+
+void view_scam_check_text(Buf *b, const JournalRow *r)
+{
+    if (!r->scam_check) return;
+    if (strncmp(r->scam_check, "pending", 7) == 0) {
+        buf_puts(b, "  scam check: running\n");
+        return;
+    }
+    buf_puts(b, "  scam check:\n");
+    for (const char *p = r->scam_check; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        if (len && *p == '{') {
+            Buf f[7] = {{0}};
+            const char *keys[7] = {"proposal", "goal", "kind", "flagged", "found", "as", "error"};
+            for (int i = 0; i < 7; i++) entry_field(p, len, keys[i], &f[i]);
+            bool flagged = strcmp(buf_str(&f[3]), "true") == 0, found = strcmp(buf_str(&f[4]), "true") == 0;
+            bool lockout = strcmp(buf_str(&f[2]), "lockout") == 0;
+            buf_printf(b, "    proposal %s, %s (%s): ", buf_str(&f[0]), buf_str(&f[1]), buf_str(&f[2]));
+            if (f[6].len) buf_printf(b, "not searched: %s", buf_str(&f[6]));
+            else if (found && lockout) buf_puts(b, "still reachable by the players together");
+            else if (found) buf_printf(b, "%sreachable by %s", flagged ? "FLAGGED, " : "", buf_str(&f[5]));
+            else buf_printf(b, "%snot reachable%s", flagged ? "FLAGGED, " : "",
+                            lockout ? " by the players together" : "");
+            buf_putc(b, '\n');
+            for (int i = 0; i < 7; i++) buf_free(&f[i]);
+        }
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+}
+
 void view_event_json_cut(Buf *b, const JournalRow *r, const Viewer *v, size_t input_max, size_t trace_max)
 {
     buf_printf(b, "{\"event\":%ld", r->n);

@@ -38,5 +38,8 @@ char *view_moves(const char *input, const char *sender, const Viewer *v);
  * game has private attributes, only the sender reads the reason, which may
  * quote the move. */
 const char *view_refusal(const JournalRow *r, const Viewer *v);
+/* The event's scam check in words, a line per proposal and goal ("  scam
+ * check:" first; nothing when the event has none). */
+void view_scam_check_text(Buf *b, const JournalRow *r);
 
 #endif

@@ -101,6 +101,13 @@ assert row("g.db") == row("bare.db"), (row("g.db"), row("bare.db"))
 "$NOMIC" export bare.db | sed 1d >b.txt
 expect_cmp b.txt a.txt "the check changes no object"
 expect_status 0 "replay after the checks" "$NOMIC" replay g.db
+# and in words, in the log
+"$NOMIC" log g.db --event 5 >e5.txt
+expect_in e5.txt "proposal 46, win (scam): FLAGGED, reachable by alice@x" "nomic log: the flagged goal, in words"
+expect_in e5.txt "proposal 46, adoptable (lockout): still reachable by the players together" "nomic log: a lock-out not reached"
+"$NOMIC" log g.db --event 6 >e6.txt
+expect_in e6.txt "proposal 48, adoptable (lockout): FLAGGED, not reachable by the players together" "nomic log: the lock-out flagged"
+
 
 # a set without scamGoals: no check, no scamCheck
 "$NOMIC" init t.db --ruleset tiny --time 2026-01-01Z --force >/dev/null

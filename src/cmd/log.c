@@ -37,6 +37,10 @@ static bool print_event(void *ud, const JournalRow *r)
             print_indented(shown, "    | ");
             free(shown);
         }
+        Buf sc = {0};
+        view_scam_check_text(&sc, r);
+        fputs(buf_str(&sc), stdout);
+        buf_free(&sc);
         if (r->trace && *r->trace) {
             printf("  trace:\n");
             print_indented(r->trace, "    ");
