@@ -21,11 +21,12 @@ function eventView(ev, fresh) {
   },
   h('div', {class: 'event-head'},
     h('span', {class: 'event-no'}, '#' + ev.event),
-    badge(ev.kind || '?', ev.kind === 'tick' ? 'info' : KEEPER_KINDS[ev.kind] ? 'warn' : ''),
+    badge(ev.kind || '?', ev.kind === 'tick' || ev.kind === 'check' ? 'info' : KEEPER_KINDS[ev.kind] ? 'warn' : ''),
     badge(st || '?', stKind),
     h('span', {class: 'when', title: String(ev.time)}, fmtTime(ev.time)),
     ev.sender ? h('span', {class: 'sender'}, 'from ' + ev.sender) :
       (ev.kind === 'tick' ? h('span', {class: 'hint'}, 'the clock') :
+        ev.kind === 'check' ? h('span', {class: 'hint'}, 'the scam check, offered to the rules') :
         KEEPER_KINDS[ev.kind] ? h('span', {class: 'hint'}, 'the game-keeper') : null)));
   if (ev.message !== null && ev.message !== undefined) li.appendChild(h('p', {class: 'message'}, ev.message));
   if (ev.input !== null && ev.input !== undefined) {
