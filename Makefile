@@ -1,6 +1,7 @@
-# nomic - a formal Nomic engine.  `make` builds build/nomic; `make test` runs
-# every test (unit, scenario, CLI, fuzz smoke, and the suite again under
-# AddressSanitizer and UndefinedBehaviorSanitizer).
+# nomic - a formal Nomic engine.  `make` builds build/nomic (and build/nomic-net,
+# which it runs for mail and HTTP); `make test` runs every test (unit,
+# scenario, CLI, fuzz smoke, and the suite again under AddressSanitizer and
+# UndefinedBehaviorSanitizer).
 
 CC      ?= cc
 # A user's build: optimised, assert() off.  The sanitizer build (`make
@@ -19,14 +20,24 @@ export WERROR
 WARN    += $(WERROR)
 # Each object depends on the headers it includes, as the compiler saw them.
 DEPFLAGS = -MMD -MP
-PKGS    := glib-2.0 gmime-3.0 libcurl libmicrohttpd
-PKGS    += libxml-2.0 libidn2
+# The engine, the store and the game (libnomic-core.a: `nomic` and the
+# benchmarks link it alone) need SQLite, GMP and, for an address's one
+# form, GLib's Unicode case and libidn2; mail and HTTP (nomic-net) need the
+# rest, which cost a process about 10 MiB before it does anything.
+PKGS_CORE := glib-2.0 libidn2
+PKGS    := $(PKGS_CORE) gmime-3.0 libcurl libmicrohttpd libxml-2.0
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+LIBS_CORE := -lsqlite3 -lgmp -lm $(shell pkg-config --libs $(PKGS_CORE))
 LIBS    := -lsqlite3 -lgmp -lm $(shell pkg-config --libs $(PKGS))
 BUILD   ?= build
 LISTEN  ?= 127.0.0.1:8080
 
-SRC_LIB := $(filter-out src/nomic.c,$(wildcard src/*.c src/cmd/*.c))
+# The mail and HTTP parts, and the commands that use them (nomic.c runs
+# them in nomic-net); src/cmd/elsewhere.c stands in for them in `nomic`.
+SRC_NET := $(wildcard src/server*.c) src/mail_in.c src/mail_mbox.c src/game_postman.c
+SRC_CLI := src/cli.c $(filter-out src/cmd/elsewhere.c,$(wildcard src/cmd/*.c))
+SRC_CORE := $(filter-out src/nomic.c $(SRC_NET) $(SRC_CLI),$(wildcard src/*.c))
+SRC_LIB := $(SRC_CORE) $(SRC_NET) $(SRC_CLI)
 SRC_CMD := src/nomic.c
 RULESETS := $(sort $(wildcard rulesets/*.nomic)) $(BUILD)/favor-draft.nomic $(BUILD)/suber.nomic \
             $(BUILD)/suber1982.nomic $(BUILD)/agora.nomic
@@ -35,17 +46,24 @@ SUGARS  := $(wildcard rulesets/*.sugar) $(BUILD)/favor-draft.sugar $(BUILD)/sube
 
 WEB     := $(sort $(wildcard web/*.html web/*.css web/*.js web/*.svg))
 
-OBJ_LIB := $(SRC_LIB:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/rulesets_gen.o $(BUILD)/obj/web_gen.o
+OBJ_CORE := $(SRC_CORE:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/rulesets_gen.o
+OBJ_NET := $(SRC_NET:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/web_gen.o
+OBJ_CLI := $(SRC_CLI:src/%.c=$(BUILD)/obj/%.o)
+OBJ_LIB := $(OBJ_CORE) $(OBJ_NET) $(OBJ_CLI)
 OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/obj/%.o)
 
 .PHONY: all serve demo install uninstall test check debug unit webunit scenarios mail browser fuzz fuzz-smoke sanitize bench docs clean
-all: $(BUILD)/nomic
+all: $(BUILD)/nomic $(BUILD)/nomic-net
 
 $(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(DEPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Isrc -c $< -o $@
 
 -include $(wildcard $(BUILD)/obj/*.d $(BUILD)/obj/cmd/*.d)
+
+# nomic-net's main: the same table, every command run here (nomic.c).
+$(BUILD)/obj/nomic-net.o: src/nomic.c | $(BUILD)/obj
+	$(CC) $(WARN) $(DEPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Isrc -DNOMIC_NET -c $< -o $@
 
 $(BUILD)/obj/rulesets_gen.o: $(BUILD)/rulesets_gen.c | $(BUILD)/obj
 	$(CC) $(WARN) $(DEPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Isrc -c $< -o $@
@@ -88,23 +106,34 @@ $(BUILD)/agora.nomic: rulesets/agora/texts.nomic rulesets/agora/formal.nomic | $
 $(BUILD)/agora.sugar: rulesets/agora/agora.sugar | $(BUILD)/obj
 	cp $< $@
 
+# The engine, the store and the game.
+$(BUILD)/libnomic-core.a: $(OBJ_CORE)
+	rm -f $@ && ar rcs $@ $^
+
+# Everything: nomic-net and the tests link it.
 $(BUILD)/libnomic.a: $(OBJ_LIB)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/nomic: $(OBJ_CMD) $(BUILD)/libnomic.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+# `nomic`: the command line on the core alone; nomic-net: with mail and
+# HTTP, for the commands that need them (nomic.c).
+$(BUILD)/nomic: $(OBJ_CMD) $(OBJ_CLI) $(BUILD)/obj/cmd/elsewhere.o $(BUILD)/libnomic-core.a | $(BUILD)/nomic-net
+	$(CC) $(CFLAGS) -o $@ $(OBJ_CMD) $(OBJ_CLI) $(BUILD)/obj/cmd/elsewhere.o $(BUILD)/libnomic-core.a $(LIBS_CORE)
+
+$(BUILD)/nomic-net: $(BUILD)/obj/nomic-net.o $(OBJ_CLI) $(BUILD)/libnomic.a
+	$(CC) $(CFLAGS) -o $@ $(BUILD)/obj/nomic-net.o $(OBJ_CLI) $(BUILD)/libnomic.a $(LIBS)
 
 $(BUILD)/unit: tests/unit/*.c $(BUILD)/libnomic.a
 	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ tests/unit/*.c $(BUILD)/libnomic.a $(LIBS) -lcmocka
 
-$(BUILD)/engine-city: bench/engine_city.c bench/city-favor.nomic $(BUILD)/libnomic.a
-	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -DCITY_SET=\"$(abspath bench/city-favor.nomic)\" -o $@ bench/engine_city.c $(BUILD)/libnomic.a $(LIBS)
+# The benchmarks: the core alone.
+$(BUILD)/engine-city: bench/engine_city.c bench/city-favor.nomic $(BUILD)/libnomic-core.a
+	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -DCITY_SET=\"$(abspath bench/city-favor.nomic)\" -o $@ bench/engine_city.c $(BUILD)/libnomic-core.a $(LIBS_CORE)
 
-$(BUILD)/scams-bench: bench/scams.c $(BUILD)/libnomic.a
-	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ bench/scams.c $(BUILD)/libnomic.a $(LIBS)
+$(BUILD)/scams-bench: bench/scams.c $(BUILD)/libnomic-core.a
+	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ bench/scams.c $(BUILD)/libnomic-core.a $(LIBS_CORE)
 
-$(BUILD)/suber-random: bench/suber_random.c $(BUILD)/libnomic.a
-	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ bench/suber_random.c $(BUILD)/libnomic.a $(LIBS)
+$(BUILD)/suber-random: bench/suber_random.c $(BUILD)/libnomic-core.a
+	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ bench/suber_random.c $(BUILD)/libnomic-core.a $(LIBS_CORE)
 
 # eval()'s test driver: lines "TEXT I V" in, values out (tests/eval_property.py).
 $(BUILD)/eval-check: tests/eval_check.c $(BUILD)/libnomic.a
@@ -190,12 +219,13 @@ serve: $(BUILD)/nomic
 # Installed as Debian and systemd expect (tools/install.sh): PREFIX (by
 # default /usr/local) and DESTDIR (a package's staging root).
 PREFIX  ?= /usr/local
-install: $(BUILD)/nomic
+install: $(BUILD)/nomic $(BUILD)/nomic-net
 	sh tools/install.sh $(BUILD)/nomic "$(DESTDIR)" "$(PREFIX)"
 
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/nomic" "$(DESTDIR)$(PREFIX)/share/man/man1/nomic.1" \
-	  "$(DESTDIR)$(PREFIX)/lib/systemd/system/nomic.service"
+	rm -f "$(DESTDIR)$(PREFIX)/bin/nomic" "$(DESTDIR)$(PREFIX)/lib/nomic/nomic-net" \
+	  "$(DESTDIR)$(PREFIX)/share/man/man1/nomic.1" "$(DESTDIR)$(PREFIX)/lib/systemd/system/nomic.service"
+	rmdir "$(DESTDIR)$(PREFIX)/lib/nomic" 2>/dev/null || true
 
 # A short game played through the command line, printed as it goes.
 demo: $(BUILD)/nomic

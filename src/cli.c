@@ -8,9 +8,11 @@
 
 #include <assert.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int nopts(const CmdSpec *s)
 {
@@ -176,6 +178,24 @@ bool cli_time(const OptVal *o, int64_t *out)
     if (time_parse(o->value, out)) return true;
     fprintf(stderr, "nomic: --time %s: expected seconds since 1970 or YYYY-MM-DD[THH:MM:SS]Z\n", o->value);
     return false;
+}
+
+char *cli_net_program(void)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) return NULL;
+    self[n] = 0;
+    char *slash = strrchr(self, '/');
+    if (slash) *slash = 0;
+    static const char *const places[] = {"%s/nomic-net", "%s/../lib/nomic/nomic-net"};
+    for (size_t i = 0; i < sizeof places / sizeof *places; i++) {
+        Buf b = {0};
+        buf_printf(&b, places[i], self);
+        if (access(buf_str(&b), X_OK) == 0) return buf_take(&b);
+        buf_free(&b);
+    }
+    return NULL;
 }
 
 Game *cli_open(const char *path)

@@ -84,6 +84,7 @@ struct Command {
 enum {
     CMD_GAME = 1, /* opens GAME, its first argument, before run (git's RUN_SETUP) */
     CMD_DIR = 2,  /* with CMD_GAME: a directory of games instead is not opened (c->g NULL) */
+    CMD_ELSEWHERE = 4, /* speaks mail or HTTP: `nomic` runs it in nomic-net (nomic.c) */
 };
 extern const Command commands[]; /* nomic.c; ends with {NULL} */
 
@@ -110,6 +111,14 @@ void cli_print_usage(const CmdCall *c);
 /* --time's value in *out, or the wall clock when it was not given;
  * prints why and returns false when it does not read. */
 bool cli_time(const OptVal *o, int64_t *out);
+
+/* Whether this program links mail and HTTP: false in `nomic`, true in
+ * nomic-net (nomic.c). */
+extern const bool cli_mail_here;
+/* nomic-net's path: beside this program (the build), or in ../lib/nomic
+ * (as installed: tools/install.sh).  malloc'd; NULL when it is in
+ * neither. */
+char *cli_net_program(void);
 
 /* Opens GAME or prints why not (returns NULL). */
 Game *cli_open(const char *path);

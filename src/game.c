@@ -763,7 +763,8 @@ bool game_load(Game *g, Buf *err)
 }
 
 /* Frees the interned texts that nothing uses any more (the messages of old
- * events, the times of processed moves), once they outnumber the live ones:
+ * events, the times of processed moves), once they outnumber or outweigh
+ * the live ones (sym_gc_due):
  * a game's memory follows its state, not its history.  Between events the
  * pools and engines of the open games are the only holders of Syms
  * (value.h). */

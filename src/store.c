@@ -34,8 +34,16 @@ enum {
     Q_META_GET, Q_META_SET, Q_PUT_OBJ, Q_DEL_OBJ, Q_RECEIVED, Q_OUTCOME, Q_EVENT_GET,
     Q_OUT_ADD, Q_RCPT_ADD, Q_RCPT_GET, Q_CONF_GET, Q_CONF_SET, Q_CONF_DEL, Q_TOKEN_GET, Q_TOKEN_SET,
     Q_TOKEN_OWNER, Q_OUT_CLAIM, Q_OUT_DONE, Q_OUT_RETRY, Q_BEGIN_WRITE, Q_BEGIN_READ, Q_COMMIT, Q_LAST_EVENT,
-    Q_DATA_VERSION, Q_DROP_QUEUED, Q_LAST_TIME, Q_SAVEPOINT, Q_RELEASE, Q_ROLLBACK_TO, Q_META_UPDATE, Q_COUNT
+    Q_DATA_VERSION, Q_DROP_QUEUED, Q_LAST_TIME, Q_SAVEPOINT, Q_RELEASE, Q_ROLLBACK_TO, Q_META_UPDATE, Q_OUT_DUE, Q_COUNT
 };
+
+/* A message due for delivery at ?1 (?3: also those waiting out a backoff
+ * and those given up), after id ?4: what a claim takes, and what
+ * store_outbox_due asks about. */
+#define OUT_DUE \
+    " delivery <> 'kept' AND delivery <> 'delivered'" \
+    " AND id>?4 AND ((delivery IN ('pending','sending') AND coalesce(next_try,0)<=?1)" \
+    " OR (?3 AND delivery IN ('pending','failed')))"
 
 static const char *queries[Q_COUNT] = {
     "SELECT value FROM meta WHERE key=?1",
@@ -62,9 +70,7 @@ static const char *queries[Q_COUNT] = {
      * the messages not delivered (the index): by the id, SQLite would
      * read the outbox's whole history at every round of the sender */
     ("UPDATE outbox SET delivery='sending', next_try=?2, attempts=attempts+1 WHERE id=(SELECT id FROM outbox"
-     " INDEXED BY outbox_pending WHERE delivery <> 'kept' AND delivery <> 'delivered'"
-     " AND id>?4 AND ((delivery IN ('pending','sending') AND coalesce(next_try,0)<=?1)"
-     " OR (?3 AND delivery IN ('pending','failed'))) ORDER BY id LIMIT 1)"
+     " INDEXED BY outbox_pending WHERE" OUT_DUE " ORDER BY id LIMIT 1)"
      " RETURNING id,event,(SELECT list FROM recipients WHERE id=to_id),text,state,queued_at,sent_at,delivery,"
      "attempts,next_try,delivered_at,error,message_id"),
     ("UPDATE outbox SET delivery='delivered', delivered_at=?2, message_id=?3, error=NULL, next_try=NULL"
@@ -86,6 +92,7 @@ static const char *queries[Q_COUNT] = {
     /* a meta value written at every event is there already: an UPDATE
      * costs half an upsert */
     "UPDATE meta SET value=?2 WHERE key=?1",
+    "SELECT EXISTS(SELECT 1 FROM outbox INDEXED BY outbox_pending WHERE" OUT_DUE ")",
 };
 
 /* meta is written at every event: WITHOUT ROWID, it is one b-tree (the
@@ -1652,6 +1659,20 @@ int store_outbox_claim(Store *s, long after, int64_t now, int64_t lease_until, b
     }
     /* RETURNING gives the row as updated; the update itself was done by
      * the first step, and reset's result repeats its error */
+    sqlite3_reset(st);
+    return rc;
+}
+
+int store_outbox_due(Store *s, int64_t now, bool all)
+{
+    sqlite3_stmt *st = stmt(s, Q_OUT_DUE);
+    if (!st) return -1;
+    bind_int(s, st, 1, now);
+    bind_int(s, st, 2, 0); /* a claim's lease: not in this query, but numbered as in the claim's */
+    bind_int(s, st, 3, all);
+    bind_int(s, st, 4, 0);
+    int rc = step_row(s, st);
+    if (rc == 1) rc = sqlite3_column_int(st, 0) != 0;
     sqlite3_reset(st);
     return rc;
 }

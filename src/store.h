@@ -253,6 +253,9 @@ bool store_each_queued(Store *s, bool (*fn)(void *ud, const OutRow *r), void *ud
  * it to this process until `lease_until`, counting the attempt.  1: *r is
  * filled; 0: none. */
 int store_outbox_claim(Store *s, long after, int64_t now, int64_t lease_until, bool all, OutRow *r);
+/* Whether a claim at `now` would find a message (1) or not (0), taking
+ * none; -1 when the store failed. */
+int store_outbox_due(Store *s, int64_t now, bool all);
 bool store_outbox_delivered(Store *s, long id, const char *message_id, int64_t when);
 /* A failed attempt: try again at next_try, or give up (next_try 0). */
 bool store_outbox_failed(Store *s, long id, const char *message_id, const char *error, int64_t next_try);

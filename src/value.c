@@ -56,6 +56,8 @@ struct SymTable {
     Sym *free_syms;  /* freed slots, reused by atom_new */
     size_t nfree, freecap;
     size_t live_after_gc; /* texts that survived the last collection */
+    size_t long_bytes;    /* held by the texts too long for their atom */
+    size_t long_after_gc; /* ... of those that survived the last collection */
     mpq_t **nums;    /* the atoms' rationals (Atom.num) */
     size_t nnums, numcap;
     uint32_t *free_nums; /* emptied places in nums[] */
@@ -274,6 +276,7 @@ static Sym atom_new(const char *s, size_t n, uint64_t h)
     } else {
         char *copy = xstrndup(s, n);
         memcpy(a->t, &copy, sizeof copy);
+        tb->long_bytes += n + 1;
     }
     a->len = (uint32_t)n;
     a->canon = id;
@@ -297,7 +300,10 @@ static Sym atom_new(const char *s, size_t n, uint64_t h)
 static void atom_free(Atom *a)
 {
     SymTable *tb = tab();
-    if (a->len >= INLINE_TEXT) free(long_text(a));
+    if (a->len >= INLINE_TEXT) {
+        free(long_text(a));
+        tb->long_bytes -= a->len + 1;
+    }
     if (a->num && a->kind != NUM_WORD) {
         mpq_t **q = &tb->nums[a->num - 1];
         mpq_clear(**q);
@@ -312,7 +318,22 @@ static void atom_free(Atom *a)
 
 size_t sym_count(void) { return tab()->natoms - tab()->nfree; }
 
-bool sym_gc_due(void) { return sym_count() > 2 * tab()->live_after_gc + 65536; }
+/* Due when the texts have more than doubled since the last collection,
+ * counted or weighed: a game that makes few texts but long ones (a list
+ * of every player, made again by each event that names them all) would
+ * otherwise keep every copy until the count of short ones came due.  The
+ * slacks spare a small game a collection at every event; a collection
+ * costs a pass over what lives, so beyond them it comes once the dead
+ * match the living, and its cost per text made stays bounded. */
+#define GC_SLACK_TEXTS 16384 /* 384 KiB of atoms */
+#define GC_SLACK_BYTES (256u * 1024)
+
+bool sym_gc_due(void)
+{
+    SymTable *tb = tab();
+    return sym_count() > 2 * tb->live_after_gc + GC_SLACK_TEXTS ||
+           tb->long_bytes > 2 * tb->long_after_gc + GC_SLACK_BYTES;
+}
 
 void sym_gc_begin(void)
 {
@@ -341,6 +362,7 @@ size_t sym_gc_end(void)
     }
     table_rebuild(tb->tablecap);
     tb->live_after_gc = sym_count();
+    tb->long_after_gc = tb->long_bytes;
     return freed;
 }
 

@@ -74,7 +74,7 @@ uint64_t sym_hash(Sym s); /* stable hash of the text (not of the Sym) */
 size_t sym_count(void);    /* texts interned now */
 
 /* The collector: sym_gc_due() says whether texts have piled up since the
- * last collection; between begin and end every Sym still in use is marked
+ * last collection, in number or in bytes; between begin and end every Sym still in use is marked
  * (a number's canonical text with it); end frees the others and returns
  * how many it freed. */
 bool sym_gc_due(void);

@@ -2,6 +2,8 @@
  * test_value.c - numbers and text: exact rationals, the printing rule,
  * comparisons, interning.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "unit.h"
@@ -140,6 +142,52 @@ static void collected_rationals_are_reused_safely(void **state)
     assert_string_equal(sum("1/3", "41"), "124/3");
 }
 
+/* Interns n distinct texts of `len` bytes; returns the first. */
+static Sym intern_long_texts(int n, size_t len, int from)
+{
+    char *t = malloc(len);
+    assert_non_null(t);
+    Sym first = 0;
+    for (int i = 0; i < n; i++) {
+        memset(t, 'x', len);
+        int k = snprintf(t, len, "%d ", from + i);
+        t[k] = 'x';
+        Sym s = sym_intern(t, len);
+        if (i == 0) first = s;
+    }
+    free(t);
+    return first;
+}
+
+/* A few long texts (a list of every player, made again by each event)
+ * make a collection due long before their number would, and texts still
+ * held raise the bar as much as they weigh. */
+static void collection_comes_due_by_bytes_too(void **state)
+{
+    SymTable *t = sym_table_new();
+    sym_use(t);
+    sym_gc_begin();
+    sym_gc_end();
+    assert_false(sym_gc_due());
+    intern_long_texts(40, 4096, 0); /* 160 KiB: a few texts, little weight */
+    assert_false(sym_gc_due());
+    intern_long_texts(200, 4096, 40); /* 960 KiB in 240 texts */
+    assert_true(sym_gc_due());
+    sym_gc_begin();
+    sym_gc_end(); /* nobody holds them */
+    assert_false(sym_gc_due());
+    Sym held = intern_long_texts(1, 1 << 20, 0); /* one text of 1 MiB, held */
+    sym_gc_begin();
+    sym_mark(held);
+    sym_gc_end();
+    intern_long_texts(200, 4096, 1000); /* 800 KiB dead beside 1 MiB alive */
+    assert_false(sym_gc_due());
+    intern_long_texts(200, 4096, 2000); /* 1.6 MiB dead: more than the living and the slack */
+    assert_true(sym_gc_due());
+    sym_use(NULL);
+    sym_table_free(t);
+}
+
 int run_value_tests(void)
 {
     value_init();
@@ -151,6 +199,7 @@ int run_value_tests(void)
         cmocka_unit_test(small_and_big_integers),
         cmocka_unit_test(collector_frees_only_unmarked_texts),
         cmocka_unit_test(collected_rationals_are_reused_safely),
+        cmocka_unit_test(collection_comes_due_by_bytes_too),
     };
     return cmocka_run_group_tests_name("value", tests, NULL, NULL);
 }
