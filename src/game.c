@@ -34,6 +34,7 @@ void outcome_free(Outcome *o)
     event_run_free(&o->run);
     code_notes_free(&o->code);
     free(o->changes);
+    free(o->scam_pending);
     memset(o, 0, sizeof *o);
 }
 

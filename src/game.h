@@ -81,6 +81,12 @@ typedef struct Game {
     /* -- one group of events (game_group_begin .. game_group_end) -- */
     StateRow unsaved;    /* the state row of the group's last event kept, */
     bool state_unsaved;  /* written at the group's end (game_state_kept); last_mover owned */
+    /* -- the Mechanics' scam check (scams_check.h): called once an event that opened a proposal is
+     * committed, the lock held, with the journal's pending marker that `opened` made of the event's
+     * undo log (malloc'd; NULL: none opened); NULL: proposals are not checked -- */
+    char *(*opened)(struct Game *g);
+    void (*on_opened)(void *ud, struct Game *g, long event, int64_t time, const char *pending);
+    void *on_opened_ud;
     /* -- caches: dropped or rebuilt at will, they change no outcome -- */
     RecipientList *last_list; /* the recipient list the last hand-over read (game_mechanics.c) */
 } Game;
@@ -153,6 +159,7 @@ typedef struct Outcome {
     CodeNotes code;      /* the Mechanics' check of the moves' rule code (move_code.h) */
     bool over_quota;     /* refused: its sender is over a quota (game_billing.h) */
     char *changes;       /* Game.keep_changes: the event's changes as its journal row keeps them, or NULL */
+    char *scam_pending;  /* the proposals it opened, to be checked (scams_check.h), or NULL */
 } Outcome;
 
 void outcome_free(Outcome *o);

@@ -146,6 +146,10 @@ static bool commit_event(Game *g, const EventInput *in, Outcome *o)
                                  changes.len ? buf_str(&changes) : NULL);
         free(code);
     }
+    /* a proposal opened: its scam check is pending until it has run (scams_check.h) */
+    if (ok && g->on_opened && g->opened && o->ran && o->run.status != RUN_RUNAWAY && o->verdict != VERDICT_REFUSED &&
+        (o->scam_pending = g->opened(g)))
+        ok = store_event_scam_check(st, o->event, o->scam_pending);
     buf_free(&changes);
     if (!ok || !store_commit(st)) {
         store_rollback(st);
@@ -367,6 +371,9 @@ static bool finish(EventCtx *c, Outcome *o, Verdict status)
     saved_free(&c->sv);
     pool_forget_undo(g->pool);
     g->pool->logging = false;
+    /* the check starts from the state the event left, once it is on disk */
+    if (ok && !c->in->dry && o->scam_pending && g->on_opened)
+        g->on_opened(g->on_opened_ud, g, o->event, o->time, o->scam_pending);
     return ok;
 }
 

@@ -21,6 +21,7 @@
 
 #include "mail_in.h"
 #include "game_postman.h"
+#include "scams_check.h"
 
 static volatile sig_atomic_t stop_requested;
 static void on_signal(int sig) { (void)sig; stop_requested = 1; }
@@ -307,6 +308,9 @@ static bool collect_label(void *ud, const char *label, const char *text)
 void server_free(Server *s)
 {
     if (!s) return;
+    server_checks_stop(s);
+    if (s->g) scam_checks_install(s->g, NULL, NULL);
+    pthread_mutex_destroy(&s->checks_mu);
     snapshot_free(s->snap);
     for (int i = 0; i < s->nreports; i++) free(s->reports[i].body);
     for (int i = 0; i < s->nreaders; i++) store_close(s->readers[i]);
@@ -336,6 +340,7 @@ Server *server_new(Site *w, Game *g, const char *path, Buf *err)
     pthread_mutex_init(&s->readers_mu, NULL);
     pthread_mutex_init(&s->sync_mu, NULL);
     pthread_cond_init(&s->synced_cv, NULL);
+    pthread_mutex_init(&s->checks_mu, NULL);
     /* the server's own connections to the game, for group commit */
     if (!(s->watch = store_open(path, false, false, err)) || !(s->syncer = store_open(path, false, false, err)))
         goto failed;
@@ -355,6 +360,7 @@ Server *server_new(Site *w, Game *g, const char *path, Buf *err)
     buf_putc(&sets, ']');
     s->sets = buf_take(&sets);
     snapshot_publish(s); /* before the first request: the views hide what is private from the start */
+    scam_checks_install(g, server_scam_hook, s); /* every proposal checked, beside the server */
     return s;
 failed:
     s->g = NULL; /* the caller's */

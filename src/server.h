@@ -48,6 +48,7 @@ extern const WebFile web_files[]; /* ends with {0} */
 #define SCAMS_WITH_MAX 4       /* accomplices at most (with=): each multiplies the moves tried */
 #define SCAMS_SECONDS 60       /* a search still running then is stopped */
 #define SCAMS_ANSWER_MAX (64 * 1024) /* bytes of answer kept */
+#define SCAM_CHECKS_AT_ONCE 4  /* proposals' scam checks running at once, per game (scams_check.h) */
 
 /* /api/log: a page's events, and what of each a page shows */
 #define LOG_PAGE 100                    /* events, by default */

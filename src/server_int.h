@@ -25,6 +25,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "report.h"
 #include "server.h"
@@ -81,6 +82,11 @@ typedef struct Server {
      * /api/report asks the rules once per kind and event (under game_mu) */
     ReportAnswer reports[REPORTS_KEPT];
     int nreports;
+    /* the scam checks of the proposals its events opened, running beside it (server_scams.c) */
+    pthread_mutex_t checks_mu;
+    pid_t check_pids[SCAM_CHECKS_AT_ONCE];
+    int nchecks;          /* threads still to end (under checks_mu) */
+    bool closing;         /* under checks_mu: the checks' answers are no longer saved */
 } Server;
 
 /* The process: one HTTP daemon, the connections, the clock and the
@@ -171,6 +177,11 @@ typedef struct Answer {
  * this thread, whose table of texts becomes the game's (value.h); try:
  * false at once when another thread holds it.  Released by
  * server_release, which gives the thread back the process's table. */
+/* The Mechanics' scam check of a proposal an event opened (Game.on_opened,
+ * scams_check.h): the search forked at once, its answer journaled by a
+ * thread of its own once done; server_checks_stop ends those running. */
+void server_scam_hook(void *ud, Game *g, long event, int64_t time, const char *pending);
+void server_checks_stop(Server *s);
 void server_hold(Server *s);
 bool server_try_hold(Server *s);
 void server_release(Server *s);

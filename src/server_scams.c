@@ -8,6 +8,8 @@
 #include "server_int.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <time.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 #include <unistd.h>
 
 #include "scams.h"
+#include "scams_check.h"
 
 /* An address as a search's sender: at most 320 bytes (RFC 5321's bound)
  * and no white space, comma or angle bracket, the bare form moves carry;
@@ -221,4 +224,104 @@ void api_scams(const Call *k, Answer *a)
     free(depth_s);
     free(budget_s);
     free(wait_s);
+}
+
+/* ---- every proposal checked (scams_check.h) ---- */
+
+typedef struct CheckThread {
+    Server *s;
+    ScamCheckJob job;
+} CheckThread;
+
+/* Waits for the check's child (without the game), then journals its
+ * answer under the game's lock: a moment's write, like an event's. */
+static void *check_thread(void *ud)
+{
+    CheckThread *t = ud;
+    Server *s = t->s;
+    long event = t->job.event;
+    pid_t pid = t->job.pid;
+    char *entries = scam_check_collect(&t->job);
+    pthread_mutex_lock(&s->checks_mu);
+    for (int i = 0; i < SCAM_CHECKS_AT_ONCE; i++)
+        if (pid > 0 && s->check_pids[i] == pid) s->check_pids[i] = 0;
+    bool closing = s->closing;
+    pthread_mutex_unlock(&s->checks_mu);
+    if (!closing) {
+        Buf err = {0};
+        server_hold(s);
+        if (!scam_check_save(s->g, event, entries, &err))
+            fprintf(stderr, "nomic serve: %s: the scam check of event %ld could not be kept: %s\n", s->name, event,
+                    buf_str(&err));
+        server_release(s);
+        buf_free(&err);
+    }
+    free(entries);
+    free(t);
+    pthread_mutex_lock(&s->checks_mu);
+    s->nchecks--;
+    pthread_mutex_unlock(&s->checks_mu);
+    return NULL;
+}
+
+/* Called under game_mu and the game's lock, the event on disk: the child
+ * forked now searches the state the event left; a thread waits for it. */
+void server_scam_hook(void *ud, Game *g, long event, int64_t time, const char *pending)
+{
+    Server *s = ud;
+    CheckThread *t = xcalloc(1, sizeof *t);
+    t->s = s;
+    int slot = -1;
+    pthread_mutex_lock(&s->checks_mu);
+    for (int i = 0; i < SCAM_CHECKS_AT_ONCE && slot < 0; i++)
+        if (!s->check_pids[i]) slot = i;
+    if (slot >= 0) s->check_pids[slot] = -1; /* taken */
+    s->nchecks++;
+    pthread_mutex_unlock(&s->checks_mu);
+    if (slot < 0) {
+        memset(&t->job, 0, sizeof t->job);
+        t->job = (ScamCheckJob){event, -1, -1, xstrdup(pending), "not checked: the server was running other checks"};
+    } else {
+        scam_check_start(g, event, time, pending, &t->job);
+        pthread_mutex_lock(&s->checks_mu);
+        s->check_pids[slot] = t->job.pid > 0 ? t->job.pid : 0;
+        pthread_mutex_unlock(&s->checks_mu);
+    }
+    pthread_t th;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&th, &attr, check_thread, t) != 0) {
+        /* no thread: the check is given up, its marker stays pending */
+        if (t->job.pid > 0) {
+            kill(t->job.pid, SIGKILL);
+            free(scam_check_collect(&t->job));
+        }
+        free(t->job.keys);
+        pthread_mutex_lock(&s->checks_mu);
+        if (slot >= 0) s->check_pids[slot] = 0;
+        s->nchecks--;
+        pthread_mutex_unlock(&s->checks_mu);
+        free(t);
+    }
+    pthread_attr_destroy(&attr);
+}
+
+/* The server stops: the checks running are stopped (their events keep
+ * the marker "pending"), and their threads waited for. */
+void server_checks_stop(Server *s)
+{
+    pthread_mutex_lock(&s->checks_mu);
+    s->closing = true;
+    for (int i = 0; i < SCAM_CHECKS_AT_ONCE; i++)
+        if (s->check_pids[i] > 0) kill(s->check_pids[i], SIGKILL);
+    pthread_mutex_unlock(&s->checks_mu);
+    for (;;) {
+        pthread_mutex_lock(&s->checks_mu);
+        int n = s->nchecks;
+        pthread_mutex_unlock(&s->checks_mu);
+        if (!n) break;
+        struct timespec pause = {0, 10 * 1000000L};
+        nanosleep(&pause, NULL);
+    }
 }

@@ -44,8 +44,8 @@ static const char *queries[Q_COUNT] = {
     "DELETE FROM objects WHERE id=?1",
     "INSERT INTO events(kind,time,sender,input,status,received_at,raw,stamp) VALUES(?1,?2,?3,?4,'received',?5,?6,?7)",
     "UPDATE events SET status=?2, message=?3, trace=?4, trace_json=?5, hash=?6, code_check=?7, changes=?8 WHERE n=?1",
-    "SELECT n,kind,time,sender,input,status,message,trace,trace_json,hash,received_at,stamp,code_check FROM events"
-    " WHERE n=?1",
+    "SELECT n,kind,time,sender,input,status,message,trace,trace_json,hash,received_at,stamp,code_check,scam_check"
+    " FROM events WHERE n=?1",
     ("INSERT INTO outbox(event,to_id,text,state,queued_at,sent_at,delivery,attempts)"
      " VALUES(?1,?2,?3,?4,?5,?6,?7,0)"),
     "INSERT OR IGNORE INTO recipients(list) VALUES(?1)",
@@ -101,7 +101,7 @@ static const char *schema =
     "CREATE TABLE IF NOT EXISTS objects(id INTEGER PRIMARY KEY, body TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS events(n INTEGER PRIMARY KEY, kind TEXT NOT NULL, time INTEGER NOT NULL,"
     " sender TEXT, input TEXT, status TEXT NOT NULL, message TEXT, trace TEXT, trace_json TEXT, hash TEXT,"
-    " received_at INTEGER NOT NULL, raw TEXT, stamp INTEGER, code_check TEXT, changes TEXT);"
+    " received_at INTEGER NOT NULL, raw TEXT, stamp INTEGER, code_check TEXT, changes TEXT, scam_check TEXT);"
     "CREATE TABLE IF NOT EXISTS changes(event INTEGER NOT NULL, id INTEGER NOT NULL, body TEXT,"
     " PRIMARY KEY(event, id)) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS snapshots(event INTEGER PRIMARY KEY, body TEXT NOT NULL);"
@@ -499,23 +499,26 @@ static bool upgrade_from_3(Store *s)
     return false;
 }
 
-/* The journal's code_check column, which a game made by an earlier build
- * of this format lacks: added when it is opened (another program opening
- * it at the same time may add it first). */
-static bool has_code_check(Store *s)
+/* The journal's columns code_check and scam_check, which a game made by
+ * an earlier build of this format lacks: added when it is opened (another
+ * program opening it at the same time may add it first). */
+static bool has_column(Store *s, const char *name)
 {
     sqlite3_stmt *st;
-    if (!prepare(s, "SELECT count(*) FROM pragma_table_info('events') WHERE name='code_check'", &st)) return false;
+    if (!prepare(s, "SELECT count(*) FROM pragma_table_info('events') WHERE name=?1", &st)) return false;
+    bind_text(s, st, 1, name);
     bool has = step_row(s, st) == 1 && sqlite3_column_int(st, 0) == 1;
     sqlite3_finalize(st);
     return has;
 }
 
-static bool add_code_check(Store *s)
+static bool add_column(Store *s, const char *name)
 {
-    if (has_code_check(s)) return true;
-    if (exec(s, "ALTER TABLE events ADD COLUMN code_check TEXT")) return true;
-    if (!has_code_check(s)) return false;
+    if (has_column(s, name)) return true;
+    char sql[128];
+    snprintf(sql, sizeof sql, "ALTER TABLE events ADD COLUMN %s TEXT", name);
+    if (exec(s, sql)) return true;
+    if (!has_column(s, name)) return false;
     s->err[0] = 0;
     return true;
 }
@@ -631,7 +634,7 @@ Store *store_open(const char *path, bool create, bool force, Buf *err)
         }
         bool ours = got > 0 && strcmp(f, STORE_FORMAT) == 0;
         free(f);
-        if (got < 0 || (ours && (!exec(s, extras) || !add_code_check(s)))) {
+        if (got < 0 || (ours && (!exec(s, extras) || !add_column(s, "code_check") || !add_column(s, "scam_check")))) {
             buf_printf(err, "%s: %s", path, s->err);
             store_close(s);
             return NULL;
@@ -1194,6 +1197,17 @@ bool store_event_outcome(Store *s, long n, const char *status, const char *messa
     return step_done(s, st);
 }
 
+bool store_event_scam_check(Store *s, long n, const char *text)
+{
+    sqlite3_stmt *st;
+    if (!prepare(s, "UPDATE events SET scam_check=?2 WHERE n=?1", &st)) return false;
+    bind_int(s, st, 1, n);
+    bind_text(s, st, 2, text);
+    bool ok = step_done(s, st);
+    sqlite3_finalize(st);
+    return ok;
+}
+
 static void read_event(Store *s, sqlite3_stmt *st, JournalRow *r)
 {
     r->n = (long)sqlite3_column_int64(st, 0);
@@ -1209,6 +1223,7 @@ static void read_event(Store *s, sqlite3_stmt *st, JournalRow *r)
     r->received_at = sqlite3_column_int64(st, 10);
     r->stamp = sqlite3_column_type(st, 11) == SQLITE_NULL ? r->time : sqlite3_column_int64(st, 11);
     r->code_check = col_text(s, st, 12);
+    r->scam_check = col_text(s, st, 13);
 }
 
 void journal_row_free(JournalRow *r)
@@ -1222,6 +1237,7 @@ void journal_row_free(JournalRow *r)
     free(r->trace_json);
     free(r->hash);
     free(r->code_check);
+    free(r->scam_check);
     memset(r, 0, sizeof *r);
 }
 
@@ -1269,8 +1285,8 @@ bool store_each_event(Store *s, long from, long to, bool (*fn)(void *ud, const J
 {
     sqlite3_stmt *st;
     if (!prepare(s,
-                 "SELECT n,kind,time,sender,input,status,message,trace,trace_json,hash,received_at,stamp,code_check"
-                 " FROM events WHERE n>=?1 AND n<=?2 ORDER BY n",
+                 "SELECT n,kind,time,sender,input,status,message,trace,trace_json,hash,received_at,stamp,code_check,"
+                 "scam_check FROM events WHERE n>=?1 AND n<=?2 ORDER BY n",
                  &st))
         return false;
     bind_int(s, st, 1, from);

@@ -56,6 +56,8 @@ typedef struct JournalRow {
     int64_t received_at;
     int64_t stamp;  /* the moves' moveTimeStamp (time unless a mail said) */
     char *code_check; /* the Mechanics' check of the moves' rule code: a JSON array, one note a line; or NULL */
+    char *scam_check; /* the Mechanics' scam check of the proposals the event opened (scams_check.h): "pending KEY..."
+                       * until it ran, then its entries as JSON objects, one a line; NULL: none */
 } JournalRow;
 
 /* Opens (create: makes a new file, refusing to overwrite unless force). */
@@ -179,6 +181,8 @@ long store_journal_received(Store *s, const char *kind, int64_t time, const char
 /* changes: the objects the event changed (store_apply_changes), or NULL. */
 bool store_event_outcome(Store *s, long n, const char *status, const char *message, const char *trace,
                          const char *trace_json, const char *hash, const char *code_check, const char *changes);
+/* The scam check of event n (JournalRow.scam_check), in the caller's transaction. */
+bool store_event_scam_check(Store *s, long n, const char *text);
 /* 1: *row is filled; 0: no event n; -1: the store failed. */
 int store_event_get(Store *s, long n, JournalRow *row);
 /* A move event's message as received (a whole mail), malloc'd, or NULL. */

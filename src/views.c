@@ -95,6 +95,32 @@ static void code_check_field(Buf *b, const JournalRow *r, const Viewer *v)
     buf_putc(b, ']');
 }
 
+/* "scamCheck": the Mechanics' check of the proposals the event opened
+ * (scams_check.h): "pending" until it has run, then its entries as the
+ * journal keeps them (one a line); left out when the event has none.  The
+ * entries are public: the searches play on the public view. */
+static void scam_check_field(Buf *b, const JournalRow *r)
+{
+    if (!r->scam_check) return;
+    if (strncmp(r->scam_check, "pending", 7) == 0) {
+        buf_puts(b, ",\"scamCheck\":\"pending\"");
+        return;
+    }
+    buf_puts(b, ",\"scamCheck\":[");
+    bool first = true;
+    for (const char *p = r->scam_check; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        if (len && *p == '{') {
+            if (!first) buf_putc(b, ',');
+            first = false;
+            buf_add_utf8(b, p, len);
+        }
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+    buf_putc(b, ']');
+}
+
 void view_event_json_cut(Buf *b, const JournalRow *r, const Viewer *v, size_t input_max, size_t trace_max)
 {
     buf_printf(b, "{\"event\":%ld", r->n);
@@ -117,6 +143,7 @@ void view_event_json_cut(Buf *b, const JournalRow *r, const Viewer *v, size_t in
     if (trace_len > trace_max) buf_puts(b, "null");
     else buf_add_utf8(b, trace, trace_len); /* journals written before JSON was kept UTF-8 */
     code_check_field(b, r, v);
+    scam_check_field(b, r);
     if (input_shown < input_len || trace_len > trace_max) {
         buf_puts(b, ",\"cut\":{");
         if (input_shown < input_len) buf_printf(b, "\"input\":%zu%s", input_len, trace_len > trace_max ? "," : "");

@@ -37,6 +37,7 @@ function eventView(ev, fresh) {
     // the proposal this message made shows them too (its set names its moveBatch: proposalView batch=)
     if (notes[0].moveBatch !== undefined) state.codeByBatch.set(String(notes[0].moveBatch), notes);
   }
+  noteScamCheck(ev);
   // a page of the log cuts big moves and leaves out big traces: the whole event is at api/log/N
   if (ev.cut) {
     const what = [];
@@ -55,6 +56,28 @@ function eventView(ev, fresh) {
       ', ' + changed + ' with changes' : 'no firing')),
     trace.length ? h('ol', {class: 'firings'}, trace.map(firingView)) : h('p', {class: 'hint'}, 'No rule fired.')));
   return li;
+}
+
+// The Mechanics' scam check of the proposals the event opened (scamCheck):
+// kept by proposal key for the proposals panel; an event whose check still
+// runs is asked again at the next poll (loadNewEvents).
+function noteScamCheck(ev) {
+  const c = ev.scamCheck;
+  if (c === undefined || c === null) return;
+  if (c === 'pending') {
+    state.scamPending.add(Number(ev.event));
+    return;
+  }
+  state.scamPending.delete(Number(ev.event));
+  if (!Array.isArray(c)) return;
+  const byKey = new Map();
+  for (const e of c) {
+    const k = String(e.proposal);
+    if (!byKey.has(k)) byKey.set(k, []);
+    byKey.get(k).push(e);
+  }
+  for (const [k, l] of byKey) state.scamByKey.set(k, l);
+  state.scamVersion = (state.scamVersion || 0) + 1;
 }
 
 // The first few messages the rules sent, a line each.
@@ -124,6 +147,11 @@ export async function loadNewEvents() {
       any = true;
     }
     if (evs.length < LOG_LIMIT) break;
+  }
+  // the checks that were running when their events were read
+  for (const n of [...state.scamPending]) {
+    const ev = await getJSON('api/log/' + n);
+    if (ev && ev.scamCheck !== 'pending') { placeEvent(ev, false); any = true; }
   }
   const first = $('history').lastElementChild;
   if (first) state.oldest = Number(first.dataset.event);

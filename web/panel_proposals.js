@@ -11,6 +11,7 @@ import {drawReportKinds} from './panel_reports.js';
 import {
   badgeKind, groupProposals, openAndDecided, readProposalView, statusOf, tally, viewTypes, voteForm, voteKind, votable,
 } from './proposals.js';
+import {scamCheckLines} from './scams.js';
 import {gameNow, state} from './state.js';
 
 const DECIDED_SHOWN = 10;     // decided proposals listed before "show older"
@@ -31,7 +32,8 @@ export async function loadProposals() {
   }
   const {types, targetTypes} = viewTypes(view);
   const byType = await objectsOfTypes(types.concat(targetTypes));
-  const key = JSON.stringify(byType) + (state.drawn.rules || '') + JSON.stringify(settings) + state.codeByBatch.size;
+  const key = JSON.stringify(byType) + (state.drawn.rules || '') + JSON.stringify(settings) + state.codeByBatch.size +
+    ' ' + (state.scamVersion || 0);
   if (state.drawn.proposals === key) return;
   state.drawn.proposals = key;
   state.targets = {};
@@ -83,6 +85,8 @@ function proposalCard(g, view, folded) {
   if (P.text && present(main[P.text])) body.push(h('pre', {class: 'proposal-text'}, String(main[P.text])));
   const notes = P.batch && present(main[P.batch]) ? state.codeByBatch.get(String(main[P.batch])) : null;
   if (notes && notes.length) body.push(h('div', {class: 'proposal-code-check'}, codeCheckView(notes)));
+  const scams = state.scamByKey.get(String(g.key));
+  if (scams) body.push(scamCheckView(scams));
   for (const c of g.changes) body.push(changeView(c, !g.decided));
   const ownChanges = g.changes.filter((c) => !g.objects.includes(c.obj));
   if (!ownChanges.length && P.recordChanges && present(main[P.recordChanges])) {
@@ -103,6 +107,15 @@ function proposalCard(g, view, folded) {
     append(card, body);
   }
   return card;
+}
+
+// The Mechanics' scam check of the proposal, as if adopted (docs/scams.md):
+// a line, or a line per flagged goal with the moves that reach it.
+function scamCheckView(entries) {
+  const r = scamCheckLines(entries);
+  return h('div', {class: 'scam-check' + (r.flagged ? ' flagged' : ''), 'data-testid': 'scam-check',
+    dataset: {flagged: String(r.flagged)}},
+  r.lines.map(([kind, text]) => h('p', {class: kind === 'bad' ? 'bad' : 'hint'}, text)));
 }
 
 function pollBadge(p) {

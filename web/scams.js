@@ -34,3 +34,41 @@ export function scamGoals(players) {
 export function scamStepText(st) {
   return st.moves.map((m) => Object.keys(m).map((k) => k + ': ' + m[k]).join('\n')).join('\n---\n');
 }
+
+// The Mechanics' scam check of a proposal (docs/scams.md, "The check of
+// every proposal"): its entries (scamCheck in the log), as lines to show.
+// {flagged, lines}: lines is [[kind, text]...], kind 'bad' for a flagged
+// goal, 'info' else.  A scam goal is flagged when found (its steps
+// given); a lock-out goal when not found though searched to its depth.
+export function scamCheckLines(entries) {
+  if (entries === 'pending') return {flagged: false, pending: true, lines: [['info', 'scam check: running']]};
+  const list = Array.isArray(entries) ? entries : [];
+  const lines = [];
+  for (const e of list) {
+    const goal = String(e.goal || '?');
+    if (e.error) {
+      lines.push(['info', 'scam check of ' + goal + ': not run: ' + e.error]);
+    } else if (e.flagged && e.kind === 'lockout') {
+      lines.push(['bad', 'flagged: ' + goal + ' (lock-out): not reachable by the players together within ' +
+        'the search, once this passes']);
+    } else if (e.flagged) {
+      const steps = (e.steps || []).map(scamStepLine);
+      lines.push(['bad', 'flagged: ' + goal + ': ' + (e.as || 'a player') + ' can reach it in ' +
+        steps.length + (steps.length === 1 ? ' message' : ' messages') + (steps.length ? ': ' + steps.join('; ') : '')]);
+    }
+  }
+  const flagged = lines.some(([k]) => k === 'bad');
+  if (!flagged && list.length) {
+    const unsure = list.filter((e) => !e.error && e.budgetSpent && e.kind === 'lockout').map((e) => e.goal);
+    lines.unshift(['info', 'scam check: no goal reached' + (unsure.length ?
+      ' (' + unsure.join(', ') + ': the search ran out of budget)' : '')]);
+  }
+  return {flagged, pending: false, lines};
+}
+
+// One step, on one line: "alice@x sends subtype=bonus from=carol", or a wait.
+export function scamStepLine(st) {
+  if (st.wait !== undefined) return 'wait until ' + new Date(Number(st.wait) * 1000).toISOString().replace('.000Z', 'Z');
+  return String(st.from) + ' sends ' + (st.moves || []).map((m) => Object.keys(m).map((k) => k + '=' + m[k]).join(' '))
+    .join(' + ');
+}

@@ -30,6 +30,8 @@ export const state = {
   browseType: null,       // what the objects panel shows (null: nothing)
   sugarKey: '',
   codeByBatch: new Map(), // moveBatch -> the code check's notes, from the events loaded
+  scamByKey: new Map(),   // a proposal's key -> its scam check's entries, or 'pending', from the events loaded
+  scamPending: new Set(), // the events loaded whose scam check was still running: asked again at each poll
   rules: null,            // objectId -> rule, as the rules panel last drew them
   targets: {},            // type -> the objects amendments are shown against (not rules)
 };

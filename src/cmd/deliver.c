@@ -35,6 +35,7 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "scams_check.h"
 #include "host.h"
 #include "mail_in.h"
 #include "mail_mbox.h"
@@ -132,10 +133,15 @@ static int take_mail(Game *g, const MailIn *m, const char *raw, size_t n, size_t
     int rc = 0;
     const char *bad;
     char *canon = game_address(g, m->sender, &bad); /* the replies are to the address's one form */
+    /* a proposal the mail opens is checked once it is on disk (scams_check.h) */
+    ScamChecks checks = {0};
+    scam_checks_install(g, scam_checks_hook, &checks);
     if (!game_submit(g, &in, false, print_one, canon ? canon : m->sender)) {
         fprintf(stderr, "%s: the store failed: %s\n", who, store_error(g->st));
         rc = EX_TEMPFAIL_;
     }
+    scam_checks_install(g, NULL, NULL);
+    scam_checks_finish(&checks, g);
     buf_free(&refusal);
     free(summary);
     free(key);

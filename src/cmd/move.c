@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "scams_check.h"
 #include "game_mechanics.h"
 
 typedef struct Printer {
@@ -81,7 +82,15 @@ static int move_run(CmdCall *c)
     bool dry = c->spec == &cmd_try;
     a->from = game_address(g, sender, &bad); /* the replies are to the address's one form */
     Printer p = {a->from ? a->from : sender, dry, false};
-    if (!game_move(g, sender, a->t, a->body, dry, print_one, &p)) {
+    /* a proposal the move opens is checked once it is on disk (scams_check.h) */
+    ScamChecks checks = {0};
+    if (!dry) {
+        scam_checks_install(g, scam_checks_hook, &checks);
+    }
+    bool kept = game_move(g, sender, a->t, a->body, dry, print_one, &p);
+    scam_checks_install(g, NULL, NULL);
+    scam_checks_finish(&checks, g);
+    if (!kept) {
         fprintf(stderr, "nomic %s: the store failed: %s\n", c->spec->name, store_error(g->st));
         return EXIT_USAGE;
     }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "scams_check.h"
 
 static void print_tick(void *ud, Game *g, const Outcome *o)
 {
@@ -50,7 +51,13 @@ static int tick_run(CmdCall *c)
 {
     Game *g = c->g;
     int n = 0;
-    if (!game_tick(g, ((TickArgs *)c->data)->t, false, print_tick, &n)) {
+    /* a proposal a timer opens (a decision distributed) is checked once on disk (scams_check.h) */
+    ScamChecks checks = {0};
+    scam_checks_install(g, scam_checks_hook, &checks);
+    bool kept = game_tick(g, ((TickArgs *)c->data)->t, false, print_tick, &n);
+    scam_checks_install(g, NULL, NULL);
+    scam_checks_finish(&checks, g);
+    if (!kept) {
         fprintf(stderr, "nomic tick: the store failed: %s\n", store_error(g->st));
         return EXIT_USAGE;
     }

@@ -409,9 +409,10 @@ async function main() {
   check(parts.every((p, i) => i === 0 || parts[i - 1].top < p.top) && parts.every((p) => p.right <= 390),
     'each part of the answer is a block under the one before, within the screen', JSON.stringify(parts));
   check((await text('[data-testid="answer-outcome"]')).trim() === 'No effect' &&
-    (await text('[data-testid="answer-reason"]')).trim() === 'The rules changed nothing but the move itself.' &&
+    // the reason is the nearest rule's own (its because), with the proposal's number
+    (await text('[data-testid="answer-reason"]')).trim() === `Your vote on proposal ${pid} was not counted: a player votes on an open proposal once, FOR or AGAINST.` &&
     /rule 16 order 30220: .*does not hold/.test(await text('[data-testid="answer-why"]')),
-  'the outcome says "No effect", the reason is a sentence of its own, rule 16 says why', late.result);
+  'the outcome says "No effect", the reason (rule 16\'s because) is a sentence of its own, rule 16 says why', late.result);
   await eventually('at 390 px the page does not scroll sideways', async () => {
     const w = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, body: document.body.scrollWidth,
       wide: [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 391)

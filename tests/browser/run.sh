@@ -23,3 +23,4 @@ fi
 node "$here/page.test.mjs" "$nomic"
 node "$here/sets.test.mjs" "$nomic"
 node "$here/host.test.mjs" "$nomic"
+node "$here/scamcheck.test.mjs" "$nomic"

@@ -169,7 +169,7 @@ async function agora() {
   await eventually("agora: the Assessor's report is shown as nomic report prints it", async () => {
     if ((await page.locator('#report-result pre.report-text').count()) === 0) return null;
     const got = (await text('#report-result pre.report-text')).replace(/ at \S+Z\n/, '\n');
-    return got === want && got.includes('Decision 1 (the adoption of proposal 1 "Hats")') &&
+    return got === want && got.includes('PROPOSAL 1 (Hats)') &&
       got.includes('FOR (1): alice') ? true : { ok: false, got, want };
   });
   await noSidewaysScroll('agora');

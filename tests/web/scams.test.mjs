@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
 import {readProposalView} from '../../web/proposals.js';
-import {scamGoals, scamProposals, scamStepText} from '../../web/scams.js';
+import {scamCheckLines, scamGoals, scamProposals, scamStepLine, scamStepText} from '../../web/scams.js';
 import * as views from './views.mjs';
 
 test('favor: the proposals being voted on, by propId; not those proposed, counted or decided', () => {
@@ -44,4 +44,20 @@ test("the ready goals: someone wins, each player wins, each scores more than now
 test("a step's moves in the object format, a message's moves apart", () => {
   assert.equal(scamStepText({moves: [{subtype: 'vote', propId: '41'}, {subtype: 'vote', propId: '41'}]}),
     'subtype: vote\npropId: 41\n---\nsubtype: vote\npropId: 41');
+});
+
+test('the scam check of a proposal: flagged goals with their steps, else "no goal reached"', () => {
+  const win = {proposal: '46', goal: 'win', kind: 'scam', flagged: true, as: 'alice@x', found: true,
+    steps: [{from: 'alice@x', time: 1, moves: [{subtype: 'bonus', from: 'carol'}]}]};
+  const calm = {proposal: '46', goal: 'twoBallots', kind: 'scam', flagged: false, as: null, found: false};
+  const lock = {proposal: '46', goal: 'adoptable', kind: 'lockout', flagged: true, as: 'a@x', found: false};
+  const r = scamCheckLines([win, calm]);
+  assert.equal(r.flagged, true);
+  assert.deepEqual(r.lines, [['bad', 'flagged: win: alice@x can reach it in 1 message: alice@x sends subtype=bonus from=carol']]);
+  assert.deepEqual(scamCheckLines([calm]).lines, [['info', 'scam check: no goal reached']]);
+  assert.match(scamCheckLines([calm, lock]).lines[0][1], /^flagged: adoptable \(lock-out\)/);
+  const spent = {...lock, flagged: false, budgetSpent: true};
+  assert.deepEqual(scamCheckLines([spent]).lines, [['info', 'scam check: no goal reached (adoptable: the search ran out of budget)']]);
+  assert.equal(scamCheckLines('pending').pending, true);
+  assert.equal(scamStepLine({wait: 1768096800}), 'wait until 2026-01-11T02:00:00Z');
 });
