@@ -42,6 +42,12 @@ typedef struct Join {
     Sym type, attr;
 } Join;
 
+/* How the rules look at a value beyond copying it or comparing it for
+ * equality (variants()). */
+enum { SEEN_INSPECTED = 1, /* compared in order, computed with, handed to a function (parses, lower, ...) */
+       SEEN_EMPTY = 2,    /* compared with "" */
+       SEEN_LONG = 4 /* its length matters: compared in order, measured (length, words, word, pad, charsIn) */ };
+
 /* What the rules say of one attribute of a move (or of what moves become). */
 typedef struct Word {
     Sym name;
@@ -50,6 +56,7 @@ typedef struct Word {
     Join joins[MAX_JOINS];
     int njoins;
     bool numeric;       /* compared in order or computed with */
+    unsigned seen;      /* SEEN_* */
 } Word;
 
 typedef struct Consts {
@@ -121,7 +128,7 @@ typedef struct Vocab {
     int nbounds;
     Sym goal_nums[2 * MAX_GOAL]; /* the goal's numbers and their negatives */
     int ngoal_nums;
-    Sym goal_texts[MAX_GOAL]; /* the goal's texts (not "") */
+    Sym goal_texts[MAX_GOAL]; /* the goal's texts */
     int ngoal_texts;
     Sym long_text;      /* LONG_TEXT bytes */
     Consts pair[MAX_PAIRS][2]; /* two kinds of move one rule reads together */
@@ -158,6 +165,13 @@ static Word *word(Vocab *v, Sym name)
     GROW(v->w, v->nw, v->wcap);
     v->w[v->nw] = (Word){.name = name};
     return &v->w[v->nw++];
+}
+
+static const Word *find_word(const Vocab *v, Sym name)
+{
+    for (int i = 0; i < v->nw; i++)
+        if (v->w[i].name == name) return &v->w[i];
+    return NULL;
 }
 
 static void add_lit(Vocab *v, Word *w, Sym lit)
@@ -244,17 +258,77 @@ static void add_read(Vocab *v, Sym type, const Consts *c, Sym attr)
 
 static bool is_order(int op) { return op == TK_LT || op == TK_LE || op == TK_GT || op == TK_GE; }
 
+/* Every attribute and variable whose value flows into expression n is
+ * seen `how` (SEEN_*).  A function's result, a comparison's truth and a
+ * match's keys are other values: scan() sees to what looks at them. */
+static void mark_seen(Vocab *v, const Node *n, const Consts *c, unsigned char *seen_var, unsigned how)
+{
+    if (n->kind == N_VAR) seen_var[n->var] |= (unsigned char)how;
+    if (n->kind == N_ATTR && c && !is_mech(n->sym)) word(v, n->sym)->seen |= how;
+    if (n->kind == N_CALL) { /* if(c, a, b): a or b flows on; glue(a, b): both */
+        for (int i = n->bi == BI_glue ? 0 : 1; (n->bi == BI_if || n->bi == BI_glue) && i < n->n; i++)
+            mark_seen(v, n->kid[i], c, seen_var, how);
+        return;
+    }
+    if (n->kind == N_CMP || n->kind == N_AND || n->kind == N_OR || n->kind == N_NOT) return;
+    for (int i = 0; i < n->n; i++) mark_seen(v, n->kid[i], c, seen_var, how);
+}
+
+/* A value copied into an attribute that is inspected (by the rules, as
+ * read so far: seen_fixpoint reads them again until nothing changes; or by
+ * the engine: a rule's if, then and ruleOrder) is inspected too:
+ * create(type=="rule" & ruleOrder==%no) hands %no to the engine's
+ * ordering. */
+static void assigns_seen(Vocab *v, const Node *n, unsigned char *seen_var)
+{
+    if (n->kind == N_AND)
+        for (int i = 0; i < n->n; i++) assigns_seen(v, n->kid[i], seen_var);
+    if (n->kind != N_CMP || n->op != TK_EQ || n->kid[0]->kind != N_ATTR) return;
+    Sym a = n->kid[0]->sym;
+    const Word *w = find_word(v, a);
+    if (a == SYM_if || a == SYM_then || a == SYM_ruleOrder) mark_seen(v, n->kid[1], NULL, seen_var, SEEN_INSPECTED);
+    else if (w && w->seen) mark_seen(v, n->kid[1], NULL, seen_var, w->seen);
+}
+
+/* What of a rule looks at values beyond copying them or comparing them for
+ * equality (the literals, the joined values and a fresh one tell those
+ * apart): an operand compared in order or computed with, an argument of a
+ * function (if() reads its condition, glue() only copies, attribute()
+ * looks its object up by id), a value taken as true or false, one
+ * compared with "" (SEEN_EMPTY). */
+static void seen_in(Vocab *v, const Node *n, const Consts *c, unsigned char *seen_var)
+{
+    if (n->kind == N_CALL) {
+        const Builtin *b = &builtins[n->bi];
+        bool measures = n->bi == BI_length || n->bi == BI_words || n->bi == BI_word || n->bi == BI_pad || n->bi == BI_charsIn;
+        for (int i = n->bi == BI_attribute ? 1 : 0; !b->verb && n->bi != BI_glue && i < (n->bi == BI_if ? 1 : n->n); i++)
+            if (builtin_argkind(b, i) == ARG_EXPR)
+                mark_seen(v, n->kid[i], c, seen_var, SEEN_INSPECTED | (measures && i == 0 ? SEEN_LONG : 0));
+        for (int i = 0; i < n->n; i++)
+            if (builtin_argkind(b, i) == ARG_ASSIGN) assigns_seen(v, n->kid[i], seen_var);
+    }
+    if ((n->kind == N_CMP && is_order(n->op)) || n->kind == N_ARITH || n->kind == N_NEG)
+        for (int s = 0; s < n->n; s++) mark_seen(v, n->kid[s], c, seen_var, SEEN_INSPECTED | (n->kind == N_CMP ? SEEN_LONG : 0));
+    if (n->kind == N_CMP && !is_order(n->op) && n->n == 2)
+        for (int s = 0; s < 2; s++)
+            if (n->kid[1 - s]->kind == N_STR && n->kid[1 - s]->sym == SYM_EMPTY) mark_seen(v, n->kid[s], c, seen_var, SEEN_EMPTY);
+    if (n->kind == N_AND || n->kind == N_OR || n->kind == N_NOT)
+        for (int s = 0; s < n->n; s++)
+            if (n->kid[s]->kind == N_ATTR || n->kid[s]->kind == N_VAR) mark_seen(v, n->kid[s], c, seen_var, SEEN_INSPECTED);
+}
+
 /* The reads of one rule: every attribute read in a match (with the match's
  * type and literal keys), the literals attributes are compared with, the
- * attributes compared in order or used in arithmetic (numbers), and the
- * variables the matches' keys bind. */
-static void scan(Vocab *v, const Node *n, Sym type, const Consts *c, Uses *uses, bool *numeric_var)
+ * attributes compared in order or used in arithmetic (numbers), how values
+ * are looked at (seen_in), and the variables the matches' keys bind. */
+static void scan(Vocab *v, const Node *n, Sym type, const Consts *c, Uses *uses, bool *numeric_var, unsigned char *seen_var)
 {
+    seen_in(v, n, c, seen_var);
     if (n->kind == N_CALL) {
         const Builtin *b = &builtins[n->bi];
         for (int i = 0; i < n->n; i++) {
             if (builtin_argkind(b, i) != ARG_MATCH) {
-                scan(v, n->kid[i], type, c, uses, numeric_var);
+                scan(v, n->kid[i], type, c, uses, numeric_var, seen_var);
                 continue;
             }
             const Node *m = n->kid[i];
@@ -268,7 +342,7 @@ static void scan(Vocab *v, const Node *n, Sym type, const Consts *c, Uses *uses,
                     GROW(uses->u, uses->n, uses->cap);
                     uses->u[uses->n++] = (VarUse){mi->keys[k].val->var, t, mi->keys[k].name, mc, b->verb};
                 }
-            scan(v, m, t, &mc, uses, numeric_var);
+            scan(v, m, t, &mc, uses, numeric_var, seen_var);
         }
         return;
     }
@@ -285,7 +359,7 @@ static void scan(Vocab *v, const Node *n, Sym type, const Consts *c, Uses *uses,
             if (n->kid[s]->kind == N_VAR) numeric_var[n->kid[s]->var] = true;
             if (n->kid[s]->kind == N_ATTR && c) word(v, n->kid[s]->sym)->numeric = true;
         }
-    for (int i = 0; i < n->n; i++) scan(v, n->kid[i], type, c, uses, numeric_var);
+    for (int i = 0; i < n->n; i++) scan(v, n->kid[i], type, c, uses, numeric_var, seen_var);
 }
 
 /* set(objectId==%mo)(type=="vote"): the move %mo is bound to becomes a
@@ -428,7 +502,7 @@ static void goal_literals(Vocab *v, const Node *n)
             v->goal_nums[v->ngoal_nums++] = sym_canon(sym_cstr(sym_text(c)[0] == '-' ? sym_text(c) + 1 : buf_str(&b)));
             buf_free(&b);
         } else if (!dup) v->cut_rules++;
-    } else if (n->kind == N_STR && n->sym != SYM_EMPTY) {
+    } else if (n->kind == N_STR) { /* "" too: nickname=="" asks for an attribute left out */
         bool dup = false;
         for (int i = 0; i < v->ngoal_texts; i++) dup |= v->goal_texts[i] == n->sym;
         if (!dup && v->ngoal_texts < MAX_GOAL) v->goal_texts[v->ngoal_texts++] = n->sym;
@@ -567,6 +641,41 @@ static void rule_footprint(RuleFp *f, const Prog *p)
     free(var_type);
 }
 
+static void vocab_free(Vocab *v);
+
+/* How the rules look at each attribute, to a fixed point: a value copied
+ * into an attribute that a later rule inspects is inspected too.  The
+ * reading is done on a scratch vocabulary and only the SEEN_* marks are
+ * kept. */
+static void seen_fixpoint(Vocab *v, Prog **progs, int nr)
+{
+    Vocab t = {0};
+    for (long before = -1, after = 0; after != before;) {
+        before = after;
+        for (int i = 0; i < nr; i++) {
+            if (!progs[i]) continue;
+            Uses u = {0};
+            bool *numeric_var = xcalloc((size_t)progs[i]->nvars + 1, sizeof *numeric_var);
+            unsigned char *seen_var = xcalloc((size_t)progs[i]->nvars + 1, sizeof *seen_var);
+            if (progs[i]->cond) scan(&t, progs[i]->cond, SYM_EMPTY, NULL, &u, numeric_var, seen_var);
+            if (progs[i]->then) scan(&t, progs[i]->then, SYM_EMPTY, NULL, &u, numeric_var, seen_var);
+            for (int k = 0; k < u.n; k++) /* words are by name: what a move becomes keeps its attributes */
+                if (!u.u[k].verb && !is_mech(u.u[k].attr)) word(&t, u.u[k].attr)->seen |= seen_var[u.u[k].var];
+            free(numeric_var);
+            free(seen_var);
+            free(u.u);
+        }
+        after = t.nw; /* the marks only grow: their count stops when they do */
+        for (int i = 0; i < t.nw; i++)
+            for (unsigned m = t.w[i].seen; m; m &= m - 1) after++;
+    }
+    for (int i = 0; i < t.nw; i++) {
+        Word *w = (Word *)find_word(v, t.w[i].name);
+        if (w) w->seen |= t.w[i].seen;
+    }
+    vocab_free(&t);
+}
+
 static void vocab_build(Vocab *v, Game *g)
 {
     Pool *p = g->pool;
@@ -588,9 +697,10 @@ static void vocab_build(Vocab *v, Game *g)
         rule_footprint(&v->fp[i], progs[i]);
         Uses u = {0};
         bool *numeric_var = xcalloc((size_t)progs[i]->nvars + 1, sizeof *numeric_var);
-        if (progs[i]->cond) scan(v, progs[i]->cond, SYM_EMPTY, NULL, &u, numeric_var);
-        if (progs[i]->then) scan(v, progs[i]->then, SYM_EMPTY, NULL, &u, numeric_var);
-        joins_of_rule(v, &u, numeric_var);
+        unsigned char *seen_var = xcalloc((size_t)progs[i]->nvars + 1, sizeof *seen_var);
+        if (progs[i]->cond) scan(v, progs[i]->cond, SYM_EMPTY, NULL, &u, numeric_var, seen_var);
+        if (progs[i]->then) scan(v, progs[i]->then, SYM_EMPTY, NULL, &u, numeric_var, seen_var);
+        joins_of_rule(v, &u, numeric_var); /* (the SEEN_* marks: seen_fixpoint) */
         if (progs[i]->cond) {
             Consts seen[8];
             int nseen = 0;
@@ -598,9 +708,11 @@ static void vocab_build(Vocab *v, Game *g)
         }
         if (progs[i]->then) find_becomes(v, progs[i]->then, &u);
         free(numeric_var);
+        free(seen_var);
         free(u.u);
-        prog_free(progs[i]);
     }
+    seen_fixpoint(v, progs, nr);
+    for (int i = 0; i < nr; i++) prog_free(progs[i]);
     free(progs);
     free(ri);
     if (g->sugar) shapes_from_sugar(v, g->sugar);
@@ -651,13 +763,6 @@ static void vocab_mark(const Vocab *v)
             for (int a = 0; a < r->c.n; a++) sym_mark(r->c.a[a].name), sym_mark(r->c.a[a].value);
         }
     sym_mark(v->fresh);
-}
-
-static const Word *find_word(const Vocab *v, Sym name)
-{
-    for (int i = 0; i < v->nw; i++)
-        if (v->w[i].name == name) return &v->w[i];
-    return NULL;
 }
 
 /* ---- the search ---- */
@@ -1062,22 +1167,29 @@ static int candidates(Search *S, Sym name, char *const *alts, int nalts, bool ex
 }
 
 /* The values tried on the first honest move only, one attribute at a
- * time: the empty text (the attribute left out), and for a text the
- * goal's texts and a long one, for a number the goal's numbers and the
- * boundaries. */
+ * time: the goal's own (its numbers for a number, its texts for a text,
+ * "" among them: copied into the state, they may make the goal true) and
+ * the boundaries where the rules can feel them (SEEN_*).  The boundary
+ * numbers go to a number; the empty text (the attribute left out) to an
+ * attribute the rules inspect or compare with ""; the long text to one
+ * whose length they measure or compare in order.  An attribute the rules
+ * only copy, or compare for equality, meets nothing at a boundary that
+ * the fresh value and the joined ones do not show already. */
 static int variants(Search *S, Sym name, const Sym *have, int nhave, Sym *c, int max)
 {
     const Word *w = find_word(&S->v, name);
     int n = 0;
     Sym all[2 + MAX_GOAL * 2 + 8];
     int na = 0;
-    all[na++] = SYM_EMPTY;
+    bool inspected = w && (w->seen & SEEN_INSPECTED || w->numeric), empty = inspected || (w && w->seen & SEEN_EMPTY);
+    for (int i = 0; w && i < w->nlits; i++) empty |= w->lits[i] == SYM_EMPTY;
+    if (empty) all[na++] = SYM_EMPTY;
     if (w && w->numeric) {
         for (int i = 0; i < S->v.ngoal_nums; i++) all[na++] = S->v.goal_nums[i];
         for (int i = 0; i < S->v.nbounds; i++) all[na++] = S->v.bounds[i];
     } else {
         for (int i = 0; i < S->v.ngoal_texts; i++) all[na++] = S->v.goal_texts[i];
-        all[na++] = S->v.long_text;
+        if (w && w->seen & SEEN_LONG) all[na++] = S->v.long_text;
     }
     for (int i = 0; i < na; i++) {
         bool known = false;
