@@ -64,9 +64,9 @@ static void bench(const char *name, Game *g, int64_t now, int nsenders, int dept
         exit(1);
     }
     double s = cpu_seconds() - t0;
-    printf("%-6s %d sender%s depth %d: %9ld events %8ld states %6.2f s  %8.0f events/s  %7.0f states/s%s\n", name,
+    printf("%-6s %d sender%s depth %d: %9ld events %8ld states %6.2f s  %8.0f events/s  %7.0f states/s  %ld skipped  %ld revisits%s\n", name,
            nsenders, nsenders == 1 ? ", " : "s,", r.depth_done > depth ? depth : (r.budget_spent ? r.depth_done + 1 : depth), r.events, r.explored, s,
-           (double)r.events / s, (double)r.explored / s, r.budget_spent ? "  (budget spent)" : "");
+           (double)r.events / s, (double)r.explored / s, r.skipped, r.revisits, r.budget_spent ? "  (budget spent)" : "");
     scam_result_free(&r);
     buf_free(&err);
 }
@@ -83,12 +83,17 @@ int main(int argc, char **argv)
         "alice@x", "subtype: join\nnickname: alice\nsurname: Adams\n", "bob@x", "subtype: join\nnickname: bob\nsurname: Brown\n",
         "carol@x", "subtype: join\nnickname: carol\nsurname: Clark\n",
         "alice@x", "subtype: propose\nruleChangeType: enact\ntext: A new rule.\n"};
+    const char *only = argc > 3 ? argv[3] : ""; /* "favor" or "suber": that game alone */
     int64_t now;
-    Game *g = play("favor", favor, 8, &now);
-    bench("favor", g, now, 1, depth, budget);
-    game_close(g);
-    g = play("suber", suber, 8, &now);
-    bench("suber", g, now, 3, depth + 1, budget); /* most of suber's moves wait for a turn: the whole table plays */
-    game_close(g);
+    if (strcmp(only, "suber")) {
+        Game *g = play("favor", favor, 8, &now);
+        bench("favor", g, now, 1, depth, budget);
+        game_close(g);
+    }
+    if (strcmp(only, "favor")) {
+        Game *g = play("suber", suber, 8, &now);
+        bench("suber", g, now, 3, depth + 1, budget); /* most of suber's moves wait for a turn: the whole table plays */
+        game_close(g);
+    }
     return 0;
 }

@@ -31,7 +31,7 @@
 #define EXIT_REFUSED 1
 #define EXIT_USAGE 2
 #define CMD_GO_ON (-1) /* a check's answer: the arguments are good, go on */
-#define MAX_OPTS 8     /* options of one command */
+#define MAX_OPTS 12    /* options of one command */
 #define MAX_POS 256    /* positional arguments of one command */
 
 /* One option of a command: the parser, the usage line and the docs read it. */

@@ -1072,7 +1072,8 @@ void engine_run(Engine *e, int64_t now, EventRun *r)
     for (int i = 0; i < e->nrules; i++) e->rules[i].resume = false;
     Seen seen = {0};
     seen_add(&seen, p);
-    Ctx cx = {.pool = p, .now = now, .created = e->created, .rng = e->rng, .queue = &e->queue, .sent = &r->sent};
+    Ctx cx = {.pool = p, .now = now, .created = e->created, .rng = e->rng, .queue = &e->queue, .sent = &r->sent,
+              .mute_texts = e->mute_texts};
     engine_meter_start(e, &cx.meter);
     long caps[NLIMITS]; /* the state's caps as the event began (a firing may change them) */
     memcpy(caps, e->limit, sizeof caps);

@@ -84,6 +84,8 @@ typedef struct Engine {
     Sym *vars;             /* variable slots, sized for the largest rule */
     int nvars_cap;
     bool trace_on;         /* build the text and JSON traces */
+    bool mute_texts;       /* messages queued without their texts, where composing one
+                              cannot fail: the scam search, whose goal does not read them */
     bool exhaustive;       /* test every rule on every pass, skipping none:
                               the reference the tests compare skipping with */
     unsigned long events;  /* events run: which rules an event met already */

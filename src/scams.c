@@ -1,10 +1,13 @@
 /*
  * scams.c - the scam search (scams.h): the vocabulary read from the rules,
  * the moves built from it at each state, and the iterative deepening over
- * events run in memory and rolled back with the pool's undo log.
+ * events run in memory and rolled back with the pool's undo log (with the
+ * no-ops it need not play again), or the best-first search and the random
+ * walks for depths it cannot reach.
  */
 #include "scams.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,11 +25,15 @@
 #define MAX_JOINS 4
 #define MAX_CONSTS 4
 #define MAX_BASE 8
-#define MAX_CANDS 8     /* values tried for one attribute of a move */
+#define MAX_CANDS 32    /* values tried for one attribute of a move */
 #define PER_JOIN 3      /* live values taken from one join, newest first */
 #define EXTRA_CANDS 2   /* values tried for an attribute honest moves do not set */
 #define MAX_EXTRAS 24
-#define BASE_COMBOS 32  /* honest moves of one shape at one state */
+#define BASE_COMBOS 128 /* honest moves of one shape at one state */
+#define STATE_NUMS 3    /* the state's largest numbers taken at each step */
+#define MAX_GOAL 8      /* the goal's own literals */
+#define MAX_PAIRS 16    /* kinds of move a rule reads together */
+#define LONG_TEXT 4096  /* bytes of the long text tried (docs/limits.md: maxValueBytes is 1 MiB) */
 #define EXTRA_BASES 2   /* ... of which this many also get each extra attribute */
 
 /* Objects whose `attr` the rules compare with a move's attribute through a
@@ -34,6 +41,12 @@
 typedef struct Join {
     Sym type, attr;
 } Join;
+
+/* How the rules look at a value beyond copying it or comparing it for
+ * equality (variants()). */
+enum { SEEN_INSPECTED = 1, /* compared in order, computed with, handed to a function (parses, lower, ...) */
+       SEEN_EMPTY = 2,    /* compared with "" */
+       SEEN_LONG = 4 /* its length matters: compared in order, measured (length, words, word, pad, charsIn) */ };
 
 /* What the rules say of one attribute of a move (or of what moves become). */
 typedef struct Word {
@@ -43,6 +56,7 @@ typedef struct Word {
     Join joins[MAX_JOINS];
     int njoins;
     bool numeric;       /* compared in order or computed with */
+    unsigned seen;      /* SEEN_* */
 } Word;
 
 typedef struct Consts {
@@ -76,7 +90,32 @@ typedef struct Become {
     Sym type;
 } Become;
 
+/* What a rule reads (its if and its then), for skipping a move that
+ * changed nothing when nothing it could meet has changed since: one read
+ * per attribute asked of the objects of a match (attr SYM_EMPTY: their
+ * presence), with the match's type and literal keys. */
+enum { FP_PINNED = 1, /* a match of the then on one object the if found (objectId==%v) */
+       FP_ALLATTR = 2 /* every attribute (sendObject prints the object) */ };
+
+typedef struct FpRead {
+    Sym type;     /* SYM_EMPTY: any */
+    Consts c;
+    Sym attr;
+    unsigned flags;
+} FpRead;
+
+typedef struct RuleFp {
+    bool all;     /* reads the generator, or objects named by values: anything */
+    FpRead *r;
+    int n, cap;
+    Sym types[8]; /* the types its reads name, for a quick no */
+    int ntypes;   /* -1: too many, or a read of any type */
+} RuleFp;
+
 typedef struct Vocab {
+    RuleFp *fp;         /* per rule, in the order engine_rules gave them */
+    int nfp;
+    Sym run_type;       /* the rules' type: a change to one stops all skipping */
     Word *w;
     int nw, wcap;
     Shape *s;
@@ -85,8 +124,16 @@ typedef struct Vocab {
     int nreads, rcap;
     Become *bec;
     int nbec, bcap;
-    Sym suspects[8];    /* 0, 1, -1, the state's largest numbers and their negatives */
-    int nsuspects;
+    Sym bounds[8];      /* boundary numbers: 0, 1, -1, +-10^18, 2^64, -2^64 */
+    int nbounds;
+    Sym goal_nums[2 * MAX_GOAL]; /* the goal's numbers and their negatives */
+    int ngoal_nums;
+    Sym goal_texts[MAX_GOAL]; /* the goal's texts */
+    int ngoal_texts;
+    Sym long_text;      /* LONG_TEXT bytes */
+    Consts pair[MAX_PAIRS][2]; /* two kinds of move one rule reads together */
+    int npairs;
+    long cut_rules;     /* literals, joins, attributes past their room */
     Sym fresh;          /* a text nothing in the state holds */
 } Vocab;
 
@@ -120,18 +167,27 @@ static Word *word(Vocab *v, Sym name)
     return &v->w[v->nw++];
 }
 
-static void add_lit(Word *w, Sym lit)
+static const Word *find_word(const Vocab *v, Sym name)
+{
+    for (int i = 0; i < v->nw; i++)
+        if (v->w[i].name == name) return &v->w[i];
+    return NULL;
+}
+
+static void add_lit(Vocab *v, Word *w, Sym lit)
 {
     for (int i = 0; i < w->nlits; i++)
         if (w->lits[i] == lit) return;
     if (w->nlits < MAX_LITS) w->lits[w->nlits++] = lit;
+    else v->cut_rules++;
 }
 
-static void add_join(Word *w, Sym type, Sym attr)
+static void add_join(Vocab *v, Word *w, Sym type, Sym attr)
 {
     for (int i = 0; i < w->njoins; i++)
         if (w->joins[i].type == type && w->joins[i].attr == attr) return;
     if (w->njoins < MAX_JOINS) w->joins[w->njoins++] = (Join){type, attr};
+    else v->cut_rules++;
 }
 
 static Sym match_type(const Node *m)
@@ -186,6 +242,7 @@ static void add_shape(Vocab *v, const Node *m, const Consts *c)
         bool dup = false;
         for (int b = 0; b < sh->nbase; b++) dup |= sh->base[b] == k->name;
         if (!dup && sh->nbase < MAX_BASE) sh->base[sh->nbase++] = k->name;
+        else if (!dup) v->cut_rules++;
     }
 }
 
@@ -201,17 +258,77 @@ static void add_read(Vocab *v, Sym type, const Consts *c, Sym attr)
 
 static bool is_order(int op) { return op == TK_LT || op == TK_LE || op == TK_GT || op == TK_GE; }
 
+/* Every attribute and variable whose value flows into expression n is
+ * seen `how` (SEEN_*).  A function's result, a comparison's truth and a
+ * match's keys are other values: scan() sees to what looks at them. */
+static void mark_seen(Vocab *v, const Node *n, const Consts *c, unsigned char *seen_var, unsigned how)
+{
+    if (n->kind == N_VAR) seen_var[n->var] |= (unsigned char)how;
+    if (n->kind == N_ATTR && c && !is_mech(n->sym)) word(v, n->sym)->seen |= how;
+    if (n->kind == N_CALL) { /* if(c, a, b): a or b flows on; glue(a, b): both */
+        for (int i = n->bi == BI_glue ? 0 : 1; (n->bi == BI_if || n->bi == BI_glue) && i < n->n; i++)
+            mark_seen(v, n->kid[i], c, seen_var, how);
+        return;
+    }
+    if (n->kind == N_CMP || n->kind == N_AND || n->kind == N_OR || n->kind == N_NOT) return;
+    for (int i = 0; i < n->n; i++) mark_seen(v, n->kid[i], c, seen_var, how);
+}
+
+/* A value copied into an attribute that is inspected (by the rules, as
+ * read so far: seen_fixpoint reads them again until nothing changes; or by
+ * the engine: a rule's if, then and ruleOrder) is inspected too:
+ * create(type=="rule" & ruleOrder==%no) hands %no to the engine's
+ * ordering. */
+static void assigns_seen(Vocab *v, const Node *n, unsigned char *seen_var)
+{
+    if (n->kind == N_AND)
+        for (int i = 0; i < n->n; i++) assigns_seen(v, n->kid[i], seen_var);
+    if (n->kind != N_CMP || n->op != TK_EQ || n->kid[0]->kind != N_ATTR) return;
+    Sym a = n->kid[0]->sym;
+    const Word *w = find_word(v, a);
+    if (a == SYM_if || a == SYM_then || a == SYM_ruleOrder) mark_seen(v, n->kid[1], NULL, seen_var, SEEN_INSPECTED);
+    else if (w && w->seen) mark_seen(v, n->kid[1], NULL, seen_var, w->seen);
+}
+
+/* What of a rule looks at values beyond copying them or comparing them for
+ * equality (the literals, the joined values and a fresh one tell those
+ * apart): an operand compared in order or computed with, an argument of a
+ * function (if() reads its condition, glue() only copies, attribute()
+ * looks its object up by id), a value taken as true or false, one
+ * compared with "" (SEEN_EMPTY). */
+static void seen_in(Vocab *v, const Node *n, const Consts *c, unsigned char *seen_var)
+{
+    if (n->kind == N_CALL) {
+        const Builtin *b = &builtins[n->bi];
+        bool measures = n->bi == BI_length || n->bi == BI_words || n->bi == BI_word || n->bi == BI_pad || n->bi == BI_charsIn;
+        for (int i = n->bi == BI_attribute ? 1 : 0; !b->verb && n->bi != BI_glue && i < (n->bi == BI_if ? 1 : n->n); i++)
+            if (builtin_argkind(b, i) == ARG_EXPR)
+                mark_seen(v, n->kid[i], c, seen_var, SEEN_INSPECTED | (measures && i == 0 ? SEEN_LONG : 0));
+        for (int i = 0; i < n->n; i++)
+            if (builtin_argkind(b, i) == ARG_ASSIGN) assigns_seen(v, n->kid[i], seen_var);
+    }
+    if ((n->kind == N_CMP && is_order(n->op)) || n->kind == N_ARITH || n->kind == N_NEG)
+        for (int s = 0; s < n->n; s++) mark_seen(v, n->kid[s], c, seen_var, SEEN_INSPECTED | (n->kind == N_CMP ? SEEN_LONG : 0));
+    if (n->kind == N_CMP && !is_order(n->op) && n->n == 2)
+        for (int s = 0; s < 2; s++)
+            if (n->kid[1 - s]->kind == N_STR && n->kid[1 - s]->sym == SYM_EMPTY) mark_seen(v, n->kid[s], c, seen_var, SEEN_EMPTY);
+    if (n->kind == N_AND || n->kind == N_OR || n->kind == N_NOT)
+        for (int s = 0; s < n->n; s++)
+            if (n->kid[s]->kind == N_ATTR || n->kid[s]->kind == N_VAR) mark_seen(v, n->kid[s], c, seen_var, SEEN_INSPECTED);
+}
+
 /* The reads of one rule: every attribute read in a match (with the match's
  * type and literal keys), the literals attributes are compared with, the
- * attributes compared in order or used in arithmetic (numbers), and the
- * variables the matches' keys bind. */
-static void scan(Vocab *v, const Node *n, Sym type, const Consts *c, Uses *uses, bool *numeric_var)
+ * attributes compared in order or used in arithmetic (numbers), how values
+ * are looked at (seen_in), and the variables the matches' keys bind. */
+static void scan(Vocab *v, const Node *n, Sym type, const Consts *c, Uses *uses, bool *numeric_var, unsigned char *seen_var)
 {
+    seen_in(v, n, c, seen_var);
     if (n->kind == N_CALL) {
         const Builtin *b = &builtins[n->bi];
         for (int i = 0; i < n->n; i++) {
             if (builtin_argkind(b, i) != ARG_MATCH) {
-                scan(v, n->kid[i], type, c, uses, numeric_var);
+                scan(v, n->kid[i], type, c, uses, numeric_var, seen_var);
                 continue;
             }
             const Node *m = n->kid[i];
@@ -225,7 +342,7 @@ static void scan(Vocab *v, const Node *n, Sym type, const Consts *c, Uses *uses,
                     GROW(uses->u, uses->n, uses->cap);
                     uses->u[uses->n++] = (VarUse){mi->keys[k].val->var, t, mi->keys[k].name, mc, b->verb};
                 }
-            scan(v, m, t, &mc, uses, numeric_var);
+            scan(v, m, t, &mc, uses, numeric_var, seen_var);
         }
         return;
     }
@@ -236,13 +353,13 @@ static void scan(Vocab *v, const Node *n, Sym type, const Consts *c, Uses *uses,
     if (n->kind == N_CMP && n->n == 2 && c)
         for (int s = 0; s < 2; s++)
             if (n->kid[s]->kind == N_ATTR && is_literal(n->kid[1 - s]) && !is_mech(n->kid[s]->sym))
-                add_lit(word(v, n->kid[s]->sym), n->kid[1 - s]->sym);
+                add_lit(v, word(v, n->kid[s]->sym), n->kid[1 - s]->sym);
     if ((n->kind == N_CMP && is_order(n->op)) || n->kind == N_ARITH || n->kind == N_NEG)
         for (int s = 0; s < n->n; s++) {
             if (n->kid[s]->kind == N_VAR) numeric_var[n->kid[s]->var] = true;
             if (n->kid[s]->kind == N_ATTR && c) word(v, n->kid[s]->sym)->numeric = true;
         }
-    for (int i = 0; i < n->n; i++) scan(v, n->kid[i], type, c, uses, numeric_var);
+    for (int i = 0; i < n->n; i++) scan(v, n->kid[i], type, c, uses, numeric_var, seen_var);
 }
 
 /* set(objectId==%mo)(type=="vote"): the move %mo is bound to becomes a
@@ -284,9 +401,9 @@ static void joins_of_rule(Vocab *v, const Uses *u, const bool *numeric_var)
         for (int k = 0; k < u->n; k++) {
             if (k == i || u->u[k].verb || u->u[k].var != u->u[i].var) continue;
             if (u->u[k].type != SYM_move && u->u[k].type != SYM_EMPTY)
-                add_join(word(v, u->u[i].attr), u->u[k].type, u->u[k].attr);
+                add_join(v, word(v, u->u[i].attr), u->u[k].type, u->u[k].attr);
             else if (u->u[k].type == SYM_move && u->u[k].attr == SYM_moveSender)
-                add_join(word(v, u->u[i].attr), SYM_move, SYM_moveSender); /* the sender's own address */
+                add_join(v, word(v, u->u[i].attr), SYM_move, SYM_moveSender); /* the sender's own address */
         }
     }
 }
@@ -326,6 +443,7 @@ static void shape_extras(Vocab *v, Shape *sh)
         bool dup = false;
         for (int k = 0; k < sh->nextras; k++) dup |= sh->extras[k] == r->attr;
         if (!dup && sh->nextras < MAX_EXTRAS) sh->extras[sh->nextras++] = r->attr;
+        else if (!dup) v->cut_rules++;
     }
 }
 
@@ -350,37 +468,212 @@ static void shapes_from_sugar(Vocab *v, const Sugar *sg)
     }
 }
 
-/* The numbers of the state that are not times: their negatives are the
- * usual suspects for an amount nobody checks for sign. */
-static void suspects(Vocab *v, const Pool *p, Sym private_attrs)
+/* The boundary values: the numbers where arithmetic and comparisons
+ * break (zero, one, the edges of 64 bits and past them), the empty text
+ * (an attribute left out) and a long text within the caps of
+ * docs/limits.md. */
+static void boundaries(Vocab *v)
 {
-    Sym big[2] = {0, 0};
-    for (uint32_t i = idset_seek(&p->all, 0, 1); i < p->all.len; i = idset_seek(&p->all, i + 1, 0)) {
-        const Obj *o = pool_get(p, p->all.ids[i]);
-        for (uint32_t k = 0; k < o->n; k++) {
-            long n;
-            Sym val = o->attrs[k].value;
-            if (!sym_is_number(val) || !sym_to_long(val, &n) || n <= 1 || n >= 1000000000L) continue;
-            if (o->attrs[k].name == SYM_ruleOrder || attr_is_private(private_attrs, o->attrs[k].name)) continue;
-            long b0 = 0, b1 = 0;
-            if (big[0]) sym_to_long(big[0], &b0);
-            if (big[1]) sym_to_long(big[1], &b1);
-            if (n > b0) big[1] = big[0], big[0] = sym_canon(val);
-            else if (n < b0 && n > b1) big[1] = sym_canon(val);
-        }
-    }
-    v->suspects[v->nsuspects++] = sym_cstr("0");
-    v->suspects[v->nsuspects++] = sym_cstr("1");
-    v->suspects[v->nsuspects++] = sym_cstr("-1");
-    for (int i = 0; i < 2; i++)
-        if (big[i]) {
-            Buf b = {0};
-            buf_printf(&b, "-%s", sym_text(big[i]));
-            v->suspects[v->nsuspects++] = big[i];
-            v->suspects[v->nsuspects++] = sym_cstr(buf_str(&b));
-            buf_free(&b);
-        }
+    static const char *const nums[] = {"0", "1", "-1", /* the small ones first, the huge ones last (candidates) */
+                                       "1000000000000000000", "-1000000000000000000", "18446744073709551616",
+                                       "-18446744073709551616"};
+    for (size_t i = 0; i < sizeof nums / sizeof *nums; i++) v->bounds[v->nbounds++] = sym_cstr(nums[i]);
+    char *t = xmalloc(LONG_TEXT + 1);
+    memset(t, 'x', LONG_TEXT);
+    t[LONG_TEXT] = 0;
+    v->long_text = sym_cstr(t);
+    free(t);
     v->fresh = sym_cstr("scam");
+}
+
+/* The goal's own literals: "eve has 100 coins" gives 100 (and -100) to
+ * the amounts, and its texts to the texts. */
+static void goal_literals(Vocab *v, const Node *n)
+{
+    if (!n) return;
+    if (n->kind == N_NUM) {
+        Sym c = sym_canon(n->sym);
+        bool dup = false;
+        for (int i = 0; i < v->ngoal_nums; i++) dup |= v->goal_nums[i] == c;
+        if (!dup && v->ngoal_nums + 2 <= 2 * MAX_GOAL) {
+            Buf b = {0};
+            buf_printf(&b, "-%s", sym_text(c));
+            v->goal_nums[v->ngoal_nums++] = c;
+            v->goal_nums[v->ngoal_nums++] = sym_canon(sym_cstr(sym_text(c)[0] == '-' ? sym_text(c) + 1 : buf_str(&b)));
+            buf_free(&b);
+        } else if (!dup) v->cut_rules++;
+    } else if (n->kind == N_STR) { /* "" too: nickname=="" asks for an attribute left out */
+        bool dup = false;
+        for (int i = 0; i < v->ngoal_texts; i++) dup |= v->goal_texts[i] == n->sym;
+        if (!dup && v->ngoal_texts < MAX_GOAL) v->goal_texts[v->ngoal_texts++] = n->sym;
+        else if (!dup) v->cut_rules++;
+    }
+    for (int i = 0; i < n->n; i++) goal_literals(v, n->kid[i]);
+}
+
+/* Two kinds of move one rule's condition reads together (a claim and a
+ * confirm of one message): the messages that hold both are tried. */
+static void find_pairs(Vocab *v, const Node *n, Consts *seen, int *nseen)
+{
+    if (n->kind == N_CALL) {
+        const Builtin *b = &builtins[n->bi];
+        for (int i = 0; i < n->n; i++)
+            if (builtin_argkind(b, i) == ARG_MATCH && match_type(n->kid[i]) == SYM_move && !b->verb) {
+                Consts c;
+                match_consts(n->kid[i], &c);
+                if (!c.n) continue;
+                for (int k = 0; k < *nseen; k++) {
+                    if (seen[k].n == c.n && consts_within(&c, &seen[k])) continue;
+                    bool dup = false;
+                    for (int p = 0; p < v->npairs; p++)
+                        dup |= v->pair[p][0].n == seen[k].n && consts_within(&seen[k], &v->pair[p][0]) &&
+                               v->pair[p][1].n == c.n && consts_within(&c, &v->pair[p][1]);
+                    if (dup) continue;
+                    if (v->npairs < MAX_PAIRS) {
+                        v->pair[v->npairs][0] = seen[k];
+                        v->pair[v->npairs++][1] = c;
+                    } else v->cut_rules++;
+                }
+                if (*nseen < 8) seen[(*nseen)++] = c;
+            }
+    }
+    for (int i = 0; i < n->n; i++) find_pairs(v, n->kid[i], seen, nseen);
+}
+
+static void fp_add(RuleFp *f, Sym type, const Consts *c, Sym attr, unsigned flags)
+{
+    for (int i = 0; i < f->n; i++)
+        if (f->r[i].type == type && f->r[i].attr == attr && f->r[i].flags == flags && f->r[i].c.n == c->n &&
+            consts_within(c, &f->r[i].c))
+            return;
+    GROW(f->r, f->n, f->cap);
+    f->r[f->n++] = (FpRead){type, *c, attr, flags};
+    if (f->ntypes < 0) return;
+    if (type == SYM_EMPTY) {
+        f->ntypes = -1;
+        return;
+    }
+    for (int i = 0; i < f->ntypes; i++)
+        if (f->types[i] == type) return;
+    if (f->ntypes < 8) f->types[f->ntypes++] = type;
+    else f->ntypes = -1;
+}
+
+typedef struct FpCtx {
+    bool on;      /* inside a match (or a set's assignments) */
+    Sym type;
+    Consts c;
+    unsigned flags;
+} FpCtx;
+
+/* The variables a typed match binds to objectId: what a then's
+ * set(objectId==%v) changes is of that type. */
+static void fp_var_types(const Node *n, Sym *var_type, int nvars)
+{
+    if (n->match) {
+        Sym t = match_type(n);
+        for (int k = 0; t != SYM_EMPTY && k < n->match->nkeys; k++)
+            if (n->match->keys[k].name == SYM_objectId && n->match->keys[k].val->kind == N_VAR &&
+                n->match->keys[k].val->var < nvars)
+                var_type[n->match->keys[k].val->var] = t;
+    }
+    for (int i = 0; i < n->n; i++) fp_var_types(n->kid[i], var_type, nvars);
+}
+
+static FpCtx fp_match(const Node *m, bool in_then, const Sym *var_type, int nvars, bool all_attrs)
+{
+    FpCtx cx = {.on = true, .type = match_type(m)};
+    match_consts(m, &cx.c);
+    const Match *mi = m->match;
+    for (int k = 0; in_then && mi && k < mi->nkeys; k++)
+        if (mi->keys[k].name == SYM_objectId && (mi->keys[k].val->kind == N_VAR || is_literal(mi->keys[k].val))) {
+            cx.flags |= FP_PINNED;
+            int var = mi->keys[k].val->kind == N_VAR ? mi->keys[k].val->var : -1;
+            if (cx.type == SYM_EMPTY && var >= 0 && var < nvars) cx.type = var_type[var];
+        }
+    if (all_attrs) cx.flags |= FP_ALLATTR;
+    return cx;
+}
+
+static void fp_walk(RuleFp *f, const Node *n, const FpCtx *cx, bool in_then, const Sym *var_type, int nvars)
+{
+    if (n->kind == N_CALL) {
+        const Builtin *b = &builtins[n->bi];
+        if (n->bi == BI_attribute && in_then && n->n == 2) {
+            /* attribute(%t, "if") in a then reads one object the if
+             * found: that attribute of it, or any when the name is computed */
+            Consts none = {0};
+            if (n->kid[1]->kind == N_STR) fp_add(f, SYM_EMPTY, &none, n->kid[1]->sym, FP_PINNED);
+            else fp_add(f, SYM_EMPTY, &none, SYM_EMPTY, FP_PINNED | FP_ALLATTR);
+        } else if (b->flags & (BF_RANDOM | BF_BY_NAME)) {
+            f->all = true;
+        }
+        FpCtx last = {0};
+        for (int i = 0; i < n->n; i++) {
+            ArgKind k = builtin_argkind(b, i);
+            if (k == ARG_MATCH) {
+                last = fp_match(n->kid[i], in_then, var_type, nvars, n->bi == BI_sendObject);
+                fp_add(f, last.type, &last.c, SYM_EMPTY, last.flags); /* its presence */
+                fp_walk(f, n->kid[i], &last, in_then, var_type, nvars);
+            } else if (k == ARG_ASSIGN) {
+                FpCtx none = {0};
+                /* set's assignments read the target (score==score+1), and
+                 * whether they change anything depends on what it holds */
+                fp_walk(f, n->kid[i], n->bi == BI_set || n->bi == BI_setAll ? &last : &none, in_then, var_type, nvars);
+            } else {
+                fp_walk(f, n->kid[i], cx, in_then, var_type, nvars);
+            }
+        }
+        return;
+    }
+    if (n->kind == N_ATTR && cx->on && n->sym != SYM_objectId) fp_add(f, cx->type, &cx->c, n->sym, cx->flags);
+    for (int i = 0; i < n->n; i++) fp_walk(f, n->kid[i], cx, in_then, var_type, nvars);
+}
+
+static void rule_footprint(RuleFp *f, const Prog *p)
+{
+    Sym *var_type = xcalloc((size_t)p->nvars + 1, sizeof *var_type);
+    if (p->cond) fp_var_types(p->cond, var_type, p->nvars);
+    if (p->then) fp_var_types(p->then, var_type, p->nvars);
+    FpCtx none = {0};
+    if (p->cond) fp_walk(f, p->cond, &none, false, var_type, p->nvars);
+    if (p->then) fp_walk(f, p->then, &none, true, var_type, p->nvars);
+    free(var_type);
+}
+
+static void vocab_free(Vocab *v);
+
+/* How the rules look at each attribute, to a fixed point: a value copied
+ * into an attribute that a later rule inspects is inspected too.  The
+ * reading is done on a scratch vocabulary and only the SEEN_* marks are
+ * kept. */
+static void seen_fixpoint(Vocab *v, Prog **progs, int nr)
+{
+    Vocab t = {0};
+    for (long before = -1, after = 0; after != before;) {
+        before = after;
+        for (int i = 0; i < nr; i++) {
+            if (!progs[i]) continue;
+            Uses u = {0};
+            bool *numeric_var = xcalloc((size_t)progs[i]->nvars + 1, sizeof *numeric_var);
+            unsigned char *seen_var = xcalloc((size_t)progs[i]->nvars + 1, sizeof *seen_var);
+            if (progs[i]->cond) scan(&t, progs[i]->cond, SYM_EMPTY, NULL, &u, numeric_var, seen_var);
+            if (progs[i]->then) scan(&t, progs[i]->then, SYM_EMPTY, NULL, &u, numeric_var, seen_var);
+            for (int k = 0; k < u.n; k++) /* words are by name: what a move becomes keeps its attributes */
+                if (!u.u[k].verb && !is_mech(u.u[k].attr)) word(&t, u.u[k].attr)->seen |= seen_var[u.u[k].var];
+            free(numeric_var);
+            free(seen_var);
+            free(u.u);
+        }
+        after = t.nw; /* the marks only grow: their count stops when they do */
+        for (int i = 0; i < t.nw; i++)
+            for (unsigned m = t.w[i].seen; m; m &= m - 1) after++;
+    }
+    for (int i = 0; i < t.nw; i++) {
+        Word *w = (Word *)find_word(v, t.w[i].name);
+        if (w) w->seen |= t.w[i].seen;
+    }
+    vocab_free(&t);
 }
 
 static void vocab_build(Vocab *v, Game *g)
@@ -396,18 +689,30 @@ static void vocab_build(Vocab *v, Game *g)
             progs[i] = parse_rule(sym_text(obj_get(o, SYM_if)), sym_len(obj_get(o, SYM_if)), sym_text(obj_get(o, SYM_then)),
                                   sym_len(obj_get(o, SYM_then)), &pe);
     }
+    v->fp = xcalloc((size_t)(nr ? nr : 1), sizeof *v->fp);
+    v->nfp = nr;
+    v->run_type = g->eng->run_type;
     for (int i = 0; i < nr; i++) {
         if (!progs[i]) continue;
+        rule_footprint(&v->fp[i], progs[i]);
         Uses u = {0};
         bool *numeric_var = xcalloc((size_t)progs[i]->nvars + 1, sizeof *numeric_var);
-        if (progs[i]->cond) scan(v, progs[i]->cond, SYM_EMPTY, NULL, &u, numeric_var);
-        if (progs[i]->then) scan(v, progs[i]->then, SYM_EMPTY, NULL, &u, numeric_var);
-        joins_of_rule(v, &u, numeric_var);
+        unsigned char *seen_var = xcalloc((size_t)progs[i]->nvars + 1, sizeof *seen_var);
+        if (progs[i]->cond) scan(v, progs[i]->cond, SYM_EMPTY, NULL, &u, numeric_var, seen_var);
+        if (progs[i]->then) scan(v, progs[i]->then, SYM_EMPTY, NULL, &u, numeric_var, seen_var);
+        joins_of_rule(v, &u, numeric_var); /* (the SEEN_* marks: seen_fixpoint) */
+        if (progs[i]->cond) {
+            Consts seen[8];
+            int nseen = 0;
+            find_pairs(v, progs[i]->cond, seen, &nseen);
+        }
         if (progs[i]->then) find_becomes(v, progs[i]->then, &u);
         free(numeric_var);
+        free(seen_var);
         free(u.u);
-        prog_free(progs[i]);
     }
+    seen_fixpoint(v, progs, nr);
+    for (int i = 0; i < nr; i++) prog_free(progs[i]);
     free(progs);
     free(ri);
     if (g->sugar) shapes_from_sugar(v, g->sugar);
@@ -416,11 +721,13 @@ static void vocab_build(Vocab *v, Game *g)
         v->s[v->ns++] = (Shape){0};
     }
     for (int i = 0; i < v->ns; i++) shape_extras(v, &v->s[i]);
-    suspects(v, p, g->eng->private_attrs);
+    boundaries(v);
 }
 
 static void vocab_free(Vocab *v)
 {
+    for (int i = 0; i < v->nfp; i++) free(v->fp[i].r);
+    free(v->fp);
     free(v->w);
     free(v->s);
     free(v->reads);
@@ -441,15 +748,21 @@ static void vocab_mark(const Vocab *v)
     }
     for (int i = 0; i < v->nreads; i++) sym_mark(v->reads[i].type), sym_mark(v->reads[i].attr);
     for (int i = 0; i < v->nbec; i++) sym_mark(v->bec[i].type);
-    for (int i = 0; i < v->nsuspects; i++) sym_mark(v->suspects[i]);
+    for (int i = 0; i < v->nbounds; i++) sym_mark(v->bounds[i]);
+    for (int i = 0; i < v->ngoal_nums; i++) sym_mark(v->goal_nums[i]);
+    for (int i = 0; i < v->ngoal_texts; i++) sym_mark(v->goal_texts[i]);
+    for (int i = 0; i < v->npairs; i++)
+        for (int k = 0; k < 2; k++)
+            for (int a = 0; a < v->pair[i][k].n; a++) sym_mark(v->pair[i][k].a[a].name), sym_mark(v->pair[i][k].a[a].value);
+    sym_mark(v->long_text);
+    sym_mark(v->run_type);
+    for (int i = 0; i < v->nfp; i++)
+        for (int k = 0; k < v->fp[i].n; k++) {
+            const FpRead *r = &v->fp[i].r[k];
+            sym_mark(r->type), sym_mark(r->attr);
+            for (int a = 0; a < r->c.n; a++) sym_mark(r->c.a[a].name), sym_mark(r->c.a[a].value);
+        }
     sym_mark(v->fresh);
-}
-
-static const Word *find_word(const Vocab *v, Sym name)
-{
-    for (int i = 0; i < v->nw; i++)
-        if (v->w[i].name == name) return &v->w[i];
-    return NULL;
 }
 
 /* ---- the search ---- */
@@ -459,6 +772,19 @@ typedef struct Seen {
     uint8_t *depth;
     size_t cap, len;
 } Seen;
+
+typedef struct Touch {
+    Sym type;           /* the object's type (SYM_EMPTY: unknown) */
+    Sym attr;           /* SYM_EMPTY: the object came or went */
+    Sym old, now;       /* a set's values before and after */
+    const Obj *o;       /* the object as it is (or was, if gone): its keys */
+} Touch;
+
+typedef struct Touches {
+    Touch *t;
+    int n, cap;
+    bool rules;         /* a rule or the settings changed: skip nothing */
+} Touches;
 
 typedef struct Search {
     Game *g;
@@ -480,6 +806,13 @@ typedef struct Search {
     MsgList sent[SCAM_MAX_DEPTH]; /* what each step of the path sent */
     int at;                     /* the step being run */
     bool see_messages;          /* the goal reads scamMessage objects */
+    uint64_t work;              /* units of work of the events run */
+    struct Noops *noops;        /* per depth: the moves known to change nothing there */
+    Touches tmp;                /* scratch */
+    bool no_skip;               /* the rules changed on the way: skip nothing below */
+    Sym nums[4 * STATE_NUMS];   /* the state's numbers at this step, doubled and negated */
+    int nnums;
+    bool nums_ready;            /* nums is this state's */
     ScamResult *r;
     struct Frame *frames;       /* one per depth, and one for the replay */
 } Search;
@@ -550,11 +883,21 @@ static bool run_step(Search *S, const ScamStep *st, Buf *trace)
              * rather than of every attribute of a move still empty */
             pool_set(g->pool, id, SYM_type, SYM_move);
         }
+        if (st->nattrs2) { /* a second, different move of the same message */
+            ObjId id = pool_create(g->pool);
+            pool_set(g->pool, id, SYM_moveSender, from);
+            pool_set(g->pool, id, SYM_moveTimeStamp, when);
+            pool_set(g->pool, id, SYM_moveBatch, batch);
+            pool_set(g->pool, id, SYM_moveIndex, sym_from_long(st->copies + 1));
+            for (int k = 0; k < st->nattrs2; k++) pool_set(g->pool, id, st->attrs2[k].name, st->attrs2[k].value);
+            pool_set(g->pool, id, SYM_type, SYM_move);
+        }
     }
     EventRun er;
     g->eng->trace_on = trace != NULL;
     engine_run(g->eng, S->now, &er);
     S->events++;
+    S->work += er.used.work;
     bool ok = er.status != RUN_RUNAWAY;
     if (ok) {
         if (er.status == RUN_LOOP || er.halt) S->halted = true;
@@ -612,6 +955,26 @@ static bool goal_holds(Search *S, int depth)
     p->changes.len = changes;
     p->changes.lost = lost;
     return held;
+}
+
+/* One condition (a conjunct of the goal) at this state, on its own. */
+static bool cond_holds(Search *S, const Node *cond)
+{
+    Ctx cx = {.pool = S->g->pool, .prog = S->goal, .vars = S->goal_vars, .now = S->now, .created = S->g->eng->created,
+              .rng = S->g->eng->rng, .queue = &S->g->eng->queue};
+    MsgList sent = {0};
+    cx.sent = &sent;
+    cx.meter = (Meter){.work_max = 50000000, .memory_max = 64 << 20, .deliveries_max = 1, .number_digits = 100000,
+                       .number_bits = 100000 * 10 / 3 + 1};
+    ctx_bind_reset(&cx);
+    uint64_t rng[4];
+    memcpy(rng, S->g->eng->rng, sizeof rng);
+    bool first;
+    bool held = eval_conjunction(&cx, &cond, 1, &first);
+    memcpy(S->g->eng->rng, rng, sizeof rng);
+    free(cx.trail);
+    msg_free(&sent);
+    return held && !cx.failed;
 }
 
 static bool goal_holds_now(Search *S)
@@ -686,12 +1049,16 @@ static uint64_t state_key(const Search *S, int depth)
     return h;
 }
 
-static void add_cand(Sym *c, int *n, int max, Sym s)
+static bool add_cand(Sym *c, int *n, int max, Sym s, long *cut)
 {
-    if (*n >= max) return;
     for (int i = 0; i < *n; i++)
-        if (c[i] == s || (sym_is_number(s) && sym_canon(c[i]) == sym_canon(s))) return;
+        if (c[i] == s || (sym_is_number(s) && sym_canon(c[i]) == sym_canon(s))) return false;
+    if (*n >= max) {
+        if (cut) (*cut)++;
+        return false;
+    }
     c[(*n)++] = s;
+    return true;
 }
 
 /* The values of a join in the live state, newest object first. */
@@ -699,47 +1066,137 @@ static void join_values(const Search *S, const Join *j, Sym *c, int *n, int max)
 {
     const Pool *p = S->g->pool;
     const IdSet *set = pool_lookup(p, SYM_type, j->type);
+    /* an answer shows its moves: never what the rules keep private */
+    if (j->attr != SYM_objectId && attr_is_private(S->g->eng->private_attrs, j->attr)) return;
     int took = 0;
-    for (uint32_t i = set ? set->len : 0; i-- > 0 && took < PER_JOIN;) {
+    for (uint32_t i = set ? set->len : 0; i-- > 0;) {
         const Obj *o = pool_get(p, set->ids[i]);
         if (!o) continue;
         Sym val = j->attr == SYM_objectId ? o->idsym : obj_get(o, j->attr);
-        /* an answer shows its moves: never what the rules keep private */
-        if (j->attr != SYM_objectId && attr_is_private(S->g->eng->private_attrs, j->attr)) return;
         if (val == SYM_EMPTY) continue;
-        int before = *n;
-        add_cand(c, n, max, val);
-        took += *n > before;
+        if (took >= PER_JOIN) { /* a value past the newest few: the answer says the vocabulary was cut */
+            bool known = false;
+            for (int k = 0; k < *n && !known; k++) known = c[k] == val;
+            if (!known) {
+                S->r->cut[CUT_JOINS]++;
+                return;
+            }
+            continue;
+        }
+        took += add_cand(c, n, max, val, &S->r->cut[CUT_VALUES]);
+    }
+}
+
+/* The numbers of the state as it is at this step (not times, not rule
+ * orders, not private): the largest few, their negatives and doubles,
+ * the values that cancel or double what the rules compare. */
+static void state_numbers(Search *S)
+{
+    if (S->nums_ready) return;
+    S->nums_ready = true;
+    S->nnums = 0;
+    const Pool *p = S->g->pool;
+    long big[STATE_NUMS] = {0};
+    int nbig = 0;
+    for (uint32_t i = idset_seek(&p->all, 0, 1); i < p->all.len; i = idset_seek(&p->all, i + 1, 0)) {
+        const Obj *o = pool_get(p, p->all.ids[i]);
+        for (uint32_t k = 0; k < o->n; k++) {
+            long n;
+            Sym val = o->attrs[k].value;
+            if (!sym_is_number(val) || !sym_to_long(val, &n) || n <= 1 || n >= 1000000000L) continue;
+            if (o->attrs[k].name == SYM_ruleOrder || attr_is_private(S->g->eng->private_attrs, o->attrs[k].name)) continue;
+            int at = 0;
+            while (at < nbig && big[at] > n) at++;
+            if (at < nbig && big[at] == n) continue;
+            if (at == STATE_NUMS) {
+                S->r->cut[CUT_VALUES]++; /* a smaller number of the state, not tried */
+                continue;
+            }
+            if (nbig == STATE_NUMS) S->r->cut[CUT_VALUES]++;
+            else nbig++;
+            memmove(&big[at + 1], &big[at], (size_t)(nbig - 1 - at) * sizeof *big);
+            big[at] = n;
+        }
+    }
+    for (int i = 0; i < nbig; i++) {
+        S->nums[S->nnums++] = sym_from_long(big[i]);
+        S->nums[S->nnums++] = sym_from_long(-big[i]);
+        if (big[i] < LONG_MAX / 2) {
+            S->nums[S->nnums++] = sym_from_long(2 * big[i]);
+            S->nums[S->nnums++] = sym_from_long(-2 * big[i]);
+        }
     }
 }
 
 /* Values to try for attribute `name` of a move: the sugar's alternatives,
  * the literals the rules compare it with, the live values they join it
- * with, then the usual suspects. */
-static int candidates(const Search *S, Sym name, char *const *alts, int nalts, bool extra, Sym sender, Sym *c, int max)
+ * with, then the usual suspects: for an amount, the state's numbers at
+ * this step (doubled, negated), the goal's and the boundaries. */
+static int candidates(Search *S, Sym name, char *const *alts, int nalts, bool extra, Sym sender, Sym *c, int max)
 {
+    long *cut = &S->r->cut[extra ? CUT_EXTRAS : CUT_VALUES];
     int n = 0;
-    for (int i = 0; i < nalts; i++) add_cand(c, &n, max, sym_cstr(alts[i]));
+    for (int i = 0; i < nalts; i++) add_cand(c, &n, max, sym_cstr(alts[i]), cut);
     const Word *w = find_word(&S->v, name);
     for (int i = 0; w && i < w->nlits; i++)
-        if (w->lits[i] != SYM_EMPTY) add_cand(c, &n, max, w->lits[i]);
+        if (w->lits[i] != SYM_EMPTY) add_cand(c, &n, max, w->lits[i], cut);
     for (int i = 0; w && i < w->njoins; i++) {
-        if (w->joins[i].type == SYM_move) add_cand(c, &n, max, sender);
+        if (w->joins[i].type == SYM_move) add_cand(c, &n, max, sender, cut);
         else join_values(S, &w->joins[i], c, &n, max);
     }
     if (extra) {
-        add_cand(c, &n, max, SYM_T);
-        add_cand(c, &n, max, SYM_F);
+        add_cand(c, &n, max, SYM_T, cut);
+        add_cand(c, &n, max, SYM_F, cut);
         return n;
     }
     if (nalts || (w && w->njoins)) {
-        add_cand(c, &n, max, S->v.fresh); /* a new name, an id nothing has, none of the choices */
+        add_cand(c, &n, max, S->v.fresh, cut); /* a new name, an id nothing has, none of the choices */
         return n;
     }
     if (n) return n;
-    if (w && w->numeric) /* an amount: zero and the negatives nobody checks for */
-        for (int i = 0; i < S->v.nsuspects; i++) add_cand(c, &n, max, S->v.suspects[i]);
-    add_cand(c, &n, max, S->v.fresh); /* a text: a new one */
+    if (w && w->numeric) { /* an amount: what the state holds now, the goal's, the boundaries */
+        state_numbers(S);
+        for (int i = 0; i < 3; i++) add_cand(c, &n, max, S->v.bounds[i], cut); /* 0, 1, -1 */
+        for (int i = 0; i < S->nnums; i++) add_cand(c, &n, max, S->nums[i], cut);
+        for (int i = 0; i < S->v.ngoal_nums; i++) add_cand(c, &n, max, S->v.goal_nums[i], cut);
+        for (int i = 3; i < S->v.nbounds; i++) add_cand(c, &n, max, S->v.bounds[i], cut);
+        return n;
+    }
+    add_cand(c, &n, max, S->v.fresh, cut); /* a text: a new one */
+    return n;
+}
+
+/* The values tried on the first honest move only, one attribute at a
+ * time: the goal's own (its numbers for a number, its texts for a text,
+ * "" among them: copied into the state, they may make the goal true) and
+ * the boundaries where the rules can feel them (SEEN_*).  The boundary
+ * numbers go to a number; the empty text (the attribute left out) to an
+ * attribute the rules inspect or compare with ""; the long text to one
+ * whose length they measure or compare in order.  An attribute the rules
+ * only copy, or compare for equality, meets nothing at a boundary that
+ * the fresh value and the joined ones do not show already. */
+static int variants(Search *S, Sym name, const Sym *have, int nhave, Sym *c, int max)
+{
+    const Word *w = find_word(&S->v, name);
+    int n = 0;
+    Sym all[2 + MAX_GOAL * 2 + 8];
+    int na = 0;
+    bool inspected = w && (w->seen & SEEN_INSPECTED || w->numeric), empty = inspected || (w && w->seen & SEEN_EMPTY);
+    for (int i = 0; w && i < w->nlits; i++) empty |= w->lits[i] == SYM_EMPTY;
+    if (empty) all[na++] = SYM_EMPTY;
+    if (w && w->numeric) {
+        for (int i = 0; i < S->v.ngoal_nums; i++) all[na++] = S->v.goal_nums[i];
+        for (int i = 0; i < S->v.nbounds; i++) all[na++] = S->v.bounds[i];
+    } else {
+        for (int i = 0; i < S->v.ngoal_texts; i++) all[na++] = S->v.goal_texts[i];
+        if (w && w->seen & SEEN_LONG) all[na++] = S->v.long_text;
+    }
+    for (int i = 0; i < na; i++) {
+        bool known = false;
+        for (int k = 0; k < nhave && !known; k++)
+            known = have[k] == all[i] || (sym_is_number(all[i]) && sym_canon(have[k]) == sym_canon(all[i]));
+        if (!known) add_cand(c, &n, max, all[i], &S->r->cut[CUT_VALUES]);
+    }
     return n;
 }
 
@@ -748,7 +1205,7 @@ typedef struct Moves {
     int n, cap;
 } Moves;
 
-static void push_move(Moves *ms, int sender, const Attr *a, int na, int copies)
+static ScamStep *push_move(Moves *ms, int sender, const Attr *a, int na, int copies)
 {
     GROW(ms->m, ms->n, ms->cap);
     ScamStep *st = &ms->m[ms->n++];
@@ -756,13 +1213,15 @@ static void push_move(Moves *ms, int sender, const Attr *a, int na, int copies)
     st->sender = sender;
     st->copies = copies;
     for (int i = 0; i < na && i < SCAM_MAX_ATTRS; i++) st->attrs[st->nattrs++] = a[i];
+    return st;
 }
 
 /* The moves of one shape from one sender at this state: the honest ones
  * (every combination of the base attributes' candidates, up to a bound),
- * then the first of those sent twice in one message, and the first few
- * with one more attribute the rules read. */
-static void shape_moves(const Search *S, const Shape *sh, int sender, Moves *out)
+ * then the first of those sent twice in one message, the first few with
+ * one more attribute the rules read, and the first with one attribute
+ * given a boundary value.  Returns the index of the first honest move. */
+static int shape_moves(Search *S, const Shape *sh, int sender, Moves *out)
 {
     Sym cand[MAX_BASE][MAX_CANDS];
     int ncand[MAX_BASE];
@@ -772,7 +1231,12 @@ static void shape_moves(const Search *S, const Shape *sh, int sender, Moves *out
         if (!ncand[b]) cand[b][ncand[b]++] = S->v.fresh;
     }
     int idx[MAX_BASE] = {0};
-    for (int combo = 0; combo < BASE_COMBOS; combo++) {
+    int first = out->n;
+    for (int combo = 0;; combo++) {
+        if (combo == BASE_COMBOS) {
+            S->r->cut[CUT_COMBOS]++;
+            break;
+        }
         Attr a[SCAM_MAX_ATTRS];
         int na = 0;
         for (int k = 0; k < sh->c.n; k++) a[na++] = sh->c.a[k];
@@ -790,24 +1254,74 @@ static void shape_moves(const Search *S, const Shape *sh, int sender, Moves *out
                     push_move(out, sender, a, na + 1, 1);
                 }
             }
+        if (combo == 0)
+            for (int b = 0; b < sh->nbase; b++) {
+                Sym vc[2 + 3 * MAX_GOAL + 8];
+                int nv = variants(S, sh->base[b], cand[b], ncand[b], vc, (int)(sizeof vc / sizeof *vc));
+                for (int k = 0; k < nv; k++) {
+                    Attr va[SCAM_MAX_ATTRS];
+                    memcpy(va, a, sizeof va);
+                    va[sh->c.n + b].value = vc[k];
+                    push_move(out, sender, va, na, 1);
+                }
+            }
         /* the next combination, odometer-wise; done after the last */
         int b = sh->nbase - 1;
         while (b >= 0 && ++idx[b] == ncand[b]) idx[b--] = 0;
         if (b < 0) break;
     }
+    return first;
 }
 
-static void all_moves(const Search *S, Moves *out)
+static bool consts_same(const Consts *a, const Consts *b) { return a->n == b->n && consts_within(a, b); }
+
+static void all_moves(Search *S, Moves *out)
 {
     out->n = 0;
-    for (int s = 0; s < S->q->nsenders; s++)
-        for (int i = 0; i < S->v.ns; i++) shape_moves(S, &S->v.s[i], s, out);
+    S->nums_ready = false;
+    int first[64];
+    for (int s = 0; s < S->q->nsenders; s++) {
+        for (int i = 0; i < S->v.ns; i++) {
+            int at = shape_moves(S, &S->v.s[i], s, out);
+            if (i < 64) first[i] = at;
+        }
+        /* two different moves in one message: the first honest move of
+         * each of two kinds a rule reads together */
+        for (int p = 0; p < S->v.npairs; p++) {
+            int a = -1, b = -1;
+            for (int i = 0; i < S->v.ns && i < 64; i++) {
+                if (a < 0 && consts_same(&S->v.s[i].c, &S->v.pair[p][0])) a = i;
+                if (b < 0 && consts_same(&S->v.s[i].c, &S->v.pair[p][1])) b = i;
+            }
+            if (a < 0 || b < 0 || a == b) continue;
+            const ScamStep *ma = &out->m[first[a]], *mb = &out->m[first[b]];
+            ScamStep *st = push_move(out, s, ma->attrs, ma->nattrs, 1);
+            for (int k = 0; k < mb->nattrs; k++) st->attrs2[st->nattrs2++] = mb->attrs[k];
+        }
+    }
 }
 
-static void collect(Search *S, const Moves *stack, int depth)
+static void step_mark(const ScamStep *st)
+{
+    for (int k = 0; k < st->nattrs; k++) sym_mark(st->attrs[k].name), sym_mark(st->attrs[k].value);
+    for (int k = 0; k < st->nattrs2; k++) sym_mark(st->attrs2[k].name), sym_mark(st->attrs2[k].value);
+}
+
+typedef struct Tree Tree;
+static void tree_mark(const Tree *t);
+
+/* Collects the texts nothing holds any more: those of the pool, the
+ * engine, the vocabulary, the path and the moves of every level (stack,
+ * to depth), or of the tree and the moves at hand (best-first, walks). */
+static void collect_all(Search *S, const Moves *stack, int depth, const Tree *t, const Moves *ms)
 {
     if (!sym_gc_due()) return;
     sym_gc_begin();
+    if (t) {
+        tree_mark(t);
+        for (int m = 0; m < ms->n; m++) step_mark(&ms->m[m]);
+        depth = SCAM_MAX_DEPTH;
+    }
     pool_mark_syms(S->g->pool);
     engine_mark_syms(S->g->eng);
     vocab_mark(&S->v);
@@ -821,13 +1335,13 @@ static void collect(Search *S, const Moves *stack, int depth)
     for (int d = 0; d < SCAM_MAX_DEPTH; d++)
         for (size_t i = 0; i < S->sent[d].len; i++) sym_mark(S->sent[d].m[i].to), sym_mark(S->sent[d].m[i].text);
     for (int d = 0; d < depth; d++) {
-        for (int k = 0; k < S->path[d].nattrs; k++) sym_mark(S->path[d].attrs[k].name), sym_mark(S->path[d].attrs[k].value);
-        for (int m = 0; m < stack[d].n; m++)
-            for (int k = 0; k < stack[d].m[m].nattrs; k++)
-                sym_mark(stack[d].m[m].attrs[k].name), sym_mark(stack[d].m[m].attrs[k].value);
+        step_mark(&S->path[d]);
+        for (int m = 0; stack && m < stack[d].n; m++) step_mark(&stack[d].m[m]);
     }
     sym_gc_end();
 }
+
+static void collect(Search *S, const Moves *stack, int depth) { collect_all(S, stack, depth, NULL, NULL); }
 
 static void progress(Search *S)
 {
@@ -837,10 +1351,231 @@ static void progress(Search *S)
 
 static bool same_step(const ScamStep *a, const ScamStep *b)
 {
-    if (a->wait || b->wait || a->sender != b->sender || a->nattrs != b->nattrs || a->copies != b->copies) return false;
+    if (a->wait || b->wait || a->sender != b->sender || a->nattrs != b->nattrs || a->copies != b->copies ||
+        a->nattrs2 != b->nattrs2)
+        return false;
     for (int k = 0; k < a->nattrs; k++)
         if (a->attrs[k].name != b->attrs[k].name || a->attrs[k].value != b->attrs[k].value) return false;
+    for (int k = 0; k < a->nattrs2; k++)
+        if (a->attrs2[k].name != b->attrs2[k].name || a->attrs2[k].value != b->attrs2[k].value) return false;
     return true;
+}
+
+/* ---- skipping a move that changed nothing ----
+ *
+ * A move that left the state as it was at S (refused, answered, deleted)
+ * is, at a later state S', the same no-op when no difference between S
+ * and S' is relevant to what the rules it met read: those rules find the
+ * same things and make the same changes, and the rules it did not meet
+ * stay false (the engine's own argument, lang_deps.h).  The rules it met
+ * are those a change of its event is relevant to; what they read is their
+ * footprint (if and then).  So each no-op is remembered with those rules,
+ * and passed down to a child while the child's difference (the net
+ * changes of the step) touches none of their reads. */
+
+static void touch(Search *S, Touches *ts, Sym type, Sym attr, Sym old, Sym now, const Obj *o)
+{
+    if (type != SYM_EMPTY && (type == S->v.run_type || type == SYM_engineSettings)) ts->rules = true;
+    for (int i = ts->n - 1; i >= 0 && i >= ts->n - 8; i--) { /* the same again: once is enough */
+        const Touch *t = &ts->t[i];
+        if (t->type == type && t->attr == attr && t->old == old && t->now == now && t->o == o) return;
+    }
+    GROW(ts->t, ts->n, ts->cap);
+    ts->t[ts->n++] = (Touch){type, attr, old, now, o};
+}
+
+/* The object id as it is now, or as the undo record that deleted it in
+ * [from, to) saved it. */
+static const Obj *obj_at(const Pool *p, ObjId id, size_t from, size_t to)
+{
+    const Obj *o = pool_get(p, id);
+    for (size_t k = from; !o && k < to; k++)
+        if (p->undo[k].kind == UNDO_DELETE && p->undo[k].id == id) o = p->undo[k].saved;
+    return o;
+}
+
+/* Every change of the undo records [from, end): what an event met. */
+static void touches_all(Search *S, size_t from, Touches *ts)
+{
+    const Pool *p = S->g->pool;
+    ts->n = 0, ts->rules = false;
+    for (size_t k = from; k < p->undo_len; k++) {
+        const Undo *u = &p->undo[k];
+        const Obj *o = u->kind == UNDO_DELETE ? u->saved : obj_at(p, u->id, k, p->undo_len);
+        Sym type = o ? obj_get(o, SYM_type) : SYM_EMPTY;
+        if (u->kind != UNDO_SET) touch(S, ts, type, SYM_EMPTY, SYM_EMPTY, SYM_EMPTY, o);
+        else if (u->name == SYM_type) { /* it leaves one type and joins another ("": none) */
+            if (u->old != SYM_EMPTY) touch(S, ts, sym_canon(u->old), SYM_EMPTY, SYM_EMPTY, SYM_EMPTY, o);
+            if (u->new != SYM_EMPTY) touch(S, ts, sym_canon(u->new), SYM_EMPTY, SYM_EMPTY, SYM_EMPTY, o);
+        } else touch(S, ts, type, u->name, u->old, u->new, o);
+    }
+}
+
+/* The net changes of the undo records [from, end): an object made and
+ * gone again, or a value set and set back, is no difference. */
+static void touches_net(Search *S, size_t from, Touches *ts)
+{
+    const Pool *p = S->g->pool;
+    ts->n = 0, ts->rules = false;
+    for (size_t k = from; k < p->undo_len; k++) {
+        const Undo *u = &p->undo[k];
+        bool first = true; /* the first record of this object (and, for a set, of this name) */
+        for (size_t j = from; j < k && first; j++)
+            first = !(p->undo[j].id == u->id &&
+                      (u->kind != UNDO_SET || p->undo[j].kind != UNDO_SET || p->undo[j].name == u->name));
+        if (!first) continue;
+        const Obj *now = pool_get(p, u->id);
+        if (u->kind == UNDO_CREATE) {
+            if (now) touch(S, ts, obj_get(now, SYM_type), SYM_EMPTY, SYM_EMPTY, SYM_EMPTY, now);
+        } else if (u->kind == UNDO_DELETE) {
+            touch(S, ts, obj_get(u->saved, SYM_type), SYM_EMPTY, SYM_EMPTY, SYM_EMPTY, u->saved);
+            if (now) touch(S, ts, obj_get(now, SYM_type), SYM_EMPTY, SYM_EMPTY, SYM_EMPTY, now);
+        } else {
+            Sym val = now ? obj_get(now, u->name) : SYM_EMPTY;
+            if (!now || val == u->old) continue; /* gone (its delete says so), or set back */
+            if (u->name == SYM_type) {
+                if (u->old != SYM_EMPTY) touch(S, ts, sym_canon(u->old), SYM_EMPTY, SYM_EMPTY, SYM_EMPTY, now);
+                if (val != SYM_EMPTY) touch(S, ts, sym_canon(val), SYM_EMPTY, SYM_EMPTY, SYM_EMPTY, now);
+            } else touch(S, ts, obj_get(now, SYM_type), u->name, u->old, val, now);
+        }
+    }
+}
+
+static bool keys_hold(const Consts *c, const Obj *o)
+{
+    for (int i = 0; o && i < c->n; i++)
+        if (sym_canon(obj_get(o, c->a[i].name)) != c->a[i].value) return false;
+    return true;
+}
+
+static bool touch_relevant(const FpRead *r, const Touch *t)
+{
+    if (r->type != SYM_EMPTY && t->type != SYM_EMPTY && r->type != sym_canon(t->type)) return false;
+    if (t->attr == SYM_EMPTY) return !(r->flags & FP_PINNED) && keys_hold(&r->c, t->o);
+    for (int i = 0; i < r->c.n; i++) /* a key itself changed: was it, or is it, the key's value? */
+        if (r->c.a[i].name == t->attr) return sym_canon(t->old) == r->c.a[i].value || sym_canon(t->now) == r->c.a[i].value;
+    if (!(r->flags & FP_ALLATTR) && r->attr != t->attr) return false;
+    return keys_hold(&r->c, t->o);
+}
+
+static bool rule_touched(const RuleFp *f, const Touches *ts)
+{
+    if (f->all) return ts->n > 0;
+    for (int k = 0; k < ts->n; k++) {
+        const Touch *t = &ts->t[k];
+        if (f->ntypes >= 0 && t->type != SYM_EMPTY) {
+            Sym ty = sym_canon(t->type);
+            bool mine = false;
+            for (int i = 0; i < f->ntypes && !mine; i++) mine = f->types[i] == ty;
+            if (!mine) continue;
+        }
+        for (int i = 0; i < f->n; i++)
+            if (touch_relevant(&f->r[i], t)) return true;
+    }
+    return false;
+}
+
+/* A move found to change nothing, and the rules its event met. */
+typedef struct Noop {
+    const ScamStep *st;
+    uint64_t h;
+    uint64_t *rules;    /* a bit per rule of the vocabulary's order */
+} Noop;
+
+typedef struct Noops {
+    Noop *n;
+    int len, cap;
+    uint32_t *tab;      /* open addressing by hash: index + 1, 0 empty */
+    size_t tcap;
+} Noops;
+
+static void noops_index(Noops *ns, int i)
+{
+    size_t j = ns->n[i].h & (ns->tcap - 1);
+    while (ns->tab[j]) j = (j + 1) & (ns->tcap - 1);
+    ns->tab[j] = (uint32_t)i + 1;
+}
+
+static void noops_push(Noops *ns, const Noop *e)
+{
+    GROW(ns->n, ns->len, ns->cap);
+    ns->n[ns->len++] = *e;
+    if ((size_t)ns->len * 2 > ns->tcap) {
+        free(ns->tab);
+        ns->tcap = ns->tcap ? ns->tcap * 2 : 64;
+        ns->tab = xcalloc(ns->tcap, sizeof *ns->tab);
+        for (int i = 0; i < ns->len; i++) noops_index(ns, i);
+    } else {
+        noops_index(ns, ns->len - 1);
+    }
+}
+
+static uint64_t step_hash(const ScamStep *st)
+{
+    uint64_t h = hash_mix((uint64_t)st->sender * 31 + (uint64_t)st->copies * 7 + (uint64_t)st->nattrs2);
+    for (int k = 0; k < st->nattrs; k++) h = hash_mix(h ^ ((uint64_t)st->attrs[k].name << 32 ^ st->attrs[k].value));
+    for (int k = 0; k < st->nattrs2; k++) h = hash_mix(h ^ ((uint64_t)st->attrs2[k].name << 32 ^ st->attrs2[k].value) ^ 0x55);
+    return h;
+}
+
+static int noop_words(const Search *S) { return (S->v.nfp + 63) / 64 + 1; }
+
+/* Remembers that st changed nothing at this state, with the rules the
+ * changes of its event (the undo records from `mark`) are relevant to. */
+static void noop_add(Search *S, Noops *ns, const ScamStep *st, uint64_t h, size_t mark)
+{
+    touches_all(S, mark, &S->tmp);
+    if (S->tmp.rules) return;
+    int words = noop_words(S);
+    uint64_t *bits = xcalloc((size_t)words, sizeof *bits);
+    for (int i = 0; i < S->v.nfp; i++)
+        if (rule_touched(&S->v.fp[i], &S->tmp)) bits[i / 64] |= 1ULL << (i % 64);
+    noops_push(ns, &(Noop){st, h, bits});
+}
+
+static void noops_clear(Noops *ns)
+{
+    for (int i = 0; i < ns->len; i++) free(ns->n[i].rules);
+    ns->len = 0;
+    if (ns->tab) memset(ns->tab, 0, ns->tcap * sizeof *ns->tab);
+}
+
+/* The child's no-ops: the parent's whose rules the step's net changes
+ * (the undo records from `mark`) leave alone. */
+static void noops_inherit(Search *S, const Noops *parent, Noops *child, size_t mark)
+{
+    noops_clear(child);
+    touches_net(S, mark, &S->tmp);
+    if (!parent->len || S->tmp.rules) return;
+    int words = noop_words(S);
+    /* the rules the step touched, once */
+    uint64_t *hit = xcalloc((size_t)words, sizeof *hit);
+    for (int i = 0; i < S->v.nfp; i++)
+        if (rule_touched(&S->v.fp[i], &S->tmp)) hit[i / 64] |= 1ULL << (i % 64);
+    for (int i = 0; i < parent->len; i++) {
+        bool alive = true;
+        for (int w = 0; w < words && alive; w++) alive = !(parent->n[i].rules[w] & hit[w]);
+        if (!alive) continue;
+        uint64_t *bits = xmalloc((size_t)words * sizeof *bits);
+        memcpy(bits, parent->n[i].rules, (size_t)words * sizeof *bits);
+        noops_push(child, &(Noop){parent->n[i].st, parent->n[i].h, bits});
+    }
+    free(hit);
+}
+
+static bool noop_known(const Noops *ns, const ScamStep *st, uint64_t h)
+{
+    if (!ns->len) return false;
+    for (size_t j = h & (ns->tcap - 1); ns->tab[j]; j = (j + 1) & (ns->tcap - 1)) {
+        const Noop *e = &ns->n[ns->tab[j] - 1];
+        if (e->h == h && same_step(e->st, st)) return true;
+    }
+    return false;
+}
+
+static bool budget_spent(const Search *S)
+{
+    return S->events >= S->q->budget || (S->q->work_budget && S->work >= S->q->work_budget);
 }
 
 /* Depth-first to S->limit: true when the goal was reached (S->path holds
@@ -856,16 +1591,24 @@ static bool dfs(Search *S, Moves *stack, int depth)
         if (same_step(&ms->m[i], &S->path[depth - 1])) again = i;
     Frame *f = &S->frames[depth];
     frame_save(S, f);
+    Noops *mine = &S->noops[depth];
+    uint64_t here = state_key(S, depth);
     int nm = ms->n + (S->q->wait ? 1 : 0);
     for (int k = 0; k < nm && !S->stop; k++) {
         int i = again < 0 ? k : k == 0 ? again : k <= again ? k - 1 : k;
-        if (S->events >= S->q->budget) {
+        if (budget_spent(S)) {
             S->stop = true;
             S->r->budget_spent = true;
             return false;
         }
         ScamStep st;
+        uint64_t h = 0;
         if (i < ms->n) {
+            h = step_hash(&ms->m[i]);
+            if (!S->no_skip && noop_known(mine, &ms->m[i], h)) {
+                S->r->skipped++; /* a no-op above, and nothing it reads has changed since */
+                continue;
+            }
             st = ms->m[i];
             st.time = S->now;
         } else {
@@ -877,10 +1620,23 @@ static bool dfs(Search *S, Moves *stack, int depth)
         S->at = depth;
         bool changed = run_step(S, &st, NULL);
         progress(S);
-        if (changed && seen_visit(&S->seen, state_key(S, depth + 1), depth + 1)) {
+        uint64_t key = changed ? state_key(S, depth + 1) : 0;
+        if (changed && key == here && !st.wait && !S->no_skip && depth + 1 < S->limit)
+            noop_add(S, mine, &ms->m[i], h, f->mark);
+        bool fresh = changed && seen_visit(&S->seen, key, depth + 1);
+        if (changed && !fresh && key != here) S->r->revisits++;
+        if (fresh) {
             S->explored++;
             S->path[depth] = st;
-            if (goal_holds(S, depth + 1) || dfs(S, stack, depth + 1)) {
+            bool no_skip = S->no_skip;
+            if (depth + 1 < S->limit) {
+                if (st.wait) noops_clear(&S->noops[depth + 1]); /* the clock moved: every rule may see it */
+                else noops_inherit(S, mine, &S->noops[depth + 1], f->mark);
+                if (S->tmp.rules && !st.wait) S->no_skip = true; /* the rules changed: their reads are not known */
+            }
+            bool won = goal_holds(S, depth + 1) || dfs(S, stack, depth + 1);
+            S->no_skip = no_skip;
+            if (won) {
                 if (!S->r->nsteps) S->r->nsteps = depth + 1;
                 S->stop = true;
                 frame_restore(S, f);
@@ -891,6 +1647,346 @@ static bool dfs(Search *S, Moves *stack, int depth)
         if ((S->events & 1023) == 0) collect(S, stack, depth + 1);
     }
     return false;
+}
+
+/* ---- best-first and random walks: depths iterative deepening cannot reach ----
+ *
+ * Both keep a tree of the states they reached (a node: its parent and the
+ * step from it) and go back to a node by playing its path again from the
+ * start, so that no state is kept but the one in the pool. */
+
+typedef struct TNode {
+    int parent;         /* -1: the start */
+    int depth;
+    double h;           /* the goal's distance there (best-first) */
+    ScamStep st;
+} TNode;
+
+struct Tree {
+    TNode *n;
+    int len, cap;
+    int *heap;          /* best-first: the open nodes, least h first */
+    int hlen, hcap;
+};
+
+static void tree_mark(const Tree *t)
+{
+    for (int i = 0; i < t->len; i++) step_mark(&t->n[i].st);
+}
+
+#define TREE_MAX 2000000 /* nodes at most: past it the search stops, as if its budget were spent */
+
+static int tree_add(Tree *t, int parent, const ScamStep *st, double h)
+{
+    GROW(t->n, t->len, t->cap);
+    t->n[t->len] = (TNode){parent, parent < 0 ? 0 : t->n[parent].depth + 1, h, {0}};
+    if (st) t->n[t->len].st = *st;
+    return t->len++;
+}
+
+/* Plays node i's path from the start (the frame `root`): S->path holds it. */
+static void tree_go(Search *S, const Tree *t, int i, Frame *root)
+{
+    frame_restore(S, root);
+    int d = t->n[i].depth;
+    for (int k = i; k > 0 && t->n[k].parent >= 0; k = t->n[k].parent) S->path[t->n[k].depth - 1] = t->n[k].st;
+    for (int k = 0; k < d; k++) {
+        S->at = k;
+        ScamStep st = S->path[k];
+        run_step(S, &st, NULL);
+    }
+}
+
+static bool heap_less(const Tree *t, int a, int b)
+{
+    const TNode *x = &t->n[a], *y = &t->n[b];
+    if (x->h != y->h) return x->h < y->h;
+    if (x->depth != y->depth) return x->depth < y->depth;
+    return a < b;
+}
+
+static void heap_push(Tree *t, int i)
+{
+    GROW(t->heap, t->hlen, t->hcap);
+    int k = t->hlen++;
+    t->heap[k] = i;
+    while (k > 0 && heap_less(t, t->heap[k], t->heap[(k - 1) / 2])) {
+        int p = (k - 1) / 2, x = t->heap[p];
+        t->heap[p] = t->heap[k], t->heap[k] = x, k = p;
+    }
+}
+
+static int heap_pop(Tree *t)
+{
+    int top = t->heap[0];
+    t->heap[0] = t->heap[--t->hlen];
+    for (int k = 0;;) {
+        int l = 2 * k + 1, r = l + 1, m = k;
+        if (l < t->hlen && heap_less(t, t->heap[l], t->heap[m])) m = l;
+        if (r < t->hlen && heap_less(t, t->heap[r], t->heap[m])) m = r;
+        if (m == k) break;
+        int x = t->heap[m];
+        t->heap[m] = t->heap[k], t->heap[k] = x, k = m;
+    }
+    return top;
+}
+
+static double num_of(Sym s, bool *ok)
+{
+    char *end;
+    double d = strtod(sym_text(s), &end);
+    *ok = sym_is_number(s) && end != sym_text(s);
+    return d;
+}
+
+/* How far the comparisons of a conjunct are from holding: for each
+ * `attr OP number` in a match with a literal type, the least distance
+ * over the objects of that type that have the match's literal keys. */
+static double gap_of(Search *S, const Node *n, Sym type, const Consts *c)
+{
+    double gap = 0;
+    if (n->kind == N_CALL) {
+        const Builtin *b = &builtins[n->bi];
+        for (int i = 0; i < n->n; i++) {
+            if (builtin_argkind(b, i) == ARG_MATCH) {
+                Consts mc;
+                match_consts(n->kid[i], &mc);
+                gap += gap_of(S, n->kid[i], match_type(n->kid[i]), &mc);
+            } else gap += gap_of(S, n->kid[i], type, c);
+        }
+        return gap;
+    }
+    if (n->kind == N_CMP && n->n == 2 && type != SYM_EMPTY && c)
+        for (int s = 0; s < 2; s++) {
+            const Node *a = n->kid[s], *l = n->kid[1 - s];
+            if (a->kind != N_ATTR || l->kind != N_NUM) continue;
+            bool ok;
+            double bound = num_of(l->sym, &ok), best = -1;
+            const IdSet *set = pool_lookup(S->g->pool, SYM_type, type);
+            for (uint32_t k = 0; set && k < set->len; k++) {
+                const Obj *o = pool_get(S->g->pool, set->ids[k]);
+                if (!o || !keys_hold(c, o)) continue;
+                double v = num_of(obj_get(o, a->sym), &ok);
+                if (!ok) continue;
+                double d = v > bound ? v - bound : bound - v;
+                if (best < 0 || d < best) best = d;
+            }
+            if (best > 0) gap += best;
+        }
+    for (int i = 0; i < n->n; i++) gap += gap_of(S, n->kid[i], type, c);
+    return gap;
+}
+
+static bool cond_holds(Search *S, const Node *cond);
+
+/* The goal's distance at this state: how many of its conjuncts fail,
+ * then how far the numbers they compare are from their bounds. */
+static double goal_distance(Search *S)
+{
+    const Node **conj = NULL;
+    int n = 0, cap = 0;
+    node_conjuncts(S->goal->cond, &conj, &n, &cap);
+    double fails = 0, gap = 0;
+    for (int i = 0; i < n; i++)
+        if (!cond_holds(S, conj[i])) {
+            fails++;
+            gap += gap_of(S, conj[i], SYM_EMPTY, NULL);
+        }
+    free(conj);
+    return fails * 100 + log2(1 + gap);
+}
+
+static bool goal_nodes(Search *S, Tree *t, int at, Frame *root, Frame *here, Moves *ms, bool best);
+
+/* Best-first: the open state nearest the goal is expanded first (every
+ * move played from it), ties to the shallower. */
+static bool search_best(Search *S, Frame *root, Moves *ms)
+{
+    Tree t = {0};
+    Frame *here = &S->frames[1];
+    int start = tree_add(&t, -1, NULL, goal_distance(S));
+    heap_push(&t, start);
+    seen_visit(&S->seen, state_key(S, 0), 0);
+    bool found = false;
+    while (t.hlen && !found && !S->stop) {
+        int i = heap_pop(&t);
+        if (t.n[i].depth >= S->q->depth) continue;
+        tree_go(S, &t, i, root);
+        found = goal_nodes(S, &t, i, root, here, ms, true);
+    }
+    frame_restore(S, root);
+    free(t.n);
+    free(t.heap);
+    return found;
+}
+
+/* Every move from node `at` (the state in the pool): the new states are
+ * added to the tree (and, best-first, to the open list); true when one
+ * holds the goal (S->path, S->r->nsteps say the way). */
+static bool goal_nodes(Search *S, Tree *t, int at, Frame *root, Frame *here, Moves *ms, bool best)
+{
+    int d = t->n[at].depth;
+    all_moves(S, ms);
+    frame_save(S, here);
+    int nm = ms->n + (S->q->wait ? 1 : 0);
+    for (int k = 0; k < nm; k++) {
+        if (budget_spent(S) || t->len >= TREE_MAX) {
+            S->stop = true;
+            S->r->budget_spent = true;
+            break;
+        }
+        ScamStep st;
+        if (k < ms->n) {
+            st = ms->m[k];
+            st.time = S->now;
+        } else {
+            memset(&st, 0, sizeof st);
+            st.wait = true;
+            if (!S->have_timer || S->halted) continue;
+            st.time = S->next_timer;
+        }
+        S->at = d;
+        bool changed = run_step(S, &st, NULL);
+        progress(S);
+        if (changed && seen_visit(&S->seen, state_key(S, d + 1), 1)) {
+            S->explored++;
+            S->path[d] = st;
+            if (goal_holds(S, d + 1)) {
+                S->r->nsteps = d + 1;
+                S->stop = true;
+                frame_restore(S, here);
+                return true;
+            }
+            int c = tree_add(t, at, &st, best ? goal_distance(S) : 0);
+            if (best) heap_push(t, c);
+        }
+        frame_restore(S, here);
+        if ((S->events & 1023) == 0) collect_all(S, NULL, 0, t, ms);
+    }
+    return false;
+}
+
+/* ---- random walks guided by coverage ---- */
+
+static uint64_t walk_next(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+typedef struct Cover {
+    ObjId *fired;       /* the rules that have fired with a change, sorted */
+    int n, cap;
+    bool grew;          /* since the walker last looked */
+} Cover;
+
+static void cover_hook(void *ud, ObjId rule, const Prog *p, const Sym *vars, bool changed)
+{
+    Cover *c = ud;
+    if (!changed) return;
+    int lo = 0, hi = c->n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (c->fired[mid] < rule) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < c->n && c->fired[lo] == rule) return;
+    GROW(c->fired, c->n, c->cap);
+    memmove(&c->fired[lo + 1], &c->fired[lo], (size_t)(c->n - lo) * sizeof *c->fired);
+    c->fired[lo] = rule;
+    c->n++;
+    c->grew = true;
+}
+
+/* Walks from the start, or from a path kept because it made a rule fire
+ * that none had made fire before (the corpus, as fuzzers keep theirs):
+ * each step a move drawn at random among those of the state, until the
+ * depth; the same seed, the same walks. */
+static bool search_walk(Search *S, Frame *root, Moves *ms)
+{
+    Tree t = {0};
+    int *corpus = NULL, ncorpus = 0, ccap = 0;
+    Cover cov = {0};
+    Engine *e = S->g->eng;
+    FireHook was_hook = e->hook;
+    void *was_ud = e->hook_ud;
+    e->hook = cover_hook, e->hook_ud = &cov;
+    uint64_t rng = S->q->seed * 0x2545f4914f6cdd1dULL + 1;
+    int start = tree_add(&t, -1, NULL, 0);
+    GROW(corpus, ncorpus, ccap);
+    corpus[ncorpus++] = start;
+    seen_visit(&S->seen, state_key(S, 0), 0);
+    bool found = false;
+    while (!found && !S->stop) {
+        /* half the walks from a recent find, the rest from anywhere in the corpus */
+        int pick = walk_next(&rng) & 1 ? ncorpus - 1 - (int)(walk_next(&rng) % (uint64_t)(ncorpus < 4 ? ncorpus : 4))
+                                       : (int)(walk_next(&rng) % (uint64_t)ncorpus);
+        int at = corpus[pick];
+        long before = S->events;
+        tree_go(S, &t, at, root);
+        while (t.n[at].depth < S->q->depth && !found && !S->stop) {
+            int d = t.n[at].depth;
+            all_moves(S, ms);
+            int nm = ms->n + (S->q->wait && S->have_timer && !S->halted ? 1 : 0);
+            if (!nm) break;
+            bool moved = false;
+            Frame *f = &S->frames[2];
+            frame_save(S, f);
+            uint64_t here = state_key(S, d);
+            for (int tries = 0; tries < 8 && !moved; tries++) {
+                if (budget_spent(S) || t.len >= TREE_MAX) {
+                    S->stop = true;
+                    S->r->budget_spent = true;
+                    break;
+                }
+                int k = (int)(walk_next(&rng) % (uint64_t)nm);
+                ScamStep st;
+                if (k < ms->n) {
+                    st = ms->m[k];
+                    st.time = S->now;
+                } else {
+                    memset(&st, 0, sizeof st);
+                    st.wait = true;
+                    st.time = S->next_timer;
+                }
+                S->at = d;
+                cov.grew = false;
+                bool changed = run_step(S, &st, NULL);
+                progress(S);
+                if (!changed || state_key(S, d + 1) == here) {
+                    frame_restore(S, f);
+                    continue;
+                }
+                moved = true;
+                S->path[d] = st;
+                if (seen_visit(&S->seen, state_key(S, d + 1), 1)) S->explored++;
+                int c = tree_add(&t, at, &st, 0);
+                if (goal_holds(S, d + 1)) {
+                    S->r->nsteps = d + 1;
+                    found = true;
+                    break;
+                }
+                if (cov.grew) {
+                    GROW(corpus, ncorpus, ccap);
+                    corpus[ncorpus++] = c;
+                }
+                at = c;
+            }
+            if (!moved) break;
+            if ((S->events & 1023) == 0) collect_all(S, NULL, 0, &t, ms);
+        }
+        if (S->events == before + t.n[corpus[pick]].depth && ncorpus == 1 && t.len == 1) break; /* nothing ever moves */
+    }
+    S->stop = true;
+    frame_restore(S, root);
+    e->hook = was_hook, e->hook_ud = was_ud;
+    free(cov.fired);
+    free(corpus);
+    free(t.n);
+    free(t.heap);
+    return found;
 }
 
 static Prog *parse_goal(const char *text, Buf *err)
@@ -917,6 +2013,7 @@ static Prog *parse_goal(const char *text, Buf *err)
 /* Plays the answer again from the start, keeping the last event's trace. */
 static void replay_answer(Search *S)
 {
+    S->g->eng->mute_texts = false;
     Frame *f = &S->frames[SCAM_MAX_DEPTH];
     frame_save(S, f);
     for (int i = 0; i < S->r->nsteps; i++) {
@@ -976,6 +2073,8 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
     size_t view_mark = pool_mark(g->pool);
     MsgList queue = view_of(&S);
     vocab_build(&S.v, g);
+    goal_literals(&S.v, S.goal->cond);
+    r->cut[CUT_RULES] = S.v.cut_rules;
     /* the search's own generator: the same answer on every run, and
      * nothing about the game's next draws */
     uint64_t saved_rng[4];
@@ -988,16 +2087,27 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
         g->eng->rng[i] = z ^ (z >> 31);
     }
     S.frames = xcalloc(SCAM_MAX_DEPTH + 1, sizeof *S.frames);
+    S.noops = xcalloc(SCAM_MAX_DEPTH + 1, sizeof *S.noops);
     for (int i = 0; i <= SCAM_MAX_DEPTH; i++) S.frames[i].memo = engine_memo_new();
     warm_up(&S);
     Moves stack[SCAM_MAX_DEPTH] = {{0}};
     S.see_messages = strstr(q->goal, "scamMessage") != NULL;
+    g->eng->mute_texts = !S.see_messages; /* texts nobody reads are not composed (not in the answer's replay) */
     if (goal_holds(&S, 0)) {
         r->found = true; /* no step needed */
     } else {
         int top = q->depth < SCAM_MAX_DEPTH ? q->depth : SCAM_MAX_DEPTH;
+        if (q->mode != SCAM_EXHAUSTIVE) {
+            Frame *root = &S.frames[0];
+            frame_save(&S, root);
+            S.limit = top;
+            r->found = q->mode == SCAM_BEST ? search_best(&S, root, &stack[0]) : search_walk(&S, root, &stack[0]);
+            frame_restore(&S, root);
+            top = 0; /* no deepening */
+        }
         for (S.limit = 1; S.limit <= top && !S.stop; S.limit++) {
             seen_clear(&S.seen);
+            noops_clear(&S.noops[0]);
             seen_visit(&S.seen, state_key(&S, 0), 0);
             S.explored = 0;
             r->found = dfs(&S, stack, 0);
@@ -1008,12 +2118,20 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
     if (q->progress) fprintf(stderr, "\r\033[K");
     r->explored = S.explored;
     r->events = S.events;
+    r->work = S.work;
     for (int i = 0; i < SCAM_MAX_DEPTH; i++) free(stack[i].m), msg_free(&S.sent[i]);
     for (int i = 0; i <= SCAM_MAX_DEPTH; i++) {
         engine_memo_free(S.frames[i].memo);
         msg_free(&S.frames[i].queue);
     }
     free(S.frames);
+    for (int i = 0; i <= SCAM_MAX_DEPTH; i++) {
+        noops_clear(&S.noops[i]);
+        free(S.noops[i].n);
+        free(S.noops[i].tab);
+    }
+    free(S.noops);
+    free(S.tmp.t);
     pool_undo_to(g->pool, view_mark); /* the private values back */
     msg_free(&g->eng->queue);
     g->eng->queue = queue;
@@ -1022,6 +2140,7 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
     memcpy(g->eng->rng, saved_rng, sizeof saved_rng);
     engine_invalidate(g->eng);
     g->eng->trace_on = true;
+    g->eng->mute_texts = false;
     vocab_free(&S.v);
     free(S.seen.h);
     free(S.seen.depth);
@@ -1032,6 +2151,11 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
 }
 
 void scam_result_free(ScamResult *r) { buf_free(&r->trace); }
+
+const char *const scam_cut_names[NCUTS] = {
+    [CUT_VALUES] = "values", [CUT_JOINS] = "joins", [CUT_COMBOS] = "combinations", [CUT_EXTRAS] = "extras",
+    [CUT_RULES] = "rules",
+};
 
 int64_t scams_game_time(Game *g)
 {
@@ -1049,6 +2173,13 @@ void scam_result_json(Buf *b, const ScamQuery *q, const ScamResult *r)
 {
     buf_printf(b, "{\"found\": %s, \"explored\": %ld", r->found ? "true" : "false", r->explored);
     if (!r->found && r->budget_spent) buf_printf(b, ", \"budgetSpent\": true");
+    bool cut = false;
+    for (int i = 0; i < NCUTS; i++)
+        if (r->cut[i]) {
+            buf_printf(b, "%s\"%s\": %ld", cut ? ", " : ", \"cut\": {", scam_cut_names[i], r->cut[i]);
+            cut = true;
+        }
+    if (cut) buf_putc(b, '}');
     if (r->found) {
         buf_puts(b, ", \"steps\": [");
         for (int i = 0; i < r->nsteps; i++) {
@@ -1061,13 +2192,15 @@ void scam_result_json(Buf *b, const ScamQuery *q, const ScamResult *r)
             buf_puts(b, "{\"from\": ");
             json_string(b, q->senders[st->sender], strlen(q->senders[st->sender]));
             buf_printf(b, ", \"time\": %lld, \"moves\": [", (long long)st->time);
-            for (int c = 0; c < st->copies; c++) {
+            for (int c = 0; c < st->copies + (st->nattrs2 > 0); c++) {
+                const Attr *at = c < st->copies ? st->attrs : st->attrs2;
+                int na = c < st->copies ? st->nattrs : st->nattrs2;
                 buf_puts(b, c ? ", {" : "{");
-                for (int k = 0; k < st->nattrs; k++) {
+                for (int k = 0; k < na; k++) {
                     if (k) buf_puts(b, ", ");
-                    json_string(b, sym_text(st->attrs[k].name), sym_len(st->attrs[k].name));
+                    json_string(b, sym_text(at[k].name), sym_len(at[k].name));
                     buf_puts(b, ": ");
-                    json_string(b, sym_text(st->attrs[k].value), sym_len(st->attrs[k].value));
+                    json_string(b, sym_text(at[k].value), sym_len(at[k].value));
                 }
                 buf_putc(b, '}');
             }

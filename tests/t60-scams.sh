@@ -2,9 +2,13 @@
 # tests/t60-scams.sh - nomic scams: the search finds the holes it should
 # (favor-draft's vote replay, a variant of favor for each hole of
 # docs/favor.md's scam table that the search can reach, four sets
-# with planted holes of other kinds) and answers none once each is closed;
-# it writes nothing, gives the same answer every run, and says what is
-# wrong with bad usage.  Run from the repository: NOMIC=build/nomic sh tests/t60-scams.sh
+# with planted holes of other kinds, six that each need one of its
+# abilities: a value from the goal or a boundary, a value that grows from
+# the state, two moves in one message, the empty text, a long text, a
+# coalition) and answers none once each is closed; best-first and random
+# walks find
+# deeper ones; it writes nothing, gives the same answer every run, says
+# when its vocabulary was cut, and says what is wrong with bad usage.  Run from the repository: NOMIC=build/nomic sh tests/t60-scams.sh
 R=$(pwd)
 . "$R/tests/lib.sh"
 
@@ -46,7 +50,7 @@ cmp -s out draft.txt && ok || fail "favor-draft: the same answer on every run"
 "$NOMIC" export draft.db > after.txt
 "$NOMIC" log draft.db --json >> after.txt
 cmp -s before.txt after.txt && ok || fail "favor-draft: the search wrote to the game"
-expect_status 0 "favor-draft: --json" "$NOMIC" scams draft.db --as alice@x --goal "$GOAL" --depth 4 --json
+expect_status 0 "favor-draft: --json" "$NOMIC" scams draft.db --as alice@x --goal "$GOAL" --depth 3 --json
 PROP=$PROP python3 -c '
 import json, os, sys
 a = json.load(open("out"))
@@ -58,10 +62,11 @@ for s in a["steps"]:
     assert m["subtype"] == "vote" and m["propId"] == os.environ["PROP"], m
 assert any(s["moves"][0].get("cleanup") == "T" for s in a["steps"]), a
 ' && ok || fail "favor-draft: the JSON answer"
-# favor: no way within 4 messages (1.4 million states: the search is
-# complete, not stopped by its budget)
-expect_status 3 "favor: none" "$NOMIC" scams favor.db --as alice@x --goal "$GOAL" --depth 4 --budget 50000000
-expect_in out "none within depth 4 (explored " "favor: the answer says none"
+# favor: no way within the 3 messages of favor-draft's replay (the search
+# is complete, not stopped by its budget; depth 4 takes minutes:
+# bench/README.md)
+expect_status 3 "favor: none" "$NOMIC" scams favor.db --as alice@x --goal "$GOAL" --depth 3 --budget 50000000
+expect_in out "none within depth 3 (explored " "favor: the answer says none"
 expect_not_in out "budget" "favor: the search was complete"
 
 # --- favor with each fix of the scam table undone --------------------------
@@ -131,6 +136,90 @@ expect_in claim.txt "---" "claim: the answer's message holds the claim twice"
 expect_status 0 "claim: --json" "$NOMIC" scams claim.db --as alice@x --goal 'exists(type=="player" & address=="alice@x" & coins>=20)' --json
 expect_in out '"moves": [{"subtype": "claim"}, {"subtype": "claim"}]' "claim: the JSON message holds two moves"
 
+# --- the values a scammer picks, two moves in one message, a coalition ------
+# Each set of tests/data/scams below needs one ability of the search: (a)
+# bank, a value from the goal or a boundary (eve's 10 coins to 100 in one
+# payment of -100 or -10^18); (b) invest, a value that grows from the
+# state (10 doubled to 20, 40, 80: the balance of the state then); (c)
+# pair, a claim and a confirm of one sender in one message (moveBatch);
+# (d) rename, the goal's empty text (a player left without a nickname,
+# where the rules only copy the nickname); (e) essay, a long text where
+# the rules measure one (a coin per character, unbounded); (f) deal, a
+# coalition where each must act (alice offers, bob accepts).  Each is
+# found, is none once closed, and the game's file is the same after.
+hole() { # NAME AS GOAL DEPTH SED-CLOSING-IT [--with ADDR]
+    name=$1 as=$2 goal=$3 depth=$4 closing=$5
+    shift 5
+    "$NOMIC" init "$name.db" --ruleset "$D/$name.nomic" --time 2026-01-01Z --force > /dev/null || fail "init $name"
+    sum=$(sha256sum < "$name.db")
+    expect_status 0 "$name: the planted hole is found" "$NOMIC" scams "$name.db" --as "$as" "$@" --goal "$goal" --depth "$depth"
+    cp out "$name.txt"
+    expect_eq "$(sha256sum < "$name.db")" "$sum" "$name: the game's file is the same after the search (sha256)"
+    sed "$closing" "$D/$name.nomic" > "$name-closed.nomic"
+    if cmp -s "$D/$name.nomic" "$name-closed.nomic"; then fail "$name: the sed closing the hole changed nothing"; fi
+    "$NOMIC" init "$name-closed.db" --ruleset "$PWD/$name-closed.nomic" --time 2026-01-01Z --force > /dev/null || fail "init $name-closed"
+    sum=$(sha256sum < "$name-closed.db")
+    expect_status 3 "$name: closed, none" "$NOMIC" scams "$name-closed.db" --as "$as" "$@" --goal "$goal" --depth "$depth"
+    expect_eq "$(sha256sum < "$name-closed.db")" "$sum" "$name: closed, the game's file is the same after the search"
+}
+G_BANK='exists(type=="account" & owner=="eve@x" & balance>=100)'
+hole bank eve@x "$G_BANK" 3 's/%t != %s & %a <= %b$/%t != %s \& %a <= %b \& %a > 0/'
+expect_in bank.txt "amount: -100" "bank: the answer pays the goal's number back negated"
+expect_not_in bank.txt "# message 2" "bank: one message"
+G_INVEST='exists(type=="account" & owner=="alice@x" & balance>=80)'
+hole invest alice@x "$G_INVEST" 3 's/%a > 0 & %a <= %b$/%a > 0 \& %a <= %b \& %a <= 10/'
+expect_in invest.txt "# message 2" "invest: the balance grows over the messages"
+expect_in invest.txt "amount: 40" "invest: a value of the state after two messages (40), not of the start"
+G_PAIR='exists(type=="player" & address=="alice@x" & coins>=50)'
+hole pair alice@x "$G_PAIR" 2 's/& moveBatch==%b & objectId==%n) &$/\& moveBatch==%b \& objectId==%n) \& %c != %s \&/'
+expect_in pair.txt "subtype: claim" "pair: the message holds the claim"
+expect_in pair.txt "subtype: confirm" "pair: ... and the confirm"
+expect_not_in pair.txt "# message 2" "pair: in one message"
+expect_status 0 "pair: --json" "$NOMIC" scams pair.db --as alice@x --goal "$G_PAIR" --depth 2 --json
+expect_in out '"moves": [{"subtype": "claim"}, {"subtype": "confirm"}]' "pair: the JSON message holds two different moves"
+G_RENAME='exists(type=="player" & address=="alice@x" & nickname=="")'
+hole rename alice@x "$G_RENAME" 2 's/!exists(type=="player" & nickname==%n) &$/!exists(type=="player" \& nickname==%n) \& %n != "" \&/'
+expect_in rename.txt 'nickname: ""' "rename: the answer sends the empty text"
+G_ESSAY='exists(type=="player" & address=="alice@x" & coins>=1000)'
+hole essay alice@x "$G_ESSAY" 2 's/    length(%t) > 0 &$/    length(%t) > 0 \& length(%t) <= 140 \&/'
+expect_in essay.txt "set 2 coins: 4096" "essay: the answer sends the long text (4,096 characters, one coin each)"
+expect_not_in essay.txt "# message 2" "essay: one message"
+G_DEAL='exists(type=="player" & address=="alice@x" & coins>=60) & exists(type=="player" & address=="bob@x" & coins>=60)'
+hole deal alice@x "$G_DEAL" 3 's/set(objectId==%sp)(coins==%sc + 10)/set(objectId==%sp)(coins==%sc - 10)/' --with bob@x
+expect_in deal.txt "# message 1 from alice@x" "deal: alice offers"
+expect_in deal.txt "# message 2 from bob@x" "deal: bob accepts"
+expect_status 3 "deal: alice alone cannot" "$NOMIC" scams deal.db --as alice@x --goal "$G_DEAL" --depth 3
+
+# --- beyond exhaustive search: best-first and random walks -----------------
+expect_status 0 "best-first: favor-draft's vote replay" "$NOMIC" scams draft.db --as alice@x --goal "$GOAL" --depth 8 --mode best
+expect_in out "cleanup: T" "best-first: the votes are sent with cleanup: T"
+expect_status 0 "best-first: bank" "$NOMIC" scams bank.db --as eve@x --goal "$G_BANK" --depth 8 --mode best
+G_RICHER='exists(type=="account" & owner=="alice@x" & balance>=5000)'
+expect_status 3 "exhaustive: invest to 5000 is beyond depth 3" "$NOMIC" scams invest.db --as alice@x --goal "$G_RICHER" --depth 3
+expect_status 0 "best-first: invest to 5000, deeper" "$NOMIC" scams invest.db --as alice@x --goal "$G_RICHER" --depth 16 --mode best
+expect_status 0 "walks: favor-draft's vote replay" "$NOMIC" scams draft.db --as alice@x --goal "$GOAL" --depth 8 --mode walk --seed 1
+cp out walk1.txt
+expect_in walk1.txt "cleanup: T" "walks: the votes are sent with cleanup: T"
+expect_status 0 "walks: the same seed again" "$NOMIC" scams draft.db --as alice@x --goal "$GOAL" --depth 8 --mode walk --seed 1
+cmp -s out walk1.txt && ok || fail "walks: the same seed gives the same answer"
+expect_status 0 "walks: invest to 5000" "$NOMIC" scams invest.db --as alice@x --goal "$G_RICHER" --depth 16 --mode walk --seed 7
+expect_status 3 "walks: none in favor within a small budget" "$NOMIC" scams favor.db --as alice@x --goal "$GOAL" --depth 8 \
+    --mode walk --seed 1 --budget 3000
+expect_in out "not a proof" "walks: none is said not to be a proof"
+expect_status 2 "--seed without --mode walk" "$NOMIC" scams bank.db --as eve@x --goal T --seed 3
+expect_status 2 "--mode unknown" "$NOMIC" scams bank.db --as eve@x --goal T --mode deep
+expect_status 2 "exhaustive past depth 8" "$NOMIC" scams bank.db --as eve@x --goal T --depth 9
+
+# --- the vocabulary says when it was cut ----------------------------------
+expect_in draft.txt "the vocabulary was cut:" "favor-draft: the answer says the vocabulary was cut"
+expect_status 0 "favor-draft: the cut, in JSON" "$NOMIC" scams draft.db --as alice@x --goal "$GOAL" --depth 3 --json
+python3 -c '
+import json
+a = json.load(open("out"))
+assert a["cut"]["joins"] > 0 and a["cut"]["values"] > 0, a
+' && ok || fail "favor-draft: the JSON answer counts what was cut"
+expect_not_in bank.txt "cut" "bank: nothing was cut, and nothing is said"
+
 # --- a coalition, and a goal that holds already ----------------------------
 # alice alone cannot pass 150 in pay-closed; with bob's messages she can
 expect_status 3 "alone, alice cannot pass 150" "$NOMIC" scams pay-closed.db --as alice@x \
@@ -190,6 +279,10 @@ expect_in err "the goal" "a bad goal: the message says where"
 expect_status 2 "--depth 0" "$NOMIC" scams pay.db --as alice@x --goal T --depth 0
 expect_status 2 "--budget x" "$NOMIC" scams pay.db --as alice@x --goal T --budget x
 expect_status 1 "no such game" "$NOMIC" scams nothing.db --as alice@x --goal T
+# a budget in units of work (docs/limits.md), summed over the events
+expect_status 3 "a budget of work" "$NOMIC" scams favor.db --as alice@x --goal "$GOAL" --depth 3 --budget 20000work
+expect_in out "the budget of 20000 units of work ran out" "a budget of work: the answer says so"
+expect_status 2 "--budget 5units" "$NOMIC" scams pay.db --as alice@x --goal T --budget 5units
 # a budget too small to finish says so
 expect_status 3 "a small budget" "$NOMIC" scams favor.db --as alice@x --goal "$GOAL" --depth 3 --budget 50
 expect_in out "the budget of 50 events ran out" "a small budget: the answer says the search was cut short"
