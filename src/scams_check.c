@@ -288,6 +288,9 @@ static void steps_text(Buf *b, const ScamQuery *q, const ScamResult *r)
             for (int k = 0; k < st->nattrs; k++)
                 buf_printf(b, " %s=%s", sym_text(st->attrs[k].name), sym_text(st->attrs[k].value));
         }
+        if (st->nattrs2) buf_puts(b, " with"); /* a second, different move of the message */
+        for (int k = 0; k < st->nattrs2; k++)
+            buf_printf(b, " %s=%s", sym_text(st->attrs2[k].name), sym_text(st->attrs2[k].value));
     }
 }
 
