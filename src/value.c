@@ -212,6 +212,24 @@ static void table_rebuild(size_t cap)
 
 static void table_grow(void) { table_rebuild(tab()->tablecap ? tab()->tablecap * 2 : 1024); }
 
+/* v in decimal into b (at least 21 bytes, NUL added): its length.  What
+ * "%lld" prints, without printf's cost: numbers are printed at every
+ * object made (its id) and every sum. */
+static size_t int64_text(char *b, int64_t v)
+{
+    char digits[20];
+    uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    size_t k = 0, n = 0;
+    do {
+        digits[k++] = (char)('0' + m % 10);
+        m /= 10;
+    } while (m);
+    if (v < 0) b[n++] = '-';
+    while (k) b[n++] = digits[--k];
+    b[n] = 0;
+    return n;
+}
+
 /* A whole number written with digits only (and a minus) that fits 64 bits. */
 static bool small_integer(const char *s, size_t n, int64_t *out)
 {
@@ -383,7 +401,7 @@ Sym sym_intern(const char *s, size_t n)
     if (a->kind != NOT_NUMBER) {
         /* the canonical text of a number is its printed form */
         char tmp[24], *c = tmp;
-        if (is_small(a)) snprintf(tmp, sizeof tmp, "%lld", (long long)small_value(a));
+        if (is_small(a)) int64_text(tmp, small_value(a));
         else c = mpq_print(*tb->nums[a->num - 1]);
         size_t cl = strlen(c);
         Sym canon = (cl == n && memcmp(c, s, n) == 0) ? id : sym_intern(c, cl);
@@ -440,11 +458,20 @@ Sym sym_from_mpq(mpq_srcptr q)
     return s;
 }
 
-Sym sym_from_long(long v)
+Sym sym_from_long(long v) { return sym_from_int64(v); }
+
+Sym sym_from_int64(int64_t v)
 {
-    char tmp[32];
-    int n = snprintf(tmp, sizeof tmp, "%ld", v);
-    return sym_intern(tmp, (size_t)n);
+    char tmp[24];
+    return sym_intern(tmp, int64_text(tmp, v));
+}
+
+bool sym_small_int(Sym s, int64_t *out)
+{
+    const Atom *a = &tab()->atoms[s];
+    if (!is_small(a)) return false;
+    *out = small_value(a);
+    return true;
 }
 
 bool sym_to_long(Sym s, long *out)
