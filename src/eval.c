@@ -47,13 +47,25 @@ static uint64_t mpq_bits(mpq_srcptr q)
     return mpz_sizeinbase(mpq_numref(q), 2) + mpz_sizeinbase(mpq_denref(q), 2);
 }
 
-bool meter_number(Ctx *cx, const Node *at, mpq_srcptr a, mpq_srcptr b)
+/* What mpq_bits says of a whole number: the bits of its magnitude (1 for
+ * 0) and 1 for the denominator. */
+static uint64_t int64_bits(int64_t x)
 {
-    uint64_t bits = mpq_bits(a) + (b ? mpq_bits(b) : 0);
+    uint64_t m = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
+    return (m ? 64 - (uint64_t)__builtin_clzll(m) : 1) + 1;
+}
+
+static bool meter_number_bits(Ctx *cx, const Node *at, uint64_t bits)
+{
     if (!meter_work(cx, 1 + bits / 64)) return false;
     if (bits <= cx->meter.number_bits) return true;
     ctx_error(cx, at, "a number of more than %ld digits (maxNumberDigits)", cx->meter.number_digits);
     return false;
+}
+
+bool meter_number(Ctx *cx, const Node *at, mpq_srcptr a, mpq_srcptr b)
+{
+    return meter_number_bits(cx, at, mpq_bits(a) + (b ? mpq_bits(b) : 0));
 }
 
 /* ---- variables ---- */
@@ -587,24 +599,72 @@ long eval_count(Ctx *cx, const Node *m)
 
 /* ---- values ---- */
 
-bool eval_number(Ctx *cx, const Node *n, const Obj *cand, mpq_t out)
+/* The number n evaluates to, or SYM_EMPTY and an error. */
+static Sym eval_number_sym(Ctx *cx, const Node *n, const Obj *cand)
 {
     Sym v = eval_value(cx, n, cand);
-    if (cx->failed) return false;
+    if (cx->failed) return SYM_EMPTY;
     if (!sym_is_number(v)) {
         ctx_error(cx, n, "arithmetic on text \"%.40s\"", sym_text(v));
-        return false;
+        return SYM_EMPTY;
     }
+    return v;
+}
+
+bool eval_number(Ctx *cx, const Node *n, const Obj *cand, mpq_t out)
+{
+    Sym v = eval_number_sym(cx, n, cand);
+    if (cx->failed) return false;
     mpq_set(out, sym_num(v));
     return true;
 }
 
+/* x op y in 64 bits, when the result is a whole number that fits: most
+ * arithmetic (scores, counts, times) needs no rational.  False otherwise
+ * (an overflow, a fraction), and GMP computes it. */
+static bool int64_arith(int op, int64_t x, int64_t y, int64_t *r)
+{
+    switch (op) {
+    case TK_PLUS: return !__builtin_add_overflow(x, y, r);
+    case TK_MINUS: return !__builtin_sub_overflow(x, y, r);
+    case TK_STAR: return !__builtin_mul_overflow(x, y, r);
+    default:
+        if (y == 0 || (x == INT64_MIN && y == -1) || x % y != 0) return false;
+        *r = x / y;
+        return true;
+    }
+}
+
+/* The number a computation made: the memory of its text. */
+static Sym metered_result(Ctx *cx, Sym r)
+{
+    meter_text(cx, sym_len(r));
+    return r;
+}
+
 static Sym eval_arith(Ctx *cx, const Node *n, const Obj *cand)
 {
+    Sym va = eval_number_sym(cx, n->kid[0], cand);
+    if (cx->failed) return SYM_EMPTY;
+    Sym vb = eval_number_sym(cx, n->kid[1], cand);
+    if (cx->failed) return SYM_EMPTY;
+    int64_t x, y, z;
+    bool small = sym_small_int(va, &x) && sym_small_int(vb, &y);
+    if (small) {
+        /* charged as the rationals would be */
+        if (!meter_number_bits(cx, n, int64_bits(x) + int64_bits(y))) return SYM_EMPTY;
+        if (n->op == TK_SLASH && y == 0) {
+            ctx_error(cx, n, "%s", "division by zero");
+            return SYM_EMPTY;
+        }
+        if (int64_arith(n->op, x, y, &z)) return metered_result(cx, sym_from_int64(z));
+    }
     mpq_t a, b;
     mpq_inits(a, b, NULL);
+    mpq_set(a, sym_num(va));
+    mpq_set(b, sym_num(vb));
     Sym r = SYM_EMPTY;
-    if (eval_number(cx, n->kid[0], cand, a) && eval_number(cx, n->kid[1], cand, b) && meter_number(cx, n, a, b)) {
+    if (small || meter_number(cx, n, a, b)) {
         switch (n->op) {
         case TK_PLUS: mpq_add(a, a, b); break;
         case TK_MINUS: mpq_sub(a, a, b); break;
@@ -616,8 +676,7 @@ static Sym eval_arith(Ctx *cx, const Node *n, const Obj *cand)
             }
             mpq_div(a, a, b);
         }
-        r = sym_from_mpq(a);
-        meter_text(cx, sym_len(r));
+        r = metered_result(cx, sym_from_mpq(a));
     }
 done:
     mpq_clears(a, b, NULL);
@@ -696,10 +755,16 @@ Sym eval_value(Ctx *cx, const Node *n, const Obj *cand)
     case N_ARITH:
         return eval_arith(cx, n, cand);
     case N_NEG: {
+        int64_t x;
+        Sym v = eval_number_sym(cx, n->kid[0], cand);
+        if (cx->failed) return SYM_EMPTY;
+        if (sym_small_int(v, &x) && x != INT64_MIN)
+            return meter_number_bits(cx, n, int64_bits(x)) ? sym_from_int64(-x) : SYM_EMPTY;
         mpq_t a;
         mpq_init(a);
+        mpq_set(a, sym_num(v));
         Sym r = SYM_EMPTY;
-        if (eval_number(cx, n->kid[0], cand, a) && meter_number(cx, n, a, NULL)) {
+        if (meter_number(cx, n, a, NULL)) {
             mpq_neg(a, a);
             r = sym_from_mpq(a);
         }
@@ -734,6 +799,49 @@ typedef struct Assignment {
     Sym value;
 } Assignment;
 
+/* The assignments being read: most verbs assign a few attributes, kept on
+ * the stack; more go to the heap. */
+#define LOCAL_ASSIGNMENTS 16
+typedef struct Assignments {
+    Assignment local[LOCAL_ASSIGNMENTS], *as;
+    int n, cap;
+    const Node *bind_id; /* creating: the variable objectId==%v binds */
+} Assignments;
+
+static void assignment_add(Assignments *a, Sym name, Sym value)
+{
+    if (a->n == a->cap) {
+        a->cap *= 2;
+        if (a->as == a->local) a->as = memcpy(xmalloc((size_t)a->cap * sizeof *a->as), a->local, sizeof a->local);
+        else a->as = xrealloc(a->as, (size_t)a->cap * sizeof *a->as);
+    }
+    a->as[a->n++] = (Assignment){name, value};
+}
+
+/* Reads the conjuncts of an assignment list, left to right, until one fails. */
+static void read_assignments(Ctx *cx, const Node *c, bool creating, const Obj *t, Assignments *a)
+{
+    if (cx->failed) return;
+    if (c->kind == N_AND) {
+        read_assignments(cx, c->kid[0], creating, t, a);
+        read_assignments(cx, c->kid[1], creating, t, a);
+        return;
+    }
+    if (c->kind == N_BOOL && c->sym == SYM_T) return; /* create(T): an empty object */
+    if (c->kind != N_CMP || c->op != TK_EQ || c->kid[0]->kind != N_ATTR) {
+        ctx_error(cx, c, "%s", "expected an assignment attr==value");
+        return;
+    }
+    Sym name = c->kid[0]->sym;
+    if (name == SYM_objectId) {
+        if (creating && unbound_var(cx, c->kid[1])) a->bind_id = c->kid[1];
+        else ctx_error(cx, c, "%s", "objectId is assigned by the engine and cannot be set");
+        return;
+    }
+    Sym value = eval_value(cx, c->kid[1], t);
+    assignment_add(a, name, value);
+}
+
 /* Assigns attr==expr pairs to target (read everything, then write).  When
  * creating, target is 0: the object is made after the values are read,
  * objectId==%v binds %v to its id, and bare names read `cand` (forEach's
@@ -741,30 +849,12 @@ typedef struct Assignment {
 void eval_assign(Ctx *cx, const Node *assigns, ObjId target, const Obj *cand)
 {
     bool creating = target == 0;
-    const Node **cs = NULL;
-    int nc = 0, cap = 0;
-    node_conjuncts(assigns, &cs, &nc, &cap);
-    Assignment *as = xcalloc((size_t)nc, sizeof *as);
-    const Node *bind_id = NULL;
-    const Obj *t = target ? pool_get(cx->pool, target) : cand;
-    int na = 0;
-    for (int i = 0; i < nc && !cx->failed; i++) {
-        const Node *c = cs[i];
-        if (c->kind == N_BOOL && c->sym == SYM_T) continue; /* create(T): an empty object */
-        if (c->kind != N_CMP || c->op != TK_EQ || c->kid[0]->kind != N_ATTR) {
-            ctx_error(cx, c, "%s", "expected an assignment attr==value");
-            break;
-        }
-        Sym name = c->kid[0]->sym;
-        if (name == SYM_objectId) {
-            if (creating && unbound_var(cx, c->kid[1])) bind_id = c->kid[1];
-            else ctx_error(cx, c, "%s", "objectId is assigned by the engine and cannot be set");
-            continue;
-        }
-        as[na].name = name;
-        as[na].value = eval_value(cx, c->kid[1], t);
-        na++;
-    }
+    Assignments a; /* not zeroed: only the first n are read */
+    a.as = a.local, a.n = 0, a.cap = LOCAL_ASSIGNMENTS, a.bind_id = NULL;
+    read_assignments(cx, assigns, creating, target ? pool_get(cx->pool, target) : cand, &a);
+    const Node *bind_id = a.bind_id;
+    Assignment *as = a.as;
+    int na = a.n;
     /* what the pool adds: the object, then per attribute an undo record,
      * a slot and a posting-list entry */
     if (!cx->failed && meter_work(cx, 1 + (uint64_t)na) && meter_memory(cx, (creating ? 96 : 0) + 64 * (uint64_t)na)) {
@@ -774,6 +864,5 @@ void eval_assign(Ctx *cx, const Node *assigns, ObjId target, const Obj *cand)
         }
         for (int i = 0; i < na; i++) pool_set(cx->pool, target, as[i].name, as[i].value);
     }
-    free(as);
-    free(cs);
+    if (as != a.local) free(as);
 }

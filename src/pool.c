@@ -88,20 +88,20 @@ static void hash_memo_clear(const Pool *p)
 
 static uint64_t triple_hash_computed(const Pool *p, ObjId id, Sym name, Sym value)
 {
-    size_t nl = sym_len(name), vl = sym_len(value), n = 16 + nl + vl;
-    unsigned char stack[256], *b = n <= sizeof stack ? stack : xmalloc(n);
-    size_t at;
+    /* SipHash of: the id, tag and name's length (eight bytes, sixteen for
+     * a long name), the name, the value; fed in pieces, not copied */
+    size_t nl = sym_len(name);
+    SipHash h;
+    sip_init(&h, p->hash_key);
     if (nl < 1u << 24) {
-        at = put_le(b, (uint64_t)id | (uint64_t)TAG_ATTR << 32 | (uint64_t)nl << 40);
+        sip_add_u64(&h, (uint64_t)id | (uint64_t)TAG_ATTR << 32 | (uint64_t)nl << 40);
     } else { /* names this long are rare: their length takes eight more bytes */
-        at = put_le(b, (uint64_t)id | (uint64_t)TAG_LONG_NAME << 32);
-        at += put_le(b + at, nl);
+        sip_add_u64(&h, (uint64_t)id | (uint64_t)TAG_LONG_NAME << 32);
+        sip_add_u64(&h, nl);
     }
-    memcpy(b + at, sym_text(name), nl);
-    memcpy(b + at + nl, sym_text(value), vl);
-    uint64_t h = siphash24(p->hash_key, b, at + nl + vl);
-    if (b != stack) free(b);
-    return h;
+    sip_add(&h, sym_text(name), nl);
+    sip_add(&h, sym_text(value), sym_len(value));
+    return sip_end(&h);
 }
 
 static uint64_t exist_hash(const Pool *p, ObjId id)

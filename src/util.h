@@ -12,6 +12,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 #include <stdint.h>
 #include <stdbool.h>
 
@@ -75,6 +76,98 @@ size_t text_cut(const char *s, size_t n, size_t max);
  * bytes, little-endian): a keyed pseudo-random function, so without the key
  * no one can predict an output, let alone find two inputs that agree. */
 uint64_t siphash24(const uint64_t key[2], const void *p, size_t n);
+/* The same function fed in pieces: siphash24 of the pieces' concatenation,
+ * without copying them into one buffer first.  Inline, so that the state
+ * stays in registers: the state hash computes a term per change. */
+typedef struct SipHash {
+    uint64_t v0, v1, v2, v3;
+    uint64_t tail; /* the bytes of a block not yet full */
+    size_t len;    /* bytes fed so far */
+} SipHash;
+
+#define SIP_ROTL(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
+
+static inline void sip_block(SipHash *h, uint64_t m)
+{
+    uint64_t v0 = h->v0, v1 = h->v1, v2 = h->v2, v3 = h->v3 ^ m;
+    for (int r = 0; r < 2; r++) {
+        v0 += v1, v1 = SIP_ROTL(v1, 13) ^ v0, v0 = SIP_ROTL(v0, 32);
+        v2 += v3, v3 = SIP_ROTL(v3, 16) ^ v2;
+        v0 += v3, v3 = SIP_ROTL(v3, 21) ^ v0;
+        v2 += v1, v1 = SIP_ROTL(v1, 17) ^ v2, v2 = SIP_ROTL(v2, 32);
+    }
+    h->v0 = v0 ^ m, h->v1 = v1, h->v2 = v2, h->v3 = v3;
+}
+
+static inline void sip_init(SipHash *h, const uint64_t key[2])
+{
+    h->v0 = key[0] ^ 0x736f6d6570736575ULL, h->v1 = key[1] ^ 0x646f72616e646f6dULL;
+    h->v2 = key[0] ^ 0x6c7967656e657261ULL, h->v3 = key[1] ^ 0x7465646279746573ULL;
+    h->tail = 0;
+    h->len = 0;
+}
+
+/* n (under 8) bytes, little-endian */
+static inline uint64_t sip_load_part(const unsigned char *s, size_t n)
+{
+    uint64_t m = 0;
+    for (size_t i = 0; i < n; i++) m |= (uint64_t)s[i] << (8 * i);
+    return m;
+}
+
+static inline uint64_t sip_load8(const unsigned char *s)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t m;
+    memcpy(&m, s, 8);
+    return m;
+#else
+    return sip_load_part(s, 7) | (uint64_t)s[7] << 56;
+#endif
+}
+
+static inline void sip_add(SipHash *h, const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    size_t have = h->len % 8;
+    h->len += n;
+    if (have) { /* complete the block begun by the piece before */
+        size_t take = 8 - have < n ? 8 - have : n;
+        h->tail |= sip_load_part(s, take) << (8 * have);
+        s += take, n -= take;
+        if (have + take < 8) return;
+        sip_block(h, h->tail);
+        h->tail = 0;
+    }
+    for (; n >= 8; s += 8, n -= 8) sip_block(h, sip_load8(s));
+    if (n) h->tail = sip_load_part(s, n);
+}
+
+/* Eight bytes, x little-endian: sip_add of them, without writing them out. */
+static inline void sip_add_u64(SipHash *h, uint64_t x)
+{
+    if (h->len % 8) {
+        unsigned char b[8];
+        for (int i = 0; i < 8; i++) b[i] = (unsigned char)(x >> (8 * i));
+        sip_add(h, b, 8);
+        return;
+    }
+    h->len += 8;
+    sip_block(h, x);
+}
+
+static inline uint64_t sip_end(SipHash *h)
+{
+    sip_block(h, h->tail | (uint64_t)(h->len & 0xff) << 56);
+    uint64_t v0 = h->v0, v1 = h->v1, v2 = h->v2 ^ 0xff, v3 = h->v3;
+    for (int r = 0; r < 4; r++) {
+        v0 += v1, v1 = SIP_ROTL(v1, 13) ^ v0, v0 = SIP_ROTL(v0, 32);
+        v2 += v3, v3 = SIP_ROTL(v3, 16) ^ v2;
+        v0 += v3, v3 = SIP_ROTL(v3, 21) ^ v0;
+        v2 += v1, v1 = SIP_ROTL(v1, 17) ^ v2, v2 = SIP_ROTL(v2, 32);
+    }
+    return v0 ^ v1 ^ v2 ^ v3;
+}
 
 /* Reads a whole file (or stdin for "-"); NULL and errno on failure. */
 char *read_file(const char *path, size_t *len);

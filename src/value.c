@@ -214,6 +214,24 @@ static void table_rebuild(size_t cap)
 
 static void table_grow(void) { table_rebuild(tab()->tablecap ? tab()->tablecap * 2 : 1024); }
 
+/* v in decimal into b (at least 21 bytes, NUL added): its length.  What
+ * "%lld" prints, without printf's cost: numbers are printed at every
+ * object made (its id) and every sum. */
+static size_t int64_text(char *b, int64_t v)
+{
+    char digits[20];
+    uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    size_t k = 0, n = 0;
+    do {
+        digits[k++] = (char)('0' + m % 10);
+        m /= 10;
+    } while (m);
+    if (v < 0) b[n++] = '-';
+    while (k) b[n++] = digits[--k];
+    b[n] = 0;
+    return n;
+}
+
 /* A whole number written with digits only (and a minus) that fits 64 bits. */
 static bool small_integer(const char *s, size_t n, int64_t *out)
 {
@@ -387,20 +405,6 @@ void value_shutdown(void)
     memset(tb, 0, sizeof *tb); /* empty, and ready for value_init */
 }
 
-/* v in decimal into b (24 bytes), as "%lld" prints it; its length.
- * Every move's time and every sum a rule computes is printed so. */
-static size_t print_long(char *b, long long v)
-{
-    char d[24];
-    size_t n = 0, len = 0;
-    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    do d[n++] = (char)('0' + u % 10); while ((u /= 10));
-    if (v < 0) b[len++] = '-';
-    while (n) b[len++] = d[--n];
-    b[len] = 0;
-    return len;
-}
-
 Sym sym_intern(const char *s, size_t n)
 {
     SymTable *tb = tab();
@@ -419,9 +423,9 @@ Sym sym_intern(const char *s, size_t n)
     if (a->kind != NOT_NUMBER) {
         /* the canonical text of a number is its printed form */
         char tmp[24], *c = tmp;
-        size_t cl;
-        if (is_small(a)) cl = print_long(tmp, (long long)small_value(a));
-        else cl = strlen(c = mpq_print(*tb->nums[a->num - 1]));
+        if (is_small(a)) int64_text(tmp, small_value(a));
+        else c = mpq_print(*tb->nums[a->num - 1]);
+        size_t cl = strlen(c);
         Sym canon = (cl == n && memcmp(c, s, n) == 0) ? id : sym_intern(c, cl);
         if (c != tmp) free(c);
         tb->atoms[id].canon = canon; /* atoms may have moved */
@@ -476,10 +480,20 @@ Sym sym_from_mpq(mpq_srcptr q)
     return s;
 }
 
-Sym sym_from_long(long v)
+Sym sym_from_long(long v) { return sym_from_int64(v); }
+
+Sym sym_from_int64(int64_t v)
 {
     char tmp[24];
-    return sym_intern(tmp, print_long(tmp, v));
+    return sym_intern(tmp, int64_text(tmp, v));
+}
+
+bool sym_small_int(Sym s, int64_t *out)
+{
+    const Atom *a = &tab()->atoms[s];
+    if (!is_small(a)) return false;
+    *out = small_value(a);
+    return true;
 }
 
 bool sym_to_long(Sym s, long *out)

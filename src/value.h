@@ -89,6 +89,11 @@ Sym sym_canon(Sym s);      /* canonical number text, or s itself */
 Sym sym_from_mpq(mpq_srcptr q);
 Sym sym_from_long(long v);
 bool sym_to_long(Sym s, long *out); /* whole numbers that fit in a long */
+/* Whole numbers of at most 18 digits are kept without a rational: their
+ * value, read with no GMP.  False for any other text (which may still be
+ * a number that fits 64 bits: sym_num has it). */
+bool sym_small_int(Sym s, int64_t *out);
+Sym sym_from_int64(int64_t v); /* v printed, as sym_from_mpq would */
 
 bool val_eq(Sym a, Sym b);  /* numeric if both numbers, else text */
 int val_cmp(Sym a, Sym b);  /* <0, 0, >0; numeric if both numbers */

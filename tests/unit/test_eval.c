@@ -2,7 +2,8 @@
  * test_eval.c - evaluation and the engine cycle, through a game in memory:
  * backtracking and the lowest-objectId solution, locals, aggregates,
  * set's read-then-write, setAll/deleteAll/forEach, run-time errors,
- * restart, noRestart, loop and runaway.
+ * restart, noRestart, loop and runaway; whole numbers at the edges of
+ * 64 bits.
  */
 #include <string.h>
 
@@ -207,6 +208,76 @@ static void loop_and_runaway(void **state)
     game_close(g);
 }
 
+/* Whole numbers are computed in 64 bits when they fit and as rationals
+ * when they do not: the results are the same texts either way, at the
+ * edges of the 64 bits too. */
+static void whole_numbers_at_64_bits(void **state)
+{
+    static const char *cases[][2] = {
+        {"999999999999999999 + 999999999999999999", "1999999999999999998"},
+        {"922337203685477580 * 10 + 7", "9223372036854775807"},         /* INT64_MAX */
+        {"922337203685477580 * 10 + 8", "9223372036854775808"},         /* INT64_MAX + 1 */
+        {"-922337203685477580 * 10 - 8", "-9223372036854775808"},       /* INT64_MIN */
+        {"-922337203685477580 * 10 - 9", "-9223372036854775809"},       /* INT64_MIN - 1 */
+        {"(-922337203685477580 * 10 - 8) * -1", "9223372036854775808"}, /* INT64_MIN * -1 */
+        {"(-922337203685477580 * 10 - 8) / -1", "9223372036854775808"},
+        {"-(-922337203685477580 * 10 - 8)", "9223372036854775808"},
+        {"999999999999999999 * 9", "8999999999999999991"},
+        {"999999999999999999 * 10", "9999999999999999990"},             /* overflows 64 bits */
+        {"-999999999999999999 * 10", "-9999999999999999990"},
+        {"999999999999999999 * 999999999999999999", "999999999999999998000000000000000001"},
+        {"-999999999999999999 - 999999999999999999", "-1999999999999999998"},
+        {"12 / 4", "3"},
+        {"-12 / 4", "-3"},
+        {"12 / -5", "-2.4"},
+        {"7 / 3", "7/3"},
+        {"0 / -3", "0"},
+        {"-(0)", "0"},
+        {"-(-5)", "5"},
+        {"5.0 + 3", "8"},
+        {"1/2 + 1/2", "1"},
+    };
+    size_t n = sizeof cases / sizeof *cases;
+    Buf rules = {0};
+    buf_puts(&rules, HEAD "type: rule\nruleOrder: 1\nif: exists(type==\"move\" & objectId==%m)\nthen: delete(%m)");
+    for (size_t i = 0; i < n; i++) {
+        char line[200];
+        snprintf(line, sizeof line, " & create(type==\"r%zu\" & v==%s)", i, cases[i][0]);
+        buf_puts(&rules, line);
+    }
+    buf_puts(&rules, "\n");
+    Game *g = unit_game(buf_str(&rules));
+    assert_string_equal(unit_move(g, "p@x", 10, "subtype: go\n"), "applied");
+    for (size_t i = 0; i < n; i++) {
+        char type[16];
+        snprintf(type, sizeof type, "r%zu", i);
+        const char *got = unit_attr(g, type, "v");
+        if (strcmp(got, cases[i][1]) != 0) fail_msg("%s gave %s, not %s", cases[i][0], got, cases[i][1]);
+    }
+    game_close(g);
+    buf_free(&rules);
+}
+
+/* Comparing numbers compares values, whether kept in 64 bits or not. */
+static void comparing_huge_and_small(void **state)
+{
+    Sym big = sym_cstr("99999999999999999999"), small = sym_cstr("5"), max18 = sym_cstr("999999999999999999");
+    Sym min19 = sym_cstr("-9223372036854775808"), neg = sym_cstr("-999999999999999999");
+    int64_t v;
+    assert_true(sym_small_int(max18, &v) && v == 999999999999999999LL);
+    assert_true(sym_small_int(neg, &v) && v == -999999999999999999LL);
+    assert_false(sym_small_int(big, &v));
+    assert_false(sym_small_int(sym_cstr("5.0"), &v));
+    assert_true(val_cmp(big, small) > 0 && val_cmp(small, big) < 0);
+    assert_true(val_cmp(max18, big) < 0 && val_cmp(min19, neg) < 0 && val_cmp(neg, min19) > 0);
+    assert_true(val_cmp(sym_cstr("5.0"), small) == 0 && val_eq(sym_cstr("5.0"), small));
+    assert_string_equal(sym_text(sym_from_int64(INT64_MIN)), "-9223372036854775808");
+    assert_string_equal(sym_text(sym_from_int64(INT64_MAX)), "9223372036854775807");
+    assert_string_equal(sym_text(sym_from_int64(0)), "0");
+    assert_string_equal(sym_text(sym_from_int64(-7)), "-7");
+    assert_true(sym_from_int64(INT64_MIN) == min19);
+}
+
 static void reserved_attributes_refused(void **state)
 {
     Game *g = unit_game(HEAD);
@@ -231,6 +302,8 @@ int run_eval_tests(void)
         cmocka_unit_test(restart_and_no_restart),
         cmocka_unit_test(loop_and_runaway),
         cmocka_unit_test(reserved_attributes_refused),
+        cmocka_unit_test(whole_numbers_at_64_bits),
+        cmocka_unit_test(comparing_huge_and_small),
     };
     return cmocka_run_group_tests_name("evaluation and engine", tests, NULL, NULL);
 }
