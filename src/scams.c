@@ -1581,6 +1581,21 @@ static bool budget_spent(const Search *S)
 /* Depth-first to S->limit: true when the goal was reached (S->path holds
  * the way).  The move just made is tried again first: a scam is often one
  * move that counts more than once. */
+/* Step k at this state: move k of ms, sent now, or, past the moves, the
+ * wait for the next timer.  False when there is no such wait. */
+static bool step_at(const Search *S, const Moves *ms, int k, ScamStep *st)
+{
+    if (k < ms->n) {
+        *st = ms->m[k];
+        st->time = S->now;
+        return true;
+    }
+    memset(st, 0, sizeof *st);
+    st->wait = true;
+    st->time = S->next_timer;
+    return S->have_timer && !S->halted;
+}
+
 static bool dfs(Search *S, Moves *stack, int depth)
 {
     if (depth == S->limit || S->halted) return false;
@@ -1609,14 +1624,8 @@ static bool dfs(Search *S, Moves *stack, int depth)
                 S->r->skipped++; /* a no-op above, and nothing it reads has changed since */
                 continue;
             }
-            st = ms->m[i];
-            st.time = S->now;
-        } else {
-            memset(&st, 0, sizeof st);
-            st.wait = true;
-            if (!S->have_timer || S->halted) continue;
-            st.time = S->next_timer;
         }
+        if (!step_at(S, ms, i, &st)) continue;
         S->at = depth;
         bool changed = run_step(S, &st, NULL);
         progress(S);
@@ -1836,15 +1845,7 @@ static bool goal_nodes(Search *S, Tree *t, int at, Frame *root, Frame *here, Mov
             break;
         }
         ScamStep st;
-        if (k < ms->n) {
-            st = ms->m[k];
-            st.time = S->now;
-        } else {
-            memset(&st, 0, sizeof st);
-            st.wait = true;
-            if (!S->have_timer || S->halted) continue;
-            st.time = S->next_timer;
-        }
+        if (!step_at(S, ms, k, &st)) continue;
         S->at = d;
         bool changed = run_step(S, &st, NULL);
         progress(S);
