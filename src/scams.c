@@ -957,16 +957,22 @@ static bool goal_holds(Search *S, int depth)
     return held;
 }
 
+/* A context to read the goal in, at this state, under one event's budget. */
+static void goal_ctx(Search *S, Ctx *cx, MsgList *sent)
+{
+    *cx = (Ctx){.pool = S->g->pool, .prog = S->goal, .vars = S->goal_vars, .now = S->now, .created = S->g->eng->created,
+                .rng = S->g->eng->rng, .queue = &S->g->eng->queue, .sent = sent};
+    cx->meter = (Meter){.work_max = 50000000, .memory_max = 64 << 20, .deliveries_max = 1, .number_digits = 100000,
+                        .number_bits = 100000 * 10 / 3 + 1};
+    ctx_bind_reset(cx);
+}
+
 /* One condition (a conjunct of the goal) at this state, on its own. */
 static bool cond_holds(Search *S, const Node *cond)
 {
-    Ctx cx = {.pool = S->g->pool, .prog = S->goal, .vars = S->goal_vars, .now = S->now, .created = S->g->eng->created,
-              .rng = S->g->eng->rng, .queue = &S->g->eng->queue};
+    Ctx cx;
     MsgList sent = {0};
-    cx.sent = &sent;
-    cx.meter = (Meter){.work_max = 50000000, .memory_max = 64 << 20, .deliveries_max = 1, .number_digits = 100000,
-                       .number_bits = 100000 * 10 / 3 + 1};
-    ctx_bind_reset(&cx);
+    goal_ctx(S, &cx, &sent);
     uint64_t rng[4];
     memcpy(rng, S->g->eng->rng, sizeof rng);
     bool first;
@@ -979,13 +985,9 @@ static bool cond_holds(Search *S, const Node *cond)
 
 static bool goal_holds_now(Search *S)
 {
-    Ctx cx = {.pool = S->g->pool, .prog = S->goal, .vars = S->goal_vars, .now = S->now, .created = S->g->eng->created,
-              .rng = S->g->eng->rng, .queue = &S->g->eng->queue};
+    Ctx cx;
     MsgList sent = {0};
-    cx.sent = &sent;
-    cx.meter = (Meter){.work_max = 50000000, .memory_max = 64 << 20, .deliveries_max = 1, .number_digits = 100000,
-                       .number_bits = 100000 * 10 / 3 + 1};
-    ctx_bind_reset(&cx);
+    goal_ctx(S, &cx, &sent);
     const Node **conj = NULL;
     int n = 0, cap = 0;
     node_conjuncts(S->goal->cond, &conj, &n, &cap);
