@@ -141,11 +141,13 @@ if ! getent passwd "$MAILUSER" > /dev/null; then
         abort "cannot add the delivery user $MAILUSER"
     MADEUSER=1
 fi
-# The binary the whole run uses: a copy of $NOMIC, so that a rebuild during
+# The binaries the whole run uses: a copy of $NOMIC, so that a rebuild during
 # the run changes nothing, and that $MAILUSER (who runs the mda) may run it
 # wherever the repository is.
-mkdir "$T/bin" && cp "$NOMIC" "$NOMIC_RUN" && chmod 755 "$T/bin" "$NOMIC_RUN" ||
-    abort "cannot copy $NOMIC to $NOMIC_RUN"
+# (nomic-net beside it: nomic runs deliver, send and serve there)
+mkdir "$T/bin" && cp "$NOMIC" "$NOMIC_RUN" && cp "$(dirname "$NOMIC")/nomic-net" "$T/bin/nomic-net" &&
+    chmod 755 "$T/bin" "$NOMIC_RUN" "$T/bin/nomic-net" ||
+    abort "cannot copy $NOMIC and nomic-net beside it to $T/bin"
 runuser -u "$MAILUSER" -- "$NOMIC_RUN" help > /dev/null 2>&1 || abort "$MAILUSER cannot run $NOMIC_RUN"
 mkdir game games spool run maildir maildir/cur maildir/new maildir/tmp
 chown "$MAILUSER:" game games

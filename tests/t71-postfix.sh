@@ -151,11 +151,13 @@ if ! getent group "$PFGROUP" > /dev/null; then
     groupadd --system "$PFGROUP" || abort "cannot add Postfix's group $PFGROUP"
     MADE="$MADE group:$PFGROUP"
 fi
-# The binary the whole run uses: a copy of $NOMIC, so that a rebuild during
+# The binaries the whole run uses: a copy of $NOMIC, so that a rebuild during
 # the run changes nothing, and that $MAILUSER (who runs the pipe) may run it
 # wherever the repository is.
-mkdir "$T/bin" && cp "$NOMIC" "$NOMIC_RUN" && chmod 755 "$T/bin" "$NOMIC_RUN" ||
-    abort "cannot copy $NOMIC to $NOMIC_RUN"
+# (nomic-net beside it: nomic runs deliver, send and serve there)
+mkdir "$T/bin" && cp "$NOMIC" "$NOMIC_RUN" && cp "$(dirname "$NOMIC")/nomic-net" "$T/bin/nomic-net" &&
+    chmod 755 "$T/bin" "$NOMIC_RUN" "$T/bin/nomic-net" ||
+    abort "cannot copy $NOMIC and nomic-net beside it to $T/bin"
 runuser -u "$MAILUSER" -- "$NOMIC_RUN" help > /dev/null 2>&1 || abort "$MAILUSER cannot run $NOMIC_RUN"
 # One game (game@nomic.test), and a directory of two games routed by address.
 mkdir game games
