@@ -55,7 +55,11 @@ static Game *play(const char *set, const char *const *moves, int n, int64_t *now
 static void bench(const char *name, Game *g, int64_t now, int nsenders, int depth, long budget)
 {
     const char *as[] = {"alice@x", "bob@x", "carol@x"};
-    ScamQuery q = {as, nsenders, "F", depth, budget, false, false};
+    /* GOAL: a condition that never holds within the depth (the sets' own
+     * scam goal by default); PLAY_ALL=1: skip no move */
+    const char *goal = getenv("GOAL") ? getenv("GOAL") : "exists(type==\"win\")";
+    ScamQuery q = {.senders = as, .nsenders = nsenders, .goal = goal, .depth = depth, .budget = budget,
+                   .play_all = getenv("PLAY_ALL") != NULL};
     ScamResult r;
     Buf err = {0};
     double t0 = cpu_seconds();
@@ -64,9 +68,9 @@ static void bench(const char *name, Game *g, int64_t now, int nsenders, int dept
         exit(1);
     }
     double s = cpu_seconds() - t0;
-    printf("%-6s %d sender%s depth %d: %9ld events %8ld states %6.2f s  %8.0f events/s  %7.0f states/s  %ld skipped  %ld revisits%s\n", name,
+    printf("%-6s %d sender%s depth %d: %9ld events %8ld states %6.2f s  %8.0f events/s  %7.0f states/s  %ld skipped  %ld last skipped  %ld revisits%s\n", name,
            nsenders, nsenders == 1 ? ", " : "s,", r.depth_done > depth ? depth : (r.budget_spent ? r.depth_done + 1 : depth), r.events, r.explored, s,
-           (double)r.events / s, (double)r.explored / s, r.skipped, r.revisits, r.budget_spent ? "  (budget spent)" : "");
+           (double)r.events / s, (double)r.explored / s, r.skipped, r.skipped_last, r.revisits, r.budget_spent ? "  (budget spent)" : "");
     scam_result_free(&r);
     buf_free(&err);
 }

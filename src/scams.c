@@ -114,6 +114,9 @@ typedef struct RuleFp {
 
 typedef struct Vocab {
     RuleFp *fp;         /* per rule, in the order engine_rules gave them */
+    RuleFp *fp_if;      /* ... what its if alone reads */
+    struct RuleIx *by_id; /* the rules by id: (id, index in fp) */
+    struct Guards *guards; /* per rule: objects its if cannot hold without */
     int nfp;
     Sym run_type;       /* the rules' type: a change to one stops all skipping */
     Word *w;
@@ -630,13 +633,16 @@ static void fp_walk(RuleFp *f, const Node *n, const FpCtx *cx, bool in_then, con
     for (int i = 0; i < n->n; i++) fp_walk(f, n->kid[i], cx, in_then, var_type, nvars);
 }
 
-static void rule_footprint(RuleFp *f, const Prog *p)
+/* What a rule reads: its if and its then (f), and its if alone (f_if,
+ * unless NULL): a rule that did not fire read no more than its if. */
+static void rule_footprint(RuleFp *f, RuleFp *f_if, const Prog *p)
 {
     Sym *var_type = xcalloc((size_t)p->nvars + 1, sizeof *var_type);
     if (p->cond) fp_var_types(p->cond, var_type, p->nvars);
     if (p->then) fp_var_types(p->then, var_type, p->nvars);
     FpCtx none = {0};
     if (p->cond) fp_walk(f, p->cond, &none, false, var_type, p->nvars);
+    if (p->cond && f_if) fp_walk(f_if, p->cond, &none, false, var_type, p->nvars);
     if (p->then) fp_walk(f, p->then, &none, true, var_type, p->nvars);
     free(var_type);
 }
@@ -676,6 +682,45 @@ static void seen_fixpoint(Vocab *v, Prog **progs, int nr)
     vocab_free(&t);
 }
 
+typedef struct RuleIx {
+    ObjId id;
+    int i;
+} RuleIx;
+
+/* The objects a rule's if needs: each a top-level exists() of a literal
+ * type (with its literal keys).  While none is there, the rule is false
+ * whatever else changes. */
+#define MAX_GUARDS 4
+typedef struct Guards {
+    FpRead g[MAX_GUARDS];
+    int n;
+} Guards;
+
+static void rule_guards(Guards *gs, const Prog *p)
+{
+    gs->n = 0;
+    if (!p->cond) return;
+    const Node **conj = NULL;
+    int n = 0, cap = 0;
+    node_conjuncts(p->cond, &conj, &n, &cap);
+    for (int i = 0; i < n && gs->n < MAX_GUARDS; i++) {
+        const Node *c = conj[i];
+        if (c->kind != N_CALL || c->bi != BI_exists || c->n != 1) continue;
+        Sym type = match_type(c->kid[0]);
+        if (type == SYM_EMPTY) continue;
+        FpRead *g = &gs->g[gs->n++];
+        *g = (FpRead){.type = type};
+        match_consts(c->kid[0], &g->c);
+    }
+    free(conj);
+}
+
+static int cmp_rule_ix(const void *a, const void *b)
+{
+    ObjId x = ((const RuleIx *)a)->id, y = ((const RuleIx *)b)->id;
+    return (x > y) - (x < y);
+}
+
 static void vocab_build(Vocab *v, Game *g)
 {
     Pool *p = g->pool;
@@ -690,11 +735,17 @@ static void vocab_build(Vocab *v, Game *g)
                                   sym_len(obj_get(o, SYM_then)), &pe);
     }
     v->fp = xcalloc((size_t)(nr ? nr : 1), sizeof *v->fp);
+    v->fp_if = xcalloc((size_t)(nr ? nr : 1), sizeof *v->fp_if);
+    v->by_id = xcalloc((size_t)(nr ? nr : 1), sizeof *v->by_id);
+    v->guards = xcalloc((size_t)(nr ? nr : 1), sizeof *v->guards);
+    for (int i = 0; i < nr; i++) v->by_id[i] = (RuleIx){ri[i].id, i};
+    qsort(v->by_id, (size_t)nr, sizeof *v->by_id, cmp_rule_ix);
     v->nfp = nr;
     v->run_type = g->eng->run_type;
     for (int i = 0; i < nr; i++) {
         if (!progs[i]) continue;
-        rule_footprint(&v->fp[i], progs[i]);
+        rule_footprint(&v->fp[i], &v->fp_if[i], progs[i]);
+        rule_guards(&v->guards[i], progs[i]);
         Uses u = {0};
         bool *numeric_var = xcalloc((size_t)progs[i]->nvars + 1, sizeof *numeric_var);
         unsigned char *seen_var = xcalloc((size_t)progs[i]->nvars + 1, sizeof *seen_var);
@@ -726,8 +777,11 @@ static void vocab_build(Vocab *v, Game *g)
 
 static void vocab_free(Vocab *v)
 {
-    for (int i = 0; i < v->nfp; i++) free(v->fp[i].r);
+    for (int i = 0; i < v->nfp; i++) free(v->fp[i].r), free(v->fp_if ? v->fp_if[i].r : NULL);
     free(v->fp);
+    free(v->fp_if);
+    free(v->by_id);
+    free(v->guards);
     free(v->w);
     free(v->s);
     free(v->reads);
@@ -810,6 +864,9 @@ typedef struct Search {
     struct Noops *noops;        /* per depth: the moves known to change nothing there */
     Touches tmp;                /* scratch */
     bool no_skip;               /* the rules changed on the way: skip nothing below */
+    RuleFp goal_fp;             /* what the goal reads: a last move whose known effect misses it is not played */
+    bool goal_blind;            /* the goal's reads are not known (random(), names from values, messages) */
+    uint64_t *fired;            /* the rules (a bit each, the vocabulary's order) that fired in the last event */
     Sym nums[4 * STATE_NUMS];   /* the state's numbers at this step, doubled and negated */
     int nnums;
     bool nums_ready;            /* nums is this state's */
@@ -1363,17 +1420,28 @@ static bool same_step(const ScamStep *a, const ScamStep *b)
     return true;
 }
 
-/* ---- skipping a move that changed nothing ----
+/* ---- skipping a move whose effect is known ----
  *
  * A move that left the state as it was at S (refused, answered, deleted)
  * is, at a later state S', the same no-op when no difference between S
  * and S' is relevant to what the rules it met read: those rules find the
  * same things and make the same changes, and the rules it did not meet
  * stay false (the engine's own argument, lang_deps.h).  The rules it met
- * are those a change of its event is relevant to; what they read is their
- * footprint (if and then).  So each no-op is remembered with those rules,
- * and passed down to a child while the child's difference (the net
- * changes of the step) touches none of their reads. */
+ * are those a change of its event is relevant to: a rule that fired read
+ * its if and its then, one that did not fire only its if.  So each no-op
+ * is remembered with those rules, and passed down to a child while the
+ * child's difference (the net changes of the step) touches none of their
+ * reads, nor any object the event changed that was there before it (a
+ * difference in that object's keys could make the same change relevant
+ * to another rule).
+ *
+ * A move that did change the state is remembered the same way when none
+ * of its changes is relevant to what the goal reads: at a later state
+ * where it is known so, it makes the same changes (to new objects with
+ * other ids), which leave the goal as false as it was there.  As a last
+ * move (the depth's limit) it is not played, since only the goal is asked
+ * of the state after a last move; above the limit it is played, since
+ * that state is searched further. */
 
 static void touch(Search *S, Touches *ts, Sym type, Sym attr, Sym old, Sym now, const Obj *o)
 {
@@ -1477,11 +1545,20 @@ static bool rule_touched(const RuleFp *f, const Touches *ts)
     return false;
 }
 
-/* A move found to change nothing, and the rules its event met. */
+#define NOOP_OBJS 8
+
+/* A move found to change nothing (or nothing the goal reads), the rules
+ * its event met and the objects it changed that were there before it. */
 typedef struct Noop {
     const ScamStep *st;
     uint64_t h;
-    uint64_t *rules;    /* a bit per rule of the vocabulary's order */
+    uint64_t *rules;    /* a bit per rule of the vocabulary's order, in rows
+                           of rule_words: the rules whose if it met, those that
+                           fired, then per guard k those it met whose guard k
+                           stayed empty */
+    bool effect;        /* it changed the state, not what the goal reads */
+    int nobjs;          /* -1: more than NOOP_OBJS */
+    ObjId objs[NOOP_OBJS];
 } Noop;
 
 typedef struct Noops {
@@ -1520,19 +1597,131 @@ static uint64_t step_hash(const ScamStep *st)
     return h;
 }
 
-static int noop_words(const Search *S) { return (S->v.nfp + 63) / 64 + 1; }
+static int rule_words(const Search *S) { return (S->v.nfp + 63) / 64 + 1; }
+static int noop_words(const Search *S) { return (2 + MAX_GUARDS) * rule_words(S); }
 
-/* Remembers that st changed nothing at this state, with the rules the
- * changes of its event (the undo records from `mark`) are relevant to. */
-static void noop_add(Search *S, Noops *ns, const ScamStep *st, uint64_t h, size_t mark)
+/* The rules whose footprints (the if alone, or if and then) the touches
+ * are relevant to, as bits. */
+static void rules_touched(const Search *S, const RuleFp *fps, const Touches *ts, uint64_t *bits)
 {
+    for (int i = 0; i < S->v.nfp; i++)
+        if (rule_touched(&fps[i], ts)) bits[i / 64] |= 1ULL << (i % 64);
+}
+
+/* The rules whose guard k the touches are relevant to, as bits: a row
+ * of rule_words per guard. */
+static void guards_touched(const Search *S, const Touches *ts, uint64_t *bits)
+{
+    int row = rule_words(S);
+    for (int i = 0; i < S->v.nfp; i++) {
+        const Guards *gs = &S->v.guards[i];
+        for (int k = 0; k < gs->n; k++) {
+            bool hit = false;
+            for (int j = 0; j < ts->n && !hit; j++) hit = touch_relevant(&gs->g[k], &ts->t[j]);
+            if (hit) bits[k * row + i / 64] |= 1ULL << (i % 64);
+        }
+    }
+}
+
+/* Whether no object the guard asks for was there at any time of the event
+ * whose changes are ts: none is there now, and none of its changes is
+ * relevant to the guard (made, deleted, given or losing its keys).  False
+ * when it would take long to tell. */
+static bool guard_empty(const Search *S, const FpRead *g, const Touches *ts)
+{
+    for (int k = 0; k < ts->n; k++)
+        if (touch_relevant(g, &ts->t[k])) return false;
+    const Pool *p = S->g->pool;
+    const IdSet *best = pool_lookup(p, SYM_type, g->type);
+    for (int i = 0; best && best->live && i < g->c.n; i++) {
+        const IdSet *s = pool_lookup(p, g->c.a[i].name, g->c.a[i].value);
+        if (!s || s->live < best->live) best = s;
+    }
+    if (!best || !best->live) return true;
+    if (best->live > 64) return false;
+    IDSET_FOREACH(best, id) {
+        const Obj *o = pool_get(p, id);
+        if (o && sym_canon(obj_get(o, SYM_type)) == g->type && keys_hold(&g->c, o)) return false;
+    }
+    return true;
+}
+
+/* The engine's hook during the search: the rules that fire. */
+static void fired_hook(void *ud, ObjId rule, const Prog *p, const Sym *vars, bool changed)
+{
+    Search *S = ud;
+    int lo = 0, hi = S->v.nfp;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (S->v.by_id[mid].id < rule) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < S->v.nfp && S->v.by_id[lo].id == rule) {
+        int i = S->v.by_id[lo].i;
+        S->fired[i / 64] |= 1ULL << (i % 64);
+    } else {
+        S->fired[rule_words(S) - 1] |= 1ULL << 63; /* a rule the vocabulary does not know */
+    }
+}
+
+/* The objects the undo records from `mark` changed or deleted that were
+ * there before them (ids under `before`), at most NOOP_OBJS: -1 past. */
+static int old_objects(const Search *S, size_t mark, ObjId before, ObjId *ids)
+{
+    const Pool *p = S->g->pool;
+    int n = 0;
+    for (size_t k = mark; k < p->undo_len; k++) {
+        ObjId id = p->undo[k].id;
+        if (id >= before) continue;
+        bool have = false;
+        for (int i = 0; i < n && !have; i++) have = ids[i] == id;
+        if (have) continue;
+        if (n == NOOP_OBJS) return -1;
+        ids[n++] = id;
+    }
+    return n;
+}
+
+/* Remembers that st changed nothing at this state (effect: nothing the
+ * goal reads), with the rules its event (the undo records from `mark`,
+ * the firings in S->fired) met.  `before`: the first id the event made. */
+static void noop_add(Search *S, Noops *ns, const ScamStep *st, uint64_t h, size_t mark, ObjId before, bool effect)
+{
+    int words = rule_words(S);
+    if (S->fired[words - 1] >> 63) return;
     touches_all(S, mark, &S->tmp);
     if (S->tmp.rules) return;
-    int words = noop_words(S);
-    uint64_t *bits = xcalloc((size_t)words, sizeof *bits);
-    for (int i = 0; i < S->v.nfp; i++)
-        if (rule_touched(&S->v.fp[i], &S->tmp)) bits[i / 64] |= 1ULL << (i % 64);
-    noops_push(ns, &(Noop){st, h, bits});
+    if (effect && (S->goal_blind || rule_touched(&S->goal_fp, &S->tmp))) return;
+    Noop e = {st, h, NULL, effect, 0, {0}};
+    e.nobjs = old_objects(S, mark, before, e.objs);
+    e.rules = xcalloc((size_t)noop_words(S), sizeof *e.rules);
+    rules_touched(S, S->v.fp_if, &S->tmp, e.rules);
+    memcpy(e.rules + words, S->fired, (size_t)words * sizeof *e.rules);
+    /* a rule met but not fired whose guard stayed empty was false all
+     * along: only its guard matters below */
+    for (int i = 0; i < S->v.nfp; i++) {
+        uint64_t bit = 1ULL << (i % 64);
+        if (!(e.rules[i / 64] & bit) || (S->fired[i / 64] & bit)) continue;
+        const Guards *gs = &S->v.guards[i];
+        for (int k = 0; k < gs->n; k++)
+            if (guard_empty(S, &gs->g[k], &S->tmp)) {
+                e.rules[i / 64] &= ~bit;
+                e.rules[(2 + k) * words + i / 64] |= bit;
+                break;
+            }
+    }
+    noops_push(ns, &e);
+}
+
+/* Whether the step changed an object the entry's event changed too. */
+static bool objects_meet(const Noop *e, const ObjId *ids, int n)
+{
+    if (!n || !e->nobjs) return false;
+    if (n < 0 || e->nobjs < 0) return true;
+    for (int i = 0; i < e->nobjs; i++)
+        for (int k = 0; k < n; k++)
+            if (e->objs[i] == ids[k]) return true;
+    return false;
 }
 
 static void noops_clear(Noops *ns)
@@ -1542,37 +1731,43 @@ static void noops_clear(Noops *ns)
     if (ns->tab) memset(ns->tab, 0, ns->tcap * sizeof *ns->tab);
 }
 
-/* The child's no-ops: the parent's whose rules the step's net changes
- * (the undo records from `mark`) leave alone. */
-static void noops_inherit(Search *S, const Noops *parent, Noops *child, size_t mark)
+/* The child's no-ops: the parent's whose rules and objects the step's net
+ * changes (the undo records from `mark`; `before`: the first id it made)
+ * leave alone. */
+static void noops_inherit(Search *S, const Noops *parent, Noops *child, size_t mark, ObjId before)
 {
     noops_clear(child);
     touches_net(S, mark, &S->tmp);
     if (!parent->len || S->tmp.rules) return;
-    int words = noop_words(S);
-    /* the rules the step touched, once */
+    ObjId changed[NOOP_OBJS];
+    int nchanged = old_objects(S, mark, before, changed);
+    int words = noop_words(S), row = rule_words(S);
+    /* the rules the step touched, once: their ifs, their ifs and thens,
+     * their guards */
     uint64_t *hit = xcalloc((size_t)words, sizeof *hit);
-    for (int i = 0; i < S->v.nfp; i++)
-        if (rule_touched(&S->v.fp[i], &S->tmp)) hit[i / 64] |= 1ULL << (i % 64);
+    rules_touched(S, S->v.fp_if, &S->tmp, hit);
+    rules_touched(S, S->v.fp, &S->tmp, hit + row);
+    guards_touched(S, &S->tmp, hit + 2 * row);
     for (int i = 0; i < parent->len; i++) {
-        bool alive = true;
+        bool alive = !objects_meet(&parent->n[i], changed, nchanged);
         for (int w = 0; w < words && alive; w++) alive = !(parent->n[i].rules[w] & hit[w]);
         if (!alive) continue;
-        uint64_t *bits = xmalloc((size_t)words * sizeof *bits);
-        memcpy(bits, parent->n[i].rules, (size_t)words * sizeof *bits);
-        noops_push(child, &(Noop){parent->n[i].st, parent->n[i].h, bits});
+        Noop e = parent->n[i];
+        e.rules = xmalloc((size_t)words * sizeof *e.rules);
+        memcpy(e.rules, parent->n[i].rules, (size_t)words * sizeof *e.rules);
+        noops_push(child, &e);
     }
     free(hit);
 }
 
-static bool noop_known(const Noops *ns, const ScamStep *st, uint64_t h)
+static const Noop *noop_known(const Noops *ns, const ScamStep *st, uint64_t h)
 {
-    if (!ns->len) return false;
+    if (!ns->len) return NULL;
     for (size_t j = h & (ns->tcap - 1); ns->tab[j]; j = (j + 1) & (ns->tcap - 1)) {
         const Noop *e = &ns->n[ns->tab[j] - 1];
-        if (e->h == h && same_step(e->st, st)) return true;
+        if (e->h == h && same_step(e->st, st)) return e;
     }
-    return false;
+    return NULL;
 }
 
 static bool budget_spent(const Search *S)
@@ -1622,18 +1817,24 @@ static bool dfs(Search *S, Moves *stack, int depth)
         uint64_t h = 0;
         if (i < ms->n) {
             h = step_hash(&ms->m[i]);
-            if (!S->no_skip && noop_known(mine, &ms->m[i], h)) {
+            const Noop *e = S->no_skip || S->q->play_all ? NULL : noop_known(mine, &ms->m[i], h);
+            if (e && !e->effect) {
                 S->r->skipped++; /* a no-op above, and nothing it reads has changed since */
+                continue;
+            }
+            if (e && depth + 1 == S->limit) {
+                S->r->skipped_last++; /* as above, and it changes nothing the goal reads */
                 continue;
             }
         }
         if (!step_at(S, ms, i, &st)) continue;
         S->at = depth;
+        memset(S->fired, 0, (size_t)rule_words(S) * sizeof *S->fired);
         bool changed = run_step(S, &st, NULL);
         progress(S);
         uint64_t key = changed ? state_key(S, depth + 1) : 0;
-        if (changed && key == here && !st.wait && !S->no_skip && depth + 1 < S->limit)
-            noop_add(S, mine, &ms->m[i], h, f->mark);
+        if (changed && !st.wait && !S->no_skip && !S->halted && depth + 1 < S->limit)
+            noop_add(S, mine, &ms->m[i], h, f->mark, f->next_id, key != here);
         bool fresh = changed && seen_visit(&S->seen, key, depth + 1);
         if (changed && !fresh && key != here) S->r->revisits++;
         if (fresh) {
@@ -1642,7 +1843,7 @@ static bool dfs(Search *S, Moves *stack, int depth)
             bool no_skip = S->no_skip;
             if (depth + 1 < S->limit) {
                 if (st.wait) noops_clear(&S->noops[depth + 1]); /* the clock moved: every rule may see it */
-                else noops_inherit(S, mine, &S->noops[depth + 1], f->mark);
+                else noops_inherit(S, mine, &S->noops[depth + 1], f->mark, f->next_id);
                 if (S->tmp.rules && !st.wait) S->no_skip = true; /* the rules changed: their reads are not known */
             }
             bool won = goal_holds(S, depth + 1) || dfs(S, stack, depth + 1);
@@ -2095,6 +2296,9 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
     warm_up(&S);
     Moves stack[SCAM_MAX_DEPTH] = {{0}};
     S.see_messages = strstr(q->goal, "scamMessage") != NULL;
+    rule_footprint(&S.goal_fp, NULL, S.goal);
+    S.goal_blind = S.goal_fp.all || S.see_messages;
+    S.fired = xcalloc((size_t)rule_words(&S), sizeof *S.fired);
     g->eng->mute_texts = !S.see_messages; /* texts nobody reads are not composed (not in the answer's replay) */
     if (goal_holds(&S, 0)) {
         r->found = true; /* no step needed */
@@ -2108,6 +2312,10 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
             frame_restore(&S, root);
             top = 0; /* no deepening */
         }
+        Engine *e = g->eng;
+        FireHook was_hook = e->hook;
+        void *was_ud = e->hook_ud;
+        e->hook = fired_hook, e->hook_ud = &S; /* what each event's firings met (noop_add) */
         for (S.limit = 1; S.limit <= top && !S.stop; S.limit++) {
             seen_clear(&S.seen);
             noops_clear(&S.noops[0]);
@@ -2116,6 +2324,7 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
             r->found = dfs(&S, stack, 0);
             if (!S.stop) r->depth_done = S.limit;
         }
+        e->hook = was_hook, e->hook_ud = was_ud;
         if (r->found) replay_answer(&S);
     }
     if (q->progress) fprintf(stderr, "\r\033[K");
@@ -2149,6 +2358,8 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
     free(S.seen.depth);
     free(S.goal_vars);
     free(S.senders);
+    free(S.goal_fp.r);
+    free(S.fired);
     prog_free(S.goal);
     return true;
 }

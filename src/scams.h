@@ -59,6 +59,7 @@ typedef struct ScamQuery {
     uint64_t work_budget;       /* units of work summed over the events (docs/limits.md), at most; 0: none */
     ScamMode mode;
     uint64_t seed;              /* SCAM_WALK: the walks' generator */
+    bool play_all;              /* skip no move (to check that the skipping is exact) */
 } ScamQuery;
 
 /* One step of an answer: a message, or a wait.  A message holds one move,
@@ -94,6 +95,7 @@ typedef struct ScamResult {
     long events;                /* events run */
     uint64_t work;              /* units of work they cost, summed */
     long skipped;               /* moves not played: no-ops whose reads nothing changed */
+    long skipped_last;          /* last moves not played: their known effect the goal does not read */
     long revisits;              /* events that changed the state to one reached already: what
                                    a reduction of commuting moves could spare at most */
     long cut[NCUTS];            /* what the vocabulary dropped (ScamCut) */

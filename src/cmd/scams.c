@@ -17,7 +17,7 @@
 #define EXIT_NONE 3
 #define EXIT_FAILED 1
 
-enum { SCAMS_AS, SCAMS_WITH, SCAMS_GOAL, SCAMS_DEPTH, SCAMS_BUDGET, SCAMS_MODE, SCAMS_SEED, SCAMS_WAIT, SCAMS_PROPOSAL, SCAMS_JSON };
+enum { SCAMS_AS, SCAMS_WITH, SCAMS_GOAL, SCAMS_DEPTH, SCAMS_BUDGET, SCAMS_MODE, SCAMS_SEED, SCAMS_WAIT, SCAMS_PROPOSAL, SCAMS_JSON, SCAMS_PLAY_ALL };
 static const OptSpec scams_opts[] = {
     [SCAMS_AS] = {"--as", "ADDR", OPT_REQUIRED, "the player the search plays for, and whose view it sees"},
     [SCAMS_WITH] = {"--with", "ADDR", OPT_MULTI, "another player who plays along"},
@@ -29,6 +29,7 @@ static const OptSpec scams_opts[] = {
     [SCAMS_WAIT] = {"--wait", NULL, 0, "may also wait for the next timer"},
     [SCAMS_PROPOSAL] = {"--proposal", "ID", 0, "from the state as it would be if proposal ID were adopted"},
     [SCAMS_JSON] = {"--json", NULL, 0, "as JSON"},
+    [SCAMS_PLAY_ALL] = {"--play-all", NULL, 0, "play every move, skip none whose effect is known (slower: the same answer)"},
     {NULL},
 };
 
@@ -204,7 +205,7 @@ static int scams_run(CmdCall *c)
     }
     /* the search sees what --as may: their own private values, nobody else's */
     ScamQuery q = {a->senders, o[SCAMS_WITH].nvalues + 1, o[SCAMS_GOAL].value, (int)a->depth, a->budget,
-                   o[SCAMS_WAIT].set, isatty(2), a->senders[0], a->work, a->mode, a->seed};
+                   o[SCAMS_WAIT].set, isatty(2), a->senders[0], a->work, a->mode, a->seed, o[SCAMS_PLAY_ALL].set};
     ScamResult r;
     if (!scams_search(g, scams_game_time(g), &q, &r, &err)) {
         fprintf(stderr, "nomic scams: %s\n", buf_str(&err));
