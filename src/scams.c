@@ -7,11 +7,17 @@
  */
 #include "scams.h"
 
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "lang_builtins.h"
 #include "lang_check.h"
@@ -867,6 +873,13 @@ typedef struct Search {
     RuleFp goal_fp;             /* what the goal reads: a last move whose known effect misses it is not played */
     bool goal_blind;            /* the goal's reads are not known (random(), names from values, messages) */
     uint64_t *fired;            /* the rules (a bit each, the vocabulary's order) that fired in the last event */
+    struct Jobs *jobs;          /* a round shared between processes (--jobs), or NULL */
+    int split;                  /* > 0: the fresh states at this depth are the tasks of a round shared */
+    long task;                  /* the tasks numbered so far in this round */
+    long cur_task;              /* the task being searched, or -1 */
+    long only_task;             /* NO_TASK, or the one task searched (-1: none) when a round is played again alone */
+    int worker;                 /* this process's number in a round shared (0: the parent) */
+    bool unbounded;             /* the budget does not stop this round (the answer's task played again) */
     Sym nums[4 * STATE_NUMS];   /* the state's numbers at this step, doubled and negated */
     int nnums;
     bool nums_ready;            /* nums is this state's */
@@ -884,6 +897,41 @@ typedef struct Frame {
     bool have_timer, halted;
     int64_t next_timer, now;
 } Frame;
+
+/* ---- a round shared between processes (--jobs) ----
+ *
+ * Every process plays the round's steps above the split depth alike, and
+ * numbers the fresh states it reaches at that depth the same way: those
+ * are the tasks, and each is searched below by the first process to claim
+ * it.  A process keeps its own states, so a state two tasks reach may be
+ * searched by both; none is searched by nobody.  The answer is the one the
+ * round would find alone: the first in the order of the tasks (a goal
+ * reached above the split counts between the tasks around it), which the
+ * parent then plays again, alone and in that task only, for the steps. */
+
+#define NO_TASK (-2L)
+#define MAX_JOBS 16
+#define JOB_CLAIMS (1u << 20) /* tasks claimed one by one; past them, by number */
+
+typedef struct JobCounts {
+    long explored, skipped, skipped_last, revisits, cut[NCUTS];
+    bool budget_spent;
+} JobCounts;
+
+typedef struct Jobs {
+    int n;
+    _Atomic long events;        /* of the whole search, every process's */
+    _Atomic uint64_t work;
+    _Atomic long found;         /* the least place (search_place) of a goal reached */
+    JobCounts w[MAX_JOBS];
+    _Atomic unsigned char claims[JOB_CLAIMS];
+} Jobs;
+
+static int worker_of(const Search *S) { return S->worker; }
+
+/* Where the search is in the order of the round: 2t + 1 in task t, 2t
+ * between task t - 1 and task t. */
+static long search_place(const Search *S) { return S->cur_task >= 0 ? 2 * S->cur_task + 1 : 2 * S->task; }
 
 static void frame_save(Search *S, Frame *f)
 {
@@ -955,6 +1003,10 @@ static bool run_step(Search *S, const ScamStep *st, Buf *trace)
     engine_run(g->eng, S->now, &er);
     S->events++;
     S->work += er.used.work;
+    if (S->jobs) {
+        atomic_fetch_add(&S->jobs->events, 1);
+        atomic_fetch_add(&S->jobs->work, er.used.work);
+    }
     bool ok = er.status != RUN_RUNAWAY;
     if (ok) {
         if (er.status == RUN_LOOP || er.halt) S->halted = true;
@@ -1404,7 +1456,7 @@ static void collect(Search *S, const Moves *stack, int depth) { collect_all(S, s
 
 static void progress(Search *S)
 {
-    if (!S->q->progress || S->events % 4096) return;
+    if (!S->q->progress || S->events % 4096 || (S->jobs && worker_of(S))) return;
     fprintf(stderr, "\rnomic scams: depth %d, %ld events, %ld states", S->limit, S->events, S->explored);
 }
 
@@ -1770,8 +1822,27 @@ static const Noop *noop_known(const Noops *ns, const ScamStep *st, uint64_t h)
     return NULL;
 }
 
+static bool claim(Search *S, long t)
+{
+    if (S->only_task != NO_TASK) return t == S->only_task;
+    Jobs *J = S->jobs;
+    if (!J) return true;
+    if (2 * t + 1 > atomic_load(&J->found)) return false;
+    if (t < (long)JOB_CLAIMS) {
+        unsigned char none = 0;
+        return atomic_compare_exchange_strong(&J->claims[t], &none, (unsigned char)(worker_of(S) + 1));
+    }
+    return t % J->n == worker_of(S);
+}
+
 static bool budget_spent(const Search *S)
 {
+    if (S->unbounded) return false;
+    if (S->jobs) {
+        long ev = atomic_load(&S->jobs->events);
+        uint64_t wk = atomic_load(&S->jobs->work);
+        return ev >= S->q->budget || (S->q->work_budget && wk >= S->q->work_budget);
+    }
     return S->events >= S->q->budget || (S->q->work_budget && S->work >= S->q->work_budget);
 }
 
@@ -1808,6 +1879,10 @@ static bool dfs(Search *S, Moves *stack, int depth)
     int nm = ms->n + (S->q->wait ? 1 : 0);
     for (int k = 0; k < nm && !S->stop; k++) {
         int i = again < 0 ? k : k == 0 ? again : k <= again ? k - 1 : k;
+        if (S->jobs && search_place(S) > atomic_load(&S->jobs->found)) {
+            S->stop = true; /* another process found one earlier in the order */
+            return false;
+        }
         if (budget_spent(S)) {
             S->stop = true;
             S->r->budget_spent = true;
@@ -1846,7 +1921,20 @@ static bool dfs(Search *S, Moves *stack, int depth)
                 else noops_inherit(S, mine, &S->noops[depth + 1], f->mark, f->next_id);
                 if (S->tmp.rules && !st.wait) S->no_skip = true; /* the rules changed: their reads are not known */
             }
-            bool won = goal_holds(S, depth + 1) || dfs(S, stack, depth + 1);
+            bool won = goal_holds(S, depth + 1);
+            if (won && S->jobs) {
+                long at = search_place(S), was = atomic_load(&S->jobs->found);
+                while (at < was && !atomic_compare_exchange_weak(&S->jobs->found, &was, at)) {}
+            } else if (!won && depth + 1 == S->split) {
+                long t = S->task++;
+                if (claim(S, t)) {
+                    S->cur_task = t;
+                    won = dfs(S, stack, depth + 1);
+                    S->cur_task = -1;
+                }
+            } else if (!won) {
+                won = dfs(S, stack, depth + 1);
+            }
             S->no_skip = no_skip;
             if (won) {
                 if (!S->r->nsteps) S->r->nsteps = depth + 1;
@@ -1859,6 +1947,110 @@ static bool dfs(Search *S, Moves *stack, int depth)
         if ((S->events & 1023) == 0) collect(S, stack, depth + 1);
     }
     return false;
+}
+
+/* One round of the deepening, to S->limit, in this process. */
+static bool round_alone(Search *S, Moves *stack)
+{
+    seen_clear(&S->seen);
+    noops_clear(&S->noops[0]);
+    seen_visit(&S->seen, state_key(S, 0), 0);
+    S->explored = 0;
+    S->task = 0;
+    S->cur_task = -1;
+    return dfs(S, stack, 0);
+}
+
+static JobCounts job_counts(const Search *S)
+{
+    JobCounts c = {S->explored, S->r->skipped, S->r->skipped_last, S->r->revisits, {0}, S->r->budget_spent};
+    memcpy(c.cut, S->r->cut, sizeof c.cut);
+    return c;
+}
+
+/* The round shared between njobs processes: this one and njobs - 1
+ * forked copies of it, which write their counts and exit.  False with
+ * *failed when a copy could not be made or did not end well. */
+static bool round_jobs(Search *S, Moves *stack, int njobs, bool *failed)
+{
+    Jobs *J = mmap(NULL, sizeof *J, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (J == MAP_FAILED) return *failed = true, false;
+    J->n = njobs;
+    atomic_store(&J->events, S->events);
+    atomic_store(&J->work, S->work);
+    atomic_store(&J->found, LONG_MAX);
+    S->split = S->limit >= 4 ? 2 : 1;
+    JobCounts base = job_counts(S);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid[MAX_JOBS];
+    int started = 0;
+    for (int i = 1; i < njobs; i++) {
+        pid_t p = fork();
+        if (p < 0) break;
+        if (p == 0) {
+            S->worker = i, S->jobs = J;
+            round_alone(S, stack);
+            JobCounts c = job_counts(S);
+            c.skipped -= base.skipped, c.skipped_last -= base.skipped_last, c.revisits -= base.revisits;
+            for (int k = 0; k < NCUTS; k++) c.cut[k] -= base.cut[k];
+            J->w[i] = c;
+            _exit(0);
+        }
+        pid[started++] = p;
+    }
+    *failed = started < njobs - 1;
+    S->worker = 0, S->jobs = J;
+    bool won = round_alone(S, stack);
+    S->jobs = NULL;
+    for (int i = 0; i < started; i++) {
+        int status;
+        while (waitpid(pid[i], &status, 0) < 0)
+            if (errno != EINTR) { status = -1; break; }
+        if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) *failed = true;
+        const JobCounts *c = &J->w[i + 1];
+        S->explored += c->explored;
+        S->r->skipped += c->skipped, S->r->skipped_last += c->skipped_last, S->r->revisits += c->revisits;
+        for (int k = 0; k < NCUTS; k++) S->r->cut[k] += c->cut[k];
+        if (c->budget_spent) S->r->budget_spent = S->stop = true;
+    }
+    S->events = atomic_load(&J->events);
+    S->work = atomic_load(&J->work);
+    long found = atomic_load(&J->found);
+    munmap(J, sizeof *J);
+    if (*failed || found == LONG_MAX) {
+        S->split = 0;
+        return false;
+    }
+    /* the steps of the first answer: its task again, alone */
+    (void)won;
+    long explored = S->explored;
+    S->stop = false;
+    S->r->nsteps = 0;
+    S->only_task = found % 2 ? found / 2 : -1;
+    S->unbounded = true;
+    won = round_alone(S, stack);
+    S->unbounded = false;
+    S->only_task = NO_TASK;
+    S->split = 0;
+    S->explored = explored;
+    return won;
+}
+
+/* One round: shared between the processes --jobs asks for when it is
+ * deep enough to be worth it, else (or should that fail) alone. */
+static bool round_play(Search *S, Moves *stack)
+{
+    int njobs = S->q->jobs < MAX_JOBS ? S->q->jobs : MAX_JOBS;
+    if (njobs > 1 && S->limit >= 3) {
+        long events = S->events;
+        bool failed = false;
+        bool won = round_jobs(S, stack, njobs, &failed);
+        if (!failed) return won;
+        S->events = events; /* a copy did not end well: the round again, alone */
+        S->stop = false;
+    }
+    return round_alone(S, stack);
 }
 
 /* ---- best-first and random walks: depths iterative deepening cannot reach ----
@@ -2267,7 +2459,7 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
 {
     memset(r, 0, sizeof *r);
     Search S = {.g = g, .q = q, .now = now, .have_timer = g->have_timer, .next_timer = g->next_timer, .halted = g->halted,
-                .r = r};
+                .r = r, .cur_task = -1, .only_task = NO_TASK};
     if (!(S.goal = parse_goal(q->goal, err))) return false;
     S.goal_vars = xcalloc((size_t)S.goal->nvars + 1, sizeof *S.goal_vars);
     S.senders = xcalloc((size_t)q->nsenders, sizeof *S.senders);
@@ -2317,11 +2509,7 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
         void *was_ud = e->hook_ud;
         e->hook = fired_hook, e->hook_ud = &S; /* what each event's firings met (noop_add) */
         for (S.limit = 1; S.limit <= top && !S.stop; S.limit++) {
-            seen_clear(&S.seen);
-            noops_clear(&S.noops[0]);
-            seen_visit(&S.seen, state_key(&S, 0), 0);
-            S.explored = 0;
-            r->found = dfs(&S, stack, 0);
+            r->found = round_play(&S, stack);
             if (!S.stop) r->depth_done = S.limit;
         }
         e->hook = was_hook, e->hook_ud = was_ud;

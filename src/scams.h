@@ -60,6 +60,7 @@ typedef struct ScamQuery {
     ScamMode mode;
     uint64_t seed;              /* SCAM_WALK: the walks' generator */
     bool play_all;              /* skip no move (to check that the skipping is exact) */
+    int jobs;                   /* processes sharing each round from depth 3 (0, 1: this one alone) */
 } ScamQuery;
 
 /* One step of an answer: a message, or a wait.  A message holds one move,
