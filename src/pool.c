@@ -696,24 +696,65 @@ void pool_mark_syms(const Pool *p)
 
 size_t pool_mark(const Pool *p) { return p->undo_len; }
 
+/* The ids whose first record from `mark` on is their creation: objects
+ * that will not be there once the records are undone (a table of ids,
+ * open addressing; the born ones flagged in the top bit). */
+typedef struct Born {
+    ObjId *ids;
+    size_t mask;
+    ObjId local[256];
+} Born;
+
+static ObjId *born_slot(const Born *b, ObjId id)
+{
+    size_t i = hash_mix(id) & b->mask;
+    while (b->ids[i] && (b->ids[i] & ~IDSET_DEAD) != id) i = (i + 1) & b->mask;
+    return &b->ids[i];
+}
+
+static void born_find(const Pool *p, size_t mark, Born *b)
+{
+    size_t n = p->undo_len - mark, cap = 256;
+    while (cap < 2 * n) cap *= 2;
+    b->ids = cap == 256 ? b->local : xmalloc(cap * sizeof *b->ids);
+    memset(b->ids, 0, cap * sizeof *b->ids);
+    b->mask = cap - 1;
+    for (size_t k = mark; k < p->undo_len; k++) {
+        ObjId *slot = born_slot(b, p->undo[k].id);
+        if (!*slot) *slot = p->undo[k].id | (p->undo[k].kind == UNDO_CREATE ? IDSET_DEAD : 0);
+    }
+}
+
+static bool born_has(const Born *b, ObjId id) { return *born_slot(b, id) & IDSET_DEAD; }
+
+/* Undoes the records from `mark` on, the last first.  An object made
+ * since is only removed at the end, as it is then: its changes are not
+ * played back one by one (a move deleted by the rules put back in the
+ * indexes to have each attribute set back, and removed again). */
 void pool_undo_to(Pool *p, size_t mark)
 {
+    if (p->undo_len <= mark) return;
+    Born born;
+    born_find(p, mark, &born);
     while (p->undo_len > mark) {
         Undo *u = &p->undo[--p->undo_len];
+        bool gone = born_has(&born, u->id); /* made since: it will not be there */
         switch (u->kind) {
         case UNDO_CREATE:
-            obj_free(uninstall(p, u->id));
+            if (p->objs[u->id]) obj_free(uninstall(p, u->id));
             if (u->id + 1 == p->next_id) p->next_id = u->id;
             break;
         case UNDO_DELETE:
-            install(p, u->saved);
+            if (gone) obj_free(u->saved);
+            else install(p, u->saved);
             u->saved = NULL;
             break;
         case UNDO_SET:
-            raw_set(p, p->objs[u->id], u->name, u->old);
+            if (!gone) raw_set(p, p->objs[u->id], u->name, u->old);
             break;
         }
     }
+    if (born.ids != born.local) free(born.ids);
 }
 
 void pool_forget_undo(Pool *p)
