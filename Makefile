@@ -4,9 +4,12 @@
 # UndefinedBehaviorSanitizer).
 
 CC      ?= cc
-# A user's build: optimised, assert() off.  The sanitizer build (`make
-# sanitize`) and `make debug` keep assert() on.
-CFLAGS  ?= -O2 -g -DNDEBUG
+# A user's build: optimised, across files too (link-time optimisation: the
+# engine runs about 6% fewer instructions; the links take longer), assert()
+# off.  The sanitizer build (`make sanitize`) and `make debug` keep assert()
+# on, and do without -flto.  ar's plugin (/usr/lib/bfd-plugins) indexes
+# the LTO objects of the archives.
+CFLAGS  ?= -O2 -g -DNDEBUG -flto=auto
 WARN    := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Wall -Wextra \
            -Wshadow -Wwrite-strings -Wmissing-prototypes -Wstrict-prototypes \
            -Wno-unused-parameter -Wno-missing-field-initializers

@@ -816,7 +816,8 @@ static Fired try_rule(Engine *e, RuleEntry *re, Ctx *cx, EventRun *r, size_t *um
     cx->vars = e->vars;
     cx->private_attrs = e->private_attrs;
     cx->failed = false;
-    drain(e);
+    const ChangeList *l = &p->changes;
+    if (l->len || !l->on || l->lost) drain(e); /* else it has nothing to do */
     bool skip, first = first_meeting(e, re, &skip);
     if (first && !skip) re->nseeds = 0; /* tested in full below */
     bool may = !skip && (first || may_hold(e, re, cx));
@@ -913,8 +914,16 @@ static void run_immediate(Engine *e, Ctx *cx, EventRun *r, Seen *seen)
     for (int i = 0; i < e->nrules;) {
         RuleEntry *re = &e->rules[i];
         if (known_still_false(e, re, cx)) {
-            merge_timer(cx, re->have_timer, re->timer); /* as its test would */
-            i++;
+            /* and so are the rules after it whose own state says so: the
+             * rest of known_still_false does not change while they are
+             * passed over, so it is not read again */
+            const unsigned long events = e->events;
+            const int n = e->nrules;
+            do {
+                merge_timer(cx, re->have_timer, re->timer); /* as its test would */
+                re++;
+                i++;
+            } while (i < n && re->known_false && !re->stale && !re->nseeds && re->met == events);
             continue;
         }
         size_t umark;

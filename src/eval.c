@@ -13,6 +13,7 @@
 #include "eval.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,8 +131,9 @@ typedef struct Cands {
     uint32_t held;    /* keys (bit i: keys[i]) every candidate satisfies: a literal or a
                          bound variable, compared through its posting list */
     ObjId next_from;  /* iteration point */
-    IdSet owned[MAX_KEYS]; /* lists built here from the range index */
     int nowned;
+    IdSet owned[MAX_KEYS]; /* lists built here from the range index (last: cands_init
+                              clears the fields before it, each is cleared when taken) */
 } Cands;
 
 static void cands_free(Cands *c)
@@ -191,6 +193,7 @@ static bool cands_add_range(Ctx *cx, Cands *c, const MatchRange *mr)
     }
     if (!meter_work(cx, total) || !meter_memory(cx, 4 * (uint64_t)total)) return false;
     IdSet *own = &c->owned[c->nowned++];
+    memset(own, 0, sizeof *own);
     for (uint32_t i = from; i < ri->n; i++) {
         const IdSet *s = pool_lookup(cx->pool, mr->name, ri->nums[i]);
         IDSET_FOREACH (s, id)
@@ -203,7 +206,7 @@ static bool cands_add_range(Ctx *cx, Cands *c, const MatchRange *mr)
 
 static void cands_init(Ctx *cx, const Node *m, Cands *c)
 {
-    memset(c, 0, sizeof *c);
+    memset(c, 0, offsetof(Cands, owned));
     c->next_from = 1;
     const Match *mi = m->match;
     c->every_key = mi->pure;

@@ -510,6 +510,7 @@ static Verdict process_move(EventCtx *c, Outcome *o)
             ObjId id = pool_create(g->pool);
             if (i == 0) first = id;
             if (i == 0) batch = pool_get(g->pool, id)->idsym; /* the batch is named by its first move */
+            pool_reserve(g->pool, id, 5 + (uint32_t)doc.objs[i].n);
             pool_set(g->pool, id, SYM_type, SYM_move);
             pool_set(g->pool, id, SYM_moveSender, from);
             pool_set(g->pool, id, SYM_moveTimeStamp, when);
@@ -716,7 +717,9 @@ static bool run_again(Game *g, const JournalRow *r, Outcome *o)
 bool game_recover(Game *g)
 {
     long n = store_last_event(g->st);
-    JournalRow r;
+    /* zeroed: store_event_get fills it when it returns 1, but GCC's
+     * link-time inlining cannot see that and warns */
+    JournalRow r = {0};
     if (n < 0) return false;
     int got = n ? store_event_get(g->st, n, &r) : 0;
     if (got <= 0) return got == 0;

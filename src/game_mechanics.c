@@ -170,6 +170,10 @@ bool game_config_set(Game *g, const char *key, const char *value, Buf *err)
 
 char *game_address(Game *g, const char *addr, const char **why)
 {
+    if (addr_is_canonical(addr)) { /* the setting changes nothing then */
+        *why = NULL;
+        return xstrdup(addr);
+    }
     char *how = game_config(g, "addressCase");
     char *a = addr_canonical(addr, strcmp(how, "keep") == 0, why);
     free(how);

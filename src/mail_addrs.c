@@ -64,9 +64,17 @@ static char *domain_canonical(const char *d, const char **why)
     return r;
 }
 
+bool addr_is_canonical(const char *addr)
+{
+    for (const char *s = addr; *s; s++)
+        if ((unsigned char)*s >= 0x80 || (*s >= 'A' && *s <= 'Z')) return false;
+    return true;
+}
+
 char *addr_canonical(const char *addr, bool keep_local_case, const char **why)
 {
     *why = NULL;
+    if (addr_is_canonical(addr)) return xstrdup(addr);
     const char *at = strrchr(addr, '@');
     size_t nlocal = at ? (size_t)(at - addr) : strlen(addr);
     char *local;

@@ -28,6 +28,10 @@
  * taken as a local part alone.  NULL, with *why, for a domain IDNA
  * refuses. */
 char *addr_canonical(const char *addr, bool keep_local_case, const char **why);
+/* Whether addr is its own one form, whatever keep_local_case and the
+ * locale (the Turkish one lowers I otherwise): ASCII with no capital
+ * letter, which nothing above changes.  Most senders are. */
+bool addr_is_canonical(const char *addr);
 
 typedef struct Addrs {
     char *text;         /* every text appended, one after the other */

@@ -18,7 +18,8 @@ static char *code_attributes(const Pool *p)
 {
     Sym name = sym_cstr("codeAttributes");
     Buf b = {0};
-    IDSET_FOREACH (pool_lookup(p, SYM_type, SYM_engineSettings), oid) {
+    const IdSet *settings = pool_lookup(p, SYM_type, SYM_engineSettings); /* once: the loop reads it at each step */
+    IDSET_FOREACH (settings, oid) {
         Sym v = obj_get(pool_get(p, oid), name);
         if (v == SYM_EMPTY) continue;
         if (b.len) buf_putc(&b, ' ');

@@ -86,13 +86,50 @@ static void hash_memo_clear(const Pool *p)
     if (p->hash_memo) memset(p->hash_memo, 0, sizeof *p->hash_memo);
 }
 
+/* Name and value at most this long together are copied after each other
+ * into one buffer and hashed a whole block at a time; longer ones are fed
+ * in pieces.  Either way the term is SipHash of the same bytes. */
+#define TERM_SHORT 64
+
+/* memcpy of n bytes (at most TERM_SHORT) without a call: overlapping
+ * words, as a library's memcpy does for short lengths */
+static inline void copy_short(unsigned char *d, const char *s, size_t n)
+{
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8) memcpy(d + i, s + i, 8);
+        memcpy(d + n - 8, s + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(d, s, 4);
+        memcpy(d + n - 4, s + n - 4, 4);
+    } else if (n) {
+        d[0] = (unsigned char)s[0];
+        d[n / 2] = (unsigned char)s[n / 2];
+        d[n - 1] = (unsigned char)s[n - 1];
+    }
+}
+
 static uint64_t triple_hash_computed(const Pool *p, ObjId id, Sym name, Sym value)
 {
     /* SipHash of: the id, tag and name's length (eight bytes, sixteen for
-     * a long name), the name, the value; fed in pieces, not copied */
-    size_t nl = sym_len(name);
+     * a long name), the name, the value */
+    size_t nl = sym_len(name), vl = sym_len(value);
     SipHash h;
     sip_init(&h, p->hash_key);
+    if (nl + vl <= TERM_SHORT) { /* and so nl < 1 << 24 */
+        /* the texts after the head, zero-padded to whole blocks */
+        uint64_t w[TERM_SHORT / 8 + 1];
+        unsigned char *b = (unsigned char *)w;
+        size_t n = nl + vl;
+        copy_short(b, sym_text(name), nl);
+        copy_short(b + nl, sym_text(value), vl);
+        memset(b + n, 0, 8);
+        sip_block(&h, (uint64_t)id | (uint64_t)TAG_ATTR << 32 | (uint64_t)nl << 40);
+        size_t full = n & ~(size_t)7;
+        for (size_t i = 0; i < full; i += 8) sip_block(&h, sip_load8(b + i));
+        h.tail = sip_load8(b + full);
+        h.len = 8 + n;
+        return sip_end(&h);
+    }
     if (nl < 1u << 24) {
         sip_add_u64(&h, (uint64_t)id | (uint64_t)TAG_ATTR << 32 | (uint64_t)nl << 40);
     } else { /* names this long are rare: their length takes eight more bytes */
@@ -100,8 +137,13 @@ static uint64_t triple_hash_computed(const Pool *p, ObjId id, Sym name, Sym valu
         sip_add_u64(&h, nl);
     }
     sip_add(&h, sym_text(name), nl);
-    sip_add(&h, sym_text(value), sym_len(value));
+    sip_add(&h, sym_text(value), vl);
     return sip_end(&h);
+}
+
+uint64_t pool_term_hash(const Pool *p, ObjId id, Sym name, Sym value)
+{
+    return triple_hash_computed(p, id, name, value);
 }
 
 static uint64_t exist_hash(const Pool *p, ObjId id)
@@ -360,6 +402,8 @@ static void range_insert(RangeIndex *r, Sym num)
     r->n++;
 }
 
+/* The indexes and counts of an attribute (not its term of state_hash,
+ * which the callers add or take with Obj.terms). */
 static void index_add(Pool *p, ObjId id, Sym name, Sym value)
 {
     p->text_bytes += sym_len(name) + sym_len(value);
@@ -370,7 +414,6 @@ static void index_add(Pool *p, ObjId id, Sym name, Sym value)
     } else {
         range_get(p, name)->text_live++;
     }
-    p->state_hash += triple_hash(p, id, name, value);
 }
 
 static void index_remove(Pool *p, ObjId id, Sym name, Sym value)
@@ -379,7 +422,6 @@ static void index_remove(Pool *p, ObjId id, Sym name, Sym value)
     Sym canon = sym_canon(value);
     index_take(p, name, canon, id);
     if (!sym_is_number(canon)) range_find(p, name)->text_live--;
-    p->state_hash -= triple_hash(p, id, name, value);
 }
 
 /* ---- objects ---- */
@@ -440,7 +482,10 @@ static void note_change(Pool *p, ChangeKind kind, const Obj *o, Sym name, Sym ol
         return;
     }
     GROW(l->c, l->len, l->cap);
-    l->c[l->len++] = (Change){kind, o->id, name, old, obj_get(o, SYM_type)};
+    /* attributes sort by Sym, and type's is one of the first texts
+     * interned: it is almost always the first attribute */
+    Sym type = o->n && o->attrs[0].name == SYM_type ? o->attrs[0].value : obj_get(o, SYM_type);
+    l->c[l->len++] = (Change){kind, o->id, name, old, type};
 }
 
 static void install(Pool *p, Obj *o)
@@ -461,7 +506,7 @@ static void install(Pool *p, Obj *o)
     p->objs[o->id] = o;
     touch(p, o->id);
     idset_add(&p->all, o->id);
-    p->state_hash += exist_hash(p, o->id);
+    p->state_hash += exist_hash(p, o->id) + o->terms;
     for (uint32_t i = 0; i < o->n; i++) index_add(p, o->id, o->attrs[i].name, o->attrs[i].value);
 }
 
@@ -507,7 +552,7 @@ static Obj *uninstall(Pool *p, ObjId id)
     touch(p, id);
     for (uint32_t i = 0; i < o->n; i++) index_remove(p, id, o->attrs[i].name, o->attrs[i].value);
     idset_remove(&p->all, id);
-    p->state_hash -= exist_hash(p, id);
+    p->state_hash -= exist_hash(p, id) + o->terms;
     p->objs[id] = NULL;
     return o;
 }
@@ -542,11 +587,27 @@ Sym obj_get(const Obj *o, Sym name)
     return found ? o->attrs[i].value : SYM_EMPTY;
 }
 
-/* Sets name to value ("" removes) in the attributes of o alone. */
-static void obj_put(Obj *o, Sym name, Sym value)
+/* Room for n attributes.  Objects have about a dozen: they grow by two,
+ * not double, to an odd count: malloc's blocks come in steps of 16 bytes
+ * with 8 of them its own, so an odd number of 8-byte attributes fills one
+ * exactly (a vote's 11 take 96 bytes, 12 would take 112). */
+static void obj_reserve(Obj *o, uint32_t n)
 {
-    bool found;
-    uint32_t i = attr_pos(o, name, &found);
+    if (n <= o->cap) return;
+    o->cap = n <= 3 ? 3 : n | 1; /* 3, 5, 7...: where growing by two leads */
+    o->attrs = xrealloc(o->attrs, o->cap * sizeof *o->attrs);
+}
+
+void pool_reserve(Pool *p, ObjId id, uint32_t n)
+{
+    Obj *o = pool_get(p, id);
+    if (o) obj_reserve(o, n);
+}
+
+/* Sets name to value ("" removes) in the attributes of o alone, at i,
+ * where attr_pos found it or would put it. */
+static void obj_put_at(Obj *o, uint32_t i, bool found, Sym name, Sym value)
+{
     if (found) {
         if (value != SYM_EMPTY) {
             o->attrs[i].value = value;
@@ -557,14 +618,7 @@ static void obj_put(Obj *o, Sym name, Sym value)
         return;
     }
     if (value == SYM_EMPTY) return;
-    if (o->n == o->cap) {
-        /* objects have about a dozen attributes: grow by two, not double,
-         * to an odd count: malloc's blocks come in steps of 16 bytes with
-         * 8 of them its own, so an odd number of 8-byte attributes fills
-         * one exactly (a vote's 11 take 96 bytes, 12 would take 112) */
-        o->cap = o->cap ? o->cap + 2 : 3;
-        o->attrs = xrealloc(o->attrs, o->cap * sizeof *o->attrs);
-    }
+    if (o->n == o->cap) obj_reserve(o, o->n + 1);
     memmove(o->attrs + i + 1, o->attrs + i, (o->n - i) * sizeof *o->attrs);
     o->attrs[i] = (Attr){name, value};
     o->n++;
@@ -573,24 +627,51 @@ static void obj_put(Obj *o, Sym name, Sym value)
     assert(i + 1 == o->n || name < o->attrs[i + 1].name);
 }
 
-/* Writes without logging; used by pool_set and by undo. */
+static void obj_put(Obj *o, Sym name, Sym value)
+{
+    bool found;
+    uint32_t i = attr_pos(o, name, &found);
+    obj_put_at(o, i, found, name, value);
+}
+
+/* Writes without logging; used by pool_set and by undo.  The attribute
+ * is at i of o's (attr_pos), holding old if found. */
+static void raw_set_at(Pool *p, Obj *o, uint32_t i, bool found, Sym name, Sym value)
+{
+    Sym old = found ? o->attrs[i].value : SYM_EMPTY;
+    touch(p, o->id);
+    if (old != SYM_EMPTY) {
+        index_remove(p, o->id, name, old);
+        uint64_t t = triple_hash(p, o->id, name, old);
+        p->state_hash -= t;
+        o->terms -= t;
+    }
+    obj_put_at(o, i, found, name, value);
+    if (value != SYM_EMPTY) {
+        index_add(p, o->id, name, value);
+        uint64_t t = triple_hash(p, o->id, name, value);
+        p->state_hash += t;
+        o->terms += t;
+    }
+}
+
 static void raw_set(Pool *p, Obj *o, Sym name, Sym value)
 {
-    Sym old = obj_get(o, name);
-    touch(p, o->id);
-    if (old != SYM_EMPTY) index_remove(p, o->id, name, old);
-    obj_put(o, name, value);
-    if (value != SYM_EMPTY) index_add(p, o->id, name, value);
+    bool found;
+    uint32_t i = attr_pos(o, name, &found);
+    raw_set_at(p, o, i, found, name, value);
 }
 
 bool pool_set(Pool *p, ObjId id, Sym name, Sym value)
 {
     Obj *o = pool_get(p, id);
     if (!o || name == SYM_objectId || name == SYM_EMPTY) return false;
-    Sym old = obj_get(o, name);
+    bool found;
+    uint32_t i = attr_pos(o, name, &found);
+    Sym old = found ? o->attrs[i].value : SYM_EMPTY;
     if (old == value) return false;
     note_base(p);
-    raw_set(p, o, name, value);
+    raw_set_at(p, o, i, found, name, value);
     note_change(p, CHANGE_SET, o, name, old);
     log_undo(p, (Undo){.kind = UNDO_SET, .id = id, .name = name, .old = old, .new = value});
     return true;
@@ -765,6 +846,13 @@ void pool_forget_undo(Pool *p)
 
 /* ---- the key, the public digest, and repeats ---- */
 
+/* Computes o->terms afresh. */
+static void obj_terms(const Pool *p, Obj *o)
+{
+    o->terms = 0;
+    for (uint32_t k = 0; k < o->n; k++) o->terms += triple_hash(p, o->id, o->attrs[k].name, o->attrs[k].value);
+}
+
 void pool_set_hash_key(Pool *p, const uint64_t key[2])
 {
     p->hash_key[0] = key[0];
@@ -772,10 +860,13 @@ void pool_set_hash_key(Pool *p, const uint64_t key[2])
     hash_memo_clear(p);
     p->state_hash = 0;
     IDSET_FOREACH (&p->all, id) {
-        const Obj *o = p->objs[id];
-        p->state_hash += exist_hash(p, o->id);
-        for (uint32_t k = 0; k < o->n; k++) p->state_hash += triple_hash(p, o->id, o->attrs[k].name, o->attrs[k].value);
+        Obj *o = p->objs[id];
+        obj_terms(p, o);
+        p->state_hash += exist_hash(p, o->id) + o->terms;
     }
+    /* the deleted objects that undo may restore: their terms under this key */
+    for (size_t i = 0; i < p->undo_len; i++)
+        if (p->undo[i].saved) obj_terms(p, p->undo[i].saved);
 }
 
 /* Under a key of its own (the game's with its halves swapped and a tag),

@@ -63,6 +63,10 @@ typedef struct Obj {
     uint32_t n;    /* attributes in use */
     uint32_t cap;
     Attr *attrs;   /* sorted by name */
+    uint64_t terms; /* the sum of its attributes' terms of state_hash, kept by
+                     * the pool while it holds the object or its undo log
+                     * keeps it deleted, so deleting or restoring it costs no
+                     * hashing */
 } Obj;
 
 typedef enum { UNDO_CREATE, UNDO_DELETE, UNDO_SET } UndoKind;
@@ -161,6 +165,9 @@ bool pool_create_reserved(Pool *p, ObjId id);
 bool pool_delete(Pool *p, ObjId id);     /* false when there was nothing */
 /* Sets name to value ("" removes); returns whether anything changed. */
 bool pool_set(Pool *p, ObjId id, Sym name, Sym value);
+/* Room in object id for n attributes, the room that setting them one by
+ * one would grow to, made at once (a move's are known before it is made). */
+void pool_reserve(Pool *p, ObjId id, uint32_t n);
 
 Sym obj_get(const Obj *o, Sym name); /* "" when absent; objectId is virtual */
 
@@ -187,6 +194,9 @@ void pool_set_hash_key(Pool *p, const uint64_t key[2]);
  * state_hash, so two consecutive digests (whose states differ by one value)
  * tell nothing about that value to anyone without the key. */
 uint64_t pool_public_hash(const Pool *p);
+/* One term of state_hash: the attribute (name, value) of object id, under
+ * the pool's key, as state_hash adds it (pool.c; exported for its test). */
+uint64_t pool_term_hash(const Pool *p, ObjId id, Sym name, Sym value);
 /* Whether the undo records from `mark` on leave the pool exactly as it was
  * at the mark: every object created since is gone again, every one deleted
  * since is back, every attribute set since has its old value.  False when

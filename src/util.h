@@ -87,15 +87,21 @@ typedef struct SipHash {
 
 #define SIP_ROTL(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
 
+/* One SipRound; written out where it is used, not looped (-O2 keeps a
+ * loop of two or four rounds a loop). */
+#define SIP_ROUND(v0, v1, v2, v3)                                                                                  \
+    do {                                                                                                           \
+        v0 += v1, v1 = SIP_ROTL(v1, 13) ^ v0, v0 = SIP_ROTL(v0, 32);                                              \
+        v2 += v3, v3 = SIP_ROTL(v3, 16) ^ v2;                                                                      \
+        v0 += v3, v3 = SIP_ROTL(v3, 21) ^ v0;                                                                      \
+        v2 += v1, v1 = SIP_ROTL(v1, 17) ^ v2, v2 = SIP_ROTL(v2, 32);                                              \
+    } while (0)
+
 static inline void sip_block(SipHash *h, uint64_t m)
 {
     uint64_t v0 = h->v0, v1 = h->v1, v2 = h->v2, v3 = h->v3 ^ m;
-    for (int r = 0; r < 2; r++) {
-        v0 += v1, v1 = SIP_ROTL(v1, 13) ^ v0, v0 = SIP_ROTL(v0, 32);
-        v2 += v3, v3 = SIP_ROTL(v3, 16) ^ v2;
-        v0 += v3, v3 = SIP_ROTL(v3, 21) ^ v0;
-        v2 += v1, v1 = SIP_ROTL(v1, 17) ^ v2, v2 = SIP_ROTL(v2, 32);
-    }
+    SIP_ROUND(v0, v1, v2, v3);
+    SIP_ROUND(v0, v1, v2, v3);
     h->v0 = v0 ^ m, h->v1 = v1, h->v2 = v2, h->v3 = v3;
 }
 
@@ -160,12 +166,10 @@ static inline uint64_t sip_end(SipHash *h)
 {
     sip_block(h, h->tail | (uint64_t)(h->len & 0xff) << 56);
     uint64_t v0 = h->v0, v1 = h->v1, v2 = h->v2 ^ 0xff, v3 = h->v3;
-    for (int r = 0; r < 4; r++) {
-        v0 += v1, v1 = SIP_ROTL(v1, 13) ^ v0, v0 = SIP_ROTL(v0, 32);
-        v2 += v3, v3 = SIP_ROTL(v3, 16) ^ v2;
-        v0 += v3, v3 = SIP_ROTL(v3, 21) ^ v0;
-        v2 += v1, v1 = SIP_ROTL(v1, 17) ^ v2, v2 = SIP_ROTL(v2, 32);
-    }
+    SIP_ROUND(v0, v1, v2, v3);
+    SIP_ROUND(v0, v1, v2, v3);
+    SIP_ROUND(v0, v1, v2, v3);
+    SIP_ROUND(v0, v1, v2, v3);
     return v0 ^ v1 ^ v2 ^ v3;
 }
 

@@ -5,6 +5,7 @@
  * was, a loop that needs a repeated state, not a repeated hash, and dry
  * runs that leave the game as they found it.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "unit.h"
@@ -40,6 +41,74 @@ static void siphash_in_pieces(void **state)
                 sip_add(&h, m + b, n - b);
                 assert_true(sip_end(&h) == siphash24(key, m, n));
             }
+}
+
+/* A term of the state hash is SipHash of its bytes however it is computed
+ * (a short name and value copied into whole blocks, longer ones fed in
+ * pieces): eight bytes of head (the id, the tag 2, the name's length),
+ * the name, the value.  Every length of each up to 200, so that each
+ * side of the short path's limit and every offset in a block is met.
+ * Each text's bytes depend on its length, and a term of other bytes is
+ * computed before each one checked, so that a byte left out of a copy
+ * cannot pass for being there with what an earlier term left behind. */
+static void term_hash_is_siphash_of_its_bytes(void **state)
+{
+    enum { MAX = 200 };
+    static const uint64_t keys[][2] = {{0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL},
+                                       {0xfedcba9876543210ULL, 0x0123456789abcdefULL}};
+    static const ObjId ids[] = {1, 0xffffffffu};
+    static char nt[MAX + 1][MAX], vt[MAX + 1][MAX];
+    Sym names[MAX + 1], values[MAX + 1];
+    for (int n = 0; n <= MAX; n++) {
+        for (int i = 0; i < n; i++) { /* no NUL: texts are C strings too */
+            nt[n][i] = (char)(1 + (i * 131 + n * 17 + 7) % 255);
+            vt[n][i] = (char)(1 + (i * 37 + n * 59 + 101) % 255);
+        }
+        names[n] = sym_intern(nt[n], (size_t)n);
+        values[n] = sym_intern(vt[n], (size_t)n);
+        assert_int_equal(sym_len(names[n]), n);
+        assert_int_equal(sym_len(values[n]), n);
+    }
+    Sym other_name = sym_cstr("~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~");
+    Sym other_value = sym_cstr("################################");
+    unsigned char m[8 + 2 * MAX];
+    Pool *p = pool_new();
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+        pool_set_hash_key(p, keys[k]);
+        for (size_t d = 0; d < sizeof ids / sizeof *ids; d++)
+            for (int nl = 0; nl <= MAX; nl++)
+                for (int vl = 0; vl <= MAX; vl++) {
+                    uint64_t head = (uint64_t)ids[d] | (uint64_t)2 << 32 | (uint64_t)nl << 40;
+                    for (int i = 0; i < 8; i++) m[i] = (unsigned char)(head >> (8 * i));
+                    memcpy(m + 8, nt[nl], (size_t)nl);
+                    memcpy(m + 8 + nl, vt[vl], (size_t)vl);
+                    uint64_t want = siphash24(keys[k], m, 8 + (size_t)nl + (size_t)vl);
+                    assert_true(pool_term_hash(p, ids[d], other_name, other_value) != want);
+                    assert_true(pool_term_hash(p, ids[d], names[nl], values[vl]) == want);
+                }
+    }
+    pool_free(p);
+}
+
+/* A name of 2^24 bytes or more has its length in eight bytes of its own,
+ * after the id and the tag 3. */
+static void term_hash_of_a_very_long_name(void **state)
+{
+    uint64_t key[2] = {11, 12};
+    size_t nl = (size_t)1 << 24;
+    unsigned char *m = malloc(16 + nl + 3);
+    assert_non_null(m);
+    uint64_t head[2] = {(uint64_t)7 | (uint64_t)3 << 32, nl};
+    for (int h = 0; h < 2; h++)
+        for (int i = 0; i < 8; i++) m[8 * h + i] = (unsigned char)(head[h] >> (8 * i));
+    memset(m + 16, 'n', nl);
+    memcpy(m + 16 + nl, "val", 3);
+    Pool *p = pool_new();
+    pool_set_hash_key(p, key);
+    Sym name = sym_intern((const char *)m + 16, nl);
+    assert_true(pool_term_hash(p, 7, name, sym_cstr("val")) == siphash24(key, m, 16 + nl + 3));
+    pool_free(p);
+    free(m);
 }
 
 static Pool *two_objects(const uint64_t key[2], bool reversed)
@@ -233,6 +302,8 @@ int run_hash_tests(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(siphash_reference_vectors),
         cmocka_unit_test(siphash_in_pieces),
+        cmocka_unit_test(term_hash_is_siphash_of_its_bytes),
+        cmocka_unit_test(term_hash_of_a_very_long_name),
         cmocka_unit_test(hash_follows_content_and_key),
         cmocka_unit_test(undo_log_tells_a_return),
         cmocka_unit_test(forged_collision_is_no_loop),
