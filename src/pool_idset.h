@@ -52,10 +52,12 @@ static inline void idset_moved(IdSet *s)
 
 /* Visits each live id of s (a set or NULL) in ascending order:
  *     IDSET_FOREACH (s, id) use(id);
- * s is read again at each step and must not change inside the loop. */
+ * s is evaluated once (it is often a pool_lookup); the set must not change
+ * inside the loop.  The outer loop runs once, so a break ends both. */
 #define IDSET_FOREACH(s, id)                                                                   \
-    for (uint32_t id##_at_ = (s) ? idset_seek((s), 0, 1) : 0, id = 0;                         \
-         (s) && id##_at_ < (s)->len && ((id) = (s)->ids[id##_at_], true);                      \
-         id##_at_ = idset_seek((s), id##_at_ + 1, 0))
+    for (const IdSet *id##_set_ = (s); id##_set_; id##_set_ = NULL)                            \
+        for (uint32_t id##_at_ = idset_seek(id##_set_, 0, 1), id = 0;                          \
+             id##_at_ < id##_set_->len && ((id) = id##_set_->ids[id##_at_], true);             \
+             id##_at_ = idset_seek(id##_set_, id##_at_ + 1, 0))
 
 #endif
