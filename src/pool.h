@@ -63,10 +63,6 @@ typedef struct Obj {
     uint32_t n;    /* attributes in use */
     uint32_t cap;
     Attr *attrs;   /* sorted by name */
-    uint64_t terms; /* the sum of its attributes' terms of state_hash, kept by
-                     * the pool while it holds the object or its undo log
-                     * keeps it deleted, so deleting or restoring it costs no
-                     * hashing */
 } Obj;
 
 typedef enum { UNDO_CREATE, UNDO_DELETE, UNDO_SET } UndoKind;
