@@ -16,6 +16,7 @@
  */
 #include "engine.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,22 +365,26 @@ static bool test_rule(const Engine *e, RuleEntry *re, Ctx *cx)
  * object no candidate of it: those only take solutions away. */
 static void unresume(const Engine *e, RuleEntry *re, const Read *r, const Change *c)
 {
-    if (!deps_relevant(r, c)) return;
     if (r->conj >= 0 && re->deps->seedable[r->conj] &&
         (c->kind == CHANGE_DELETE || !deps_may_match(r, pool_get(e->pool, c->id))))
         return;
     re->resume = false;
 }
 
-/* The change c may concern read `read` of rule `rule`: note it. */
+/* The change c concerns read `read` of rule `rule`: note it.  Only drain
+ * calls it, through the index (index_reads), whose keys already say that
+ * the change is relevant to the read (deps_relevant): an attribute the
+ * read asks for, on an object of its type or of any type for an untyped
+ * read; a type the object had or has; any create or delete for an
+ * untyped read. */
 static void mark(Engine *e, int rule, int read, const Change *c)
 {
     RuleEntry *re = &e->rules[rule];
+    assert(deps_relevant(&re->deps->reads[read], c));
     if (re->resume) unresume(e, re, &re->deps->reads[read], c);
     if (!re->known_false || re->stale) return;
     const Read *r = &re->deps->reads[read];
     if (re->first_empty && r->conj != 0) return; /* nothing passes the first conjunct */
-    if (!deps_relevant(r, c)) return;
     if (re->deps->timed || r->conj < 0 || !re->deps->seedable[r->conj] || re->nseeds == MAX_SEEDS) {
         re->stale = true;
         return;

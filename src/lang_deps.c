@@ -34,7 +34,8 @@ static Sym match_type(const Node *m)
     return SYM_EMPTY;
 }
 
-/* The match's attr == "literal" keys, but "" (absent) and objectId. */
+/* The match's attr == "literal" keys, but "" (absent) and objectId,
+ * sorted by name as an object's attributes are (deps_may_match). */
 static void const_keys(Read *r, const Node *m)
 {
     const Match *mi = m->match;
@@ -42,7 +43,9 @@ static void const_keys(Read *r, const Node *m)
         const MatchKey *k = &mi->keys[i];
         if (k->name == SYM_objectId || !is_literal(k->val) || k->val->sym == SYM_EMPTY) continue;
         r->consts = xrealloc(r->consts, (size_t)(r->nconsts + 1) * sizeof *r->consts);
-        r->consts[r->nconsts++] = (ConstKey){k->name, sym_canon(k->val->sym)};
+        int j = r->nconsts++;
+        for (; j > 0 && r->consts[j - 1].name > k->name; j--) r->consts[j] = r->consts[j - 1];
+        r->consts[j] = (ConstKey){k->name, sym_canon(k->val->sym)};
     }
 }
 
@@ -208,7 +211,14 @@ bool deps_relevant(const Read *r, const Change *c)
 bool deps_may_match(const Read *r, const Obj *o)
 {
     if (!o) return false;
-    for (int i = 0; i < r->nconsts; i++)
-        if (sym_canon(obj_get(o, r->consts[i].name)) != r->consts[i].value) return false;
+    /* the keys and the attributes both sorted by name: one walk over the
+     * attributes answers for every key (the engine asks at every change) */
+    uint32_t j = 0;
+    for (int i = 0; i < r->nconsts; i++) {
+        Sym name = r->consts[i].name;
+        while (j < o->n && o->attrs[j].name < name) j++;
+        Sym v = j < o->n && o->attrs[j].name == name ? o->attrs[j].value : SYM_EMPTY;
+        if (sym_canon(v) != r->consts[i].value) return false;
+    }
     return true;
 }

@@ -66,7 +66,7 @@ typedef struct Read {
     Sym type;     /* canonical type the candidates must have; SYM_EMPTY: any */
     Sym *attrs;   /* attribute names read from the candidates */
     int nattrs;
-    ConstKey *consts; /* the match's literal keys (type== included) */
+    ConstKey *consts; /* the match's literal keys (type== included), by name */
     int nconsts;
     int conj;     /* >= 0: the positive conjunct these candidates serve;
                      -1: a match inside a filter or nested in a match */

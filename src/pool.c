@@ -81,6 +81,23 @@ static uint64_t triple_hash(const Pool *p, ObjId id, Sym name, Sym value)
     return h;
 }
 
+/* The lists that pool_lookup_at found, by the caller's site.  A list stays
+ * its key's until compact_index moves the lists, and its key's Syms stay
+ * theirs until the collector runs: the memo is emptied at both.  A key
+ * without a list is not kept (a lookup may make one). */
+#define LOOKUP_MEMO 64
+typedef struct LookupMemo {
+    struct {
+        Sym name, value;
+        const IdSet *set; /* NULL: empty */
+    } e[LOOKUP_MEMO];
+} LookupMemo;
+
+static void lookup_memo_clear(const Pool *p)
+{
+    if (p->lookup_memo) memset(p->lookup_memo, 0, sizeof *p->lookup_memo);
+}
+
 static void hash_memo_clear(const Pool *p)
 {
     if (p->hash_memo) memset(p->hash_memo, 0, sizeof *p->hash_memo);
@@ -173,6 +190,7 @@ Pool *pool_new(void)
     p->generation = ++generations;
     p->next_id = 1;
     p->hash_memo = xcalloc(1, sizeof *p->hash_memo);
+    p->lookup_memo = xcalloc(1, sizeof *p->lookup_memo);
     return p;
 }
 
@@ -207,6 +225,7 @@ void pool_free(Pool *p)
     free(p->ranges);
     idset_free(&p->all);
     free(p->hash_memo);
+    free(p->lookup_memo);
     pool_forget_undo(p);
     free(p->undo);
     free(p->changes.c);
@@ -355,6 +374,21 @@ const IdSet *pool_lookup(const Pool *p, Sym name, Sym value)
         return &promote((Pool *)p, slot)->set;
     }
     return &list_at(p, *slot - 1)->set;
+}
+
+const IdSet *pool_lookup_at(const Pool *p, const void *site, Sym name, Sym value)
+{
+    size_t i = ((uintptr_t)site >> 4) & (LOOKUP_MEMO - 1);
+    LookupMemo *m = p->lookup_memo;
+    if (!m) return pool_lookup(p, name, value);
+    if (m->e[i].set && m->e[i].name == name && m->e[i].value == value) return m->e[i].set;
+    const IdSet *s = pool_lookup(p, name, value);
+    if (s) {
+        m->e[i].name = name;
+        m->e[i].value = value;
+        m->e[i].set = s;
+    }
+    return s;
 }
 
 /* ---- range index ---- */
@@ -693,6 +727,7 @@ static bool range_num_live(const Pool *p, Sym name, Sym num) { return index_live
  * the lists left close up. */
 static void compact_index(Pool *p)
 {
+    lookup_memo_clear(p);
     size_t singles = 0;
     for (size_t k = 0; k < p->nsingles; k++)
         if (p->singles[k].name && p->singles[k].id) p->singles[singles++] = p->singles[k];
@@ -751,6 +786,7 @@ static void mark_obj(const Obj *o)
 void pool_mark_syms(const Pool *p)
 {
     hash_memo_clear(p);
+    lookup_memo_clear(p);
     for (size_t i = 0; i < p->objlen; i++) mark_obj(p->objs[i]);
     for (uint32_t k = 0; k < p->nlists; k++) {
         sym_mark(list_at(p, k)->name);

@@ -137,6 +137,7 @@ typedef struct Pool {
     uint64_t state_hash;
     uint64_t hash_key[2]; /* the game's secret (store meta hash_key) */
     struct HashMemo *hash_memo; /* recent terms of state_hash (pool.c) */
+    struct LookupMemo *lookup_memo; /* lists pool_lookup_at found (pool.c) */
     bool logging;
     size_t text_bytes;  /* see the invariants above */
     PoolCounts base;    /* the counts before the undo log's first record */
@@ -169,6 +170,10 @@ Sym obj_get(const Obj *o, Sym name); /* "" when absent; objectId is virtual */
 
 /* Posting list of objects whose `name` equals `value`, or NULL if none. */
 const IdSet *pool_lookup(const Pool *p, Sym name, Sym value);
+/* The same, for a caller that asks for one key again and again (a match's
+ * literal key, at every test of its rule): `site`, any address that stays
+ * the caller's, picks where the pool keeps the answer at hand. */
+const IdSet *pool_lookup_at(const Pool *p, const void *site, Sym name, Sym value);
 
 /* The range index of `name`, or NULL when it never held a value. */
 const RangeIndex *pool_range_index(const Pool *p, Sym name);

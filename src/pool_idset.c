@@ -12,23 +12,67 @@
 
 static inline ObjId bare(ObjId x) { return x & ~IDSET_DEAD; }
 
-/* First position whose bare id is >= id, searching [lo, len). */
+/* Interpolation (lower_bound) when the search spans more than this. */
+#define GUESS_MIN 16
+/* Positions from lo on tried one by one before guessing (lower_bound): a
+ * guess costs more than a step or two, not more than four (measured). */
+#define NEAR_TRIES 1
+
+/* First position in (l, r] whose bare id is >= id, given that the id at l
+ * is < id and the one at r is not.  Halving without branches: each step
+ * a compare and a conditional move. */
+static uint32_t search_between(const IdSet *s, uint32_t l, uint32_t r, ObjId id)
+{
+    const ObjId *base = s->ids + l + 1;
+    uint32_t n = r - l;
+    while (n > 1) {
+        uint32_t half = n / 2;
+        if (bare(base[half - 1]) < id) base += half;
+        n -= half;
+    }
+    return (uint32_t)(base - s->ids);
+}
+
+/* First position whose bare id is >= id, searching [lo, len).  Leapfrog
+ * joins mostly step a little way forward, so lo and the position after it
+ * are tried first.  Past those the target may be anywhere (a key of one
+ * object looked for in the list of its type); ids are handed out in
+ * order, so a list is spread about evenly over its range of ids and the
+ * target's place is guessed from its value, then bracketed by steps that
+ * double away from the guess, then searched within the bracket. */
 static uint32_t lower_bound(const IdSet *s, uint32_t lo, ObjId id)
 {
     uint32_t hi = s->len;
-    /* gallop first: leapfrog joins mostly step a little way forward */
-    uint32_t step = 1;
-    while (lo + step < hi && bare(s->ids[lo + step]) < id) {
-        lo += step;
-        step *= 2;
+    for (uint32_t near = 0; near < NEAR_TRIES; near++) {
+        if (lo >= hi || bare(s->ids[lo]) >= id) return lo;
+        lo++;
     }
-    if (lo + step < hi) hi = lo + step + 1;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (bare(s->ids[mid]) < id) lo = mid + 1;
-        else hi = mid;
+    if (lo >= hi || bare(s->ids[lo]) >= id) return lo;
+    uint32_t last = hi - 1;
+    ObjId first_id = bare(s->ids[lo]), last_id = bare(s->ids[last]);
+    if (last_id < id) return hi;
+    /* the id at lo is < id, the one at last is not: the answer is in (lo, last] */
+    uint32_t l = lo, r = last;
+    if (last - lo > GUESS_MIN) {
+        uint32_t g = lo + (uint32_t)((uint64_t)(id - first_id) * (last - lo) / (last_id - first_id));
+        uint32_t step = 1;
+        if (bare(s->ids[g]) < id) {
+            l = g;
+            while (step < last - l && bare(s->ids[l + step]) < id) {
+                l += step;
+                step *= 2;
+            }
+            if (step < last - l) r = l + step;
+        } else {
+            r = g;
+            while (step < r - lo && bare(s->ids[r - step]) >= id) {
+                r -= step;
+                step *= 2;
+            }
+            if (step < r - lo) l = r - step;
+        }
     }
-    return lo;
+    return search_between(s, l, r, id);
 }
 
 static void compact(IdSet *s)
