@@ -169,14 +169,7 @@ uint64_t hash_mix(uint64_t h)
 
 /* ---- SipHash-2-4 (Aumasson and Bernstein), as in its reference code ---- */
 
-#define ROTL(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
-#define SIPROUND                                                                                                   \
-    do {                                                                                                           \
-        v0 += v1, v1 = ROTL(v1, 13) ^ v0, v0 = ROTL(v0, 32);                                                      \
-        v2 += v3, v3 = ROTL(v3, 16) ^ v2;                                                                          \
-        v0 += v3, v3 = ROTL(v3, 21) ^ v0;                                                                          \
-        v2 += v1, v1 = ROTL(v1, 17) ^ v2, v2 = ROTL(v2, 32);                                                      \
-    } while (0)
+#define SIPROUND SIP_ROUND(v0, v1, v2, v3) /* util.h's, which the pieces share */
 
 /* Little-endian whatever the machine: the hashes are kept in the journal. */
 static inline uint64_t load_le(const unsigned char *s, size_t n)
