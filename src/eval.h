@@ -98,7 +98,7 @@ typedef struct Ctx {
                              list of all players */
     Meter meter;          /* the event's budget and what it used */
     bool failed;          /* a run-time error happened, or the meter tripped */
-    bool mute_texts;      /* send() leaves out a text that cannot fail (the scam search, when nothing reads them) */
+    bool mute_texts;      /* send() and sendObject() leave out a text that cannot fail (the scam search, when nothing reads them) */
     char error[300];      /* ... and what it was */
     const Node *error_at;
     Choices *choices;     /* the condition's search keeps its choices here (NULL: not kept) */

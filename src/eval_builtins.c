@@ -484,10 +484,15 @@ static Sym fn_parses(Ctx *cx, const Node *call, const Obj *cand)
     Sym s = arg(cx, call, 0, cand);
     /* parsing is linear in the text; the tree it builds is freed at once */
     if (!meter_work(cx, 1 + sym_len(s) / 4) || !meter_memory(cx, 4 * (uint64_t)sym_len(s))) return SYM_EMPTY;
-    ParseError err;
-    Prog *p = parse_rule_syms(&s, NULL, &err);
-    prog_free(p);
-    return truth(p != NULL);
+    /* charged as a parse whether or not the text's memo answers */
+    enum { UNKNOWN, PARSES, FAILS };
+    if (sym_memo(s) == UNKNOWN) {
+        ParseError err;
+        Prog *p = parse_rule_syms(&s, NULL, &err);
+        sym_set_memo(s, p ? PARSES : FAILS);
+        prog_free(p);
+    }
+    return truth(sym_memo(s) == PARSES);
 }
 
 /* What parses() answers F for, said as `nomic check` says it: the place in
@@ -656,39 +661,12 @@ static bool meter_message(Ctx *cx)
     return meter_memory(cx, 32); /* the list itself is one shared text */
 }
 
-/* Can composing this text fail (a run-time error, the generator drawn,
- * a timer set)?  Only by the meter, when it reads, joins and counts: the
- * functions below never fail otherwise, and no arithmetic is done. */
-static bool text_cannot_fail(const Node *n)
-{
-    switch (n->kind) {
-    case N_NUM: case N_STR: case N_BOOL: case N_VAR: case N_ATTR:
-    case N_AND: case N_OR: case N_NOT: case N_CMP: case N_CONCAT:
-        break;
-    case N_CALL:
-        switch (n->bi) {
-        case BI_exists: case BI_count: case BI_join: case BI_if: case BI_length: case BI_pad: case BI_timeText:
-        case BI_lower: case BI_words: case BI_member: case BI_glue: case BI_replaceWord: case BI_replace:
-        case BI_charsIn: case BI_word: case BI_attribute: case BI_isNumber: case BI_timeNow: case BI_timeCreated:
-            break;
-        default:
-            return false;
-        }
-        break;
-    default:
-        return false;
-    }
-    for (int i = 0; i < n->n; i++)
-        if (!text_cannot_fail(n->kid[i])) return false;
-    return true;
-}
-
 static void do_send(Ctx *cx, const Node *call, const Obj *cand)
 {
     Sym to = recipients(cx, arg(cx, call, 0, cand));
     /* the scam search reads no text when its goal does not: it is left
      * out where composing it could not have failed (engine.h) */
-    Sym text = cx->mute_texts && text_cannot_fail(call->kid[1]) ? SYM_EMPTY : arg(cx, call, 1, cand);
+    Sym text = cx->mute_texts && call->kid[1]->sure ? SYM_EMPTY : arg(cx, call, 1, cand);
     if (!cx->failed && to != SYM_EMPTY && meter_message(cx)) msg_push(cx->queue, to, text);
 }
 
@@ -699,8 +677,14 @@ static void do_sendObject(Ctx *cx, const Node *call, const Obj *cand)
 {
     Sym to = recipients(cx, arg(cx, call, 0, cand));
     ObjId id = eval_first_match(cx, call->kid[1]);
-    Sym header = arg(cx, call, 2, cand);
+    /* muted, as do_send's: printing the object cannot fail but by the meter */
+    bool mute = cx->mute_texts && call->kid[2]->sure;
+    Sym header = mute ? SYM_EMPTY : arg(cx, call, 2, cand);
     if (cx->failed || to == SYM_EMPTY || !meter_message(cx)) return;
+    if (mute) {
+        msg_push(cx->queue, to, SYM_EMPTY);
+        return;
+    }
     Buf b = {0};
     buf_add(&b, sym_text(header), sym_len(header));
     buf_putc(&b, '\n');

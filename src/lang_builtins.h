@@ -41,6 +41,8 @@ typedef enum BuiltinFlag {
     BF_RANDOM = 1 << 2,  /* draws from the game's generator: tested on every pass */
     BF_BY_NAME = 1 << 3, /* reads objects and attributes named by values: tested on every pass */
     BF_SENDS = 1 << 4,   /* queues a message whose text and recipients are its arguments, the recipients (addresses) first */
+    BF_SURE = 1 << 5,    /* fails only by the meter: no arithmetic, no draw, no timer set (a text the
+                            scam search need not compose: Node.sure) */
 } BuiltinFlag;
 
 /* What the metering of docs/limits.md charges a call for, beyond one unit

@@ -396,13 +396,14 @@ static Node *parse_or(Parser *ps)
 
 /* ---- match analysis ---- */
 
-/* Marks reads_attr bottom-up; a nested match's own attributes do not count
- * (they read the inner candidate). */
-static bool mark_reads(Node *n)
+/* Marks reads_attr from the kids' marks (resolve() goes bottom-up); a
+ * nested match's own attributes do not count (they read the inner
+ * candidate). */
+static void mark_reads(Node *n)
 {
     bool r = n->kind == N_ATTR;
     for (int i = 0; i < n->n; i++) {
-        bool kr = mark_reads(n->kid[i]);
+        bool kr = n->kid[i]->reads_attr;
         if (n->kind == N_CALL) {
             ArgKind k = builtin_argkind(&builtins[n->bi], i);
             if (k == ARG_MATCH || k == ARG_ASSIGN) kr = false;
@@ -411,7 +412,25 @@ static bool mark_reads(Node *n)
         r = r || kr;
     }
     n->reads_attr = r;
-    return r;
+}
+
+/* Marks sure (lang_parse.h) from the kids' marks. */
+static void mark_sure(Node *n)
+{
+    bool sure;
+    switch (n->kind) {
+    case N_NUM: case N_STR: case N_BOOL: case N_VAR: case N_ATTR:
+    case N_AND: case N_OR: case N_NOT: case N_CMP: case N_CONCAT:
+        sure = true;
+        break;
+    case N_CALL:
+        sure = builtin_has(n->bi, BF_SURE);
+        break;
+    default:
+        sure = false;
+    }
+    for (int i = 0; sure && i < n->n; i++) sure = n->kid[i]->sure;
+    n->sure = sure;
 }
 
 void node_conjuncts(const Node *n, const Node ***out, int *len, int *cap)
@@ -502,6 +521,7 @@ static void resolve(Parser *ps, Node *n)
     }
     for (int i = 0; i < n->n; i++) resolve(ps, n->kid[i]);
     mark_reads(n);
+    mark_sure(n);
     if (n->kind == N_CALL) {
         const Builtin *b = &builtins[n->bi];
         for (int i = 0; i < n->n; i++)

@@ -68,6 +68,9 @@ struct Node {
     Node **kid;
     Match *match;   /* set on a node that is the root of a match argument */
     bool reads_attr;/* reads an attribute of the enclosing candidate */
+    bool sure;      /* its evaluation fails only by the meter: no arithmetic,
+                       no draw, no timer set (BF_SURE calls, literals,
+                       attributes, comparisons, & | ! and juxtaposition) */
     int line, col;  /* position in the source text (1-based) */
 };
 

@@ -40,6 +40,7 @@ typedef struct Atom {
     uint8_t kind : 2;  /* NumKind */
     bool freed : 1;    /* a slot the collector emptied, waiting for reuse */
     bool marked : 1;   /* during a collection: still in use */
+    uint8_t memo : 2;  /* sym_memo(): a caller's note on the text, 0 until set */
     uint32_t num; /* NUM_WORD: the value (as int32_t); else 1 + the place
                      of its rational in nums[], 0 while it has none (texts,
                      and a NUM_SMALL until sym_num asks) */
@@ -434,6 +435,9 @@ Sym sym_intern(const char *s, size_t n)
 }
 
 Sym sym_cstr(const char *s) { return sym_intern(s, strlen(s)); }
+
+unsigned sym_memo(Sym s) { return tab()->atoms[s].memo; }
+void sym_set_memo(Sym s, unsigned v) { tab()->atoms[s].memo = v & 3; }
 
 /* A Sym names a text interned and not yet collected (value.h). */
 #define ASSERT_LIVE(s) assert((s) < tab()->natoms && !tab()->atoms[(s)].freed)

@@ -82,6 +82,12 @@ void sym_gc_begin(void);
 void sym_mark(Sym s);
 size_t sym_gc_end(void);
 
+/* Two bits a caller keeps with a text, 0 until set and again once the
+ * text is collected: parses() notes there whether the text parses
+ * (eval_builtins.c), so that a text checked at every event is parsed once. */
+unsigned sym_memo(Sym s);
+void sym_set_memo(Sym s, unsigned v);
+
 bool sym_is_number(Sym s);
 mpq_srcptr sym_num(Sym s); /* only for numbers */
 int num_cmp(Sym a, Sym b);  /* both numbers: <0, 0, >0 */
