@@ -109,6 +109,28 @@ expect_in e5.txt "proposal 46, adoptable (lockout): still reachable by the playe
 expect_in e6.txt "proposal 48, adoptable (lockout): FLAGGED, not reachable by the players together" "nomic log: the lock-out flagged"
 
 
+# a mailbox taken whole (deliver --mbox): each mail's proposal is checked,
+# its answer written with the mail's group
+"$NOMIC" init mb.db --ruleset favor --seed 7 --time 2026-01-01Z --force >/dev/null || fail "init mb"
+for p in alice bob; do printf 'REGISTER %s\n' $p | "$NOMIC" move mb.db --from $p@x --time 2026-01-01T01:00:00Z >/dev/null; done
+{
+    printf 'From alice@x Thu Jan  1 04:00:00 2026\nFrom: alice@x\nTo: game@x\nSubject: repeal\n'
+    printf 'Date: Thu, 01 Jan 2026 04:00:00 +0000\nMessage-ID: <mb1@x>\n\nREPEAL 21\n\n'
+    printf 'From bob@x Thu Jan  1 05:00:00 2026\nFrom: bob@x\nTo: game@x\nSubject: harmless\n'
+    printf 'Date: Thu, 01 Jan 2026 05:00:00 +0000\nMessage-ID: <mb2@x>\n\nREPEAL 31\n'
+} >box.mbox
+expect_status 0 "deliver --mbox" "$NOMIC" deliver mb.db --mbox box.mbox
+"$NOMIC" log mb.db --json >mb.json
+python3 -c '
+import json
+ev = json.load(open("mb.json"))["events"]
+c = {e["event"]: e.get("scamCheck") for e in ev}
+assert c[3] and c[4], c
+lock = [x for x in c[3] if x["kind"] == "lockout"][0]
+assert lock["flagged"] is True and lock["proposal"] == "41", lock
+assert all(x["goal"] and "found" in x for x in c[4]), c[4]
+' && ok || fail "deliver --mbox: each mail's proposal checked, the repeal of 21 flagged"
+
 # a set without scamGoals: no check, no scamCheck
 "$NOMIC" init t.db --ruleset tiny --time 2026-01-01Z --force >/dev/null
 "$NOMIC" log t.db --json >tiny.json
