@@ -64,7 +64,7 @@ typedef enum FoldKind { FOLD_SUM, FOLD_MIN, FOLD_MAX } FoldKind;
 typedef struct Fold {
     const Node *expr;
     FoldKind kind;
-    mpq_t acc;
+    mpq_t acc;     /* FOLD_SUM only: min and max keep best */
     Sym best;
     bool any;
 } Fold;
@@ -89,10 +89,10 @@ static bool fold_one(Ctx *cx, const Obj *o, void *ud)
 static Sym fold(Ctx *cx, const Node *call, FoldKind kind)
 {
     Fold f = {.expr = call->kid[1], .kind = kind, .best = SYM_EMPTY};
-    mpq_init(f.acc);
+    if (kind == FOLD_SUM) mpq_init(f.acc); /* min and max compare values: no number is made */
     eval_each_match(cx, call->kid[0], fold_one, &f);
     Sym r = kind == FOLD_SUM && !cx->failed ? metered_number(cx, f.acc) : f.best;
-    mpq_clear(f.acc);
+    if (kind == FOLD_SUM) mpq_clear(f.acc);
     return cx->failed ? SYM_EMPTY : r;
 }
 

@@ -978,6 +978,7 @@ static bool run_step(Search *S, const ScamStep *st, Buf *trace)
         Sym from = S->senders[st->sender], when = sym_from_long((long)S->now), batch = SYM_EMPTY;
         for (int c = 0; c < st->copies; c++) {
             ObjId id = pool_create(g->pool);
+            pool_reserve(g->pool, id, 5 + (uint32_t)st->nattrs);
             if (c == 0) batch = pool_get(g->pool, id)->idsym; /* the batch is named by its first move */
             pool_set(g->pool, id, SYM_moveSender, from);
             pool_set(g->pool, id, SYM_moveTimeStamp, when);
@@ -990,6 +991,7 @@ static bool run_step(Search *S, const ScamStep *st, Buf *trace)
         }
         if (st->nattrs2) { /* a second, different move of the same message */
             ObjId id = pool_create(g->pool);
+            pool_reserve(g->pool, id, 5 + (uint32_t)st->nattrs2);
             pool_set(g->pool, id, SYM_moveSender, from);
             pool_set(g->pool, id, SYM_moveTimeStamp, when);
             pool_set(g->pool, id, SYM_moveBatch, batch);
