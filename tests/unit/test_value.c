@@ -111,6 +111,27 @@ static void collector_frees_only_unmarked_texts(void **state)
     (void)drop;
 }
 
+/* A caller's memo on a text (parses() keeps its answer there) starts at 0,
+ * stays with the text, and is gone with it: a text interned again after
+ * the collector freed it, in the same slot or another, has no memo. */
+static void memo_goes_with_its_text(void **state)
+{
+    Sym keep = S("kept text with a memo"), drop = S("dropped text with a memo");
+    assert_int_equal(sym_memo(keep), 0);
+    sym_set_memo(keep, 1);
+    sym_set_memo(drop, 2);
+    assert_int_equal(sym_memo(keep), 1);
+    assert_int_equal(sym_memo(drop), 2);
+    sym_gc_begin();
+    sym_mark(keep);
+    sym_gc_end();
+    assert_int_equal(sym_memo(keep), 1);
+    Sym again = S("dropped text with a memo");
+    assert_int_equal(sym_memo(again), 0);
+    Sym other = S("another text in a freed slot");
+    assert_int_equal(sym_memo(other), 0);
+}
+
 /* The rationals live beside the atoms: those of collected numbers are
  * given to new ones, and no number ever reads another's value. */
 static void collected_rationals_are_reused_safely(void **state)
@@ -198,6 +219,7 @@ int run_value_tests(void)
         cmocka_unit_test(interning),
         cmocka_unit_test(small_and_big_integers),
         cmocka_unit_test(collector_frees_only_unmarked_texts),
+        cmocka_unit_test(memo_goes_with_its_text),
         cmocka_unit_test(collected_rationals_are_reused_safely),
         cmocka_unit_test(collection_comes_due_by_bytes_too),
     };
