@@ -39,7 +39,6 @@ typedef struct Atom {
     char t[INLINE_TEXT];
     uint8_t kind : 2;  /* NumKind */
     bool freed : 1;    /* a slot the collector emptied, waiting for reuse */
-    bool marked : 1;   /* during a collection: still in use */
     uint8_t memo : 2;  /* sym_memo(): a caller's note on the text, 0 until set */
     uint32_t num; /* NUM_WORD: the value (as int32_t); else 1 + the place
                      of its rational in nums[], 0 while it has none (texts,
@@ -65,6 +64,9 @@ struct SymTable {
     size_t nfree_nums, free_numcap;
     Sym *table; /* 0 = empty slot (Sym 0 is interned first, never looked up here) */
     size_t tablecap;
+    uint64_t *marks; /* during a collection: a bit per atom, the texts in use ... */
+    size_t nmarks;   /* ... for the atoms made before it began (a text made
+                        since is in use: it is never freed by this one) */
     bool ready;
 };
 
@@ -194,6 +196,8 @@ static char *long_text(const Atom *a)
 
 static const char *atom_text(const Atom *a) { return a->len < INLINE_TEXT ? a->t : long_text(a); }
 
+static uint64_t atom_hash(const Atom *a) { return hash_bytes(atom_text(a), a->len); }
+
 static void table_insert(Sym s, uint64_t h)
 {
     SymTable *tb = tab();
@@ -210,7 +214,27 @@ static void table_rebuild(size_t cap)
     tb->tablecap = cap;
     tb->table = xcalloc(tb->tablecap, sizeof *tb->table);
     for (Sym s = 1; s < tb->natoms; s++)
-        if (!tb->atoms[s].freed) table_insert(s, hash_bytes(atom_text(&tb->atoms[s]), tb->atoms[s].len));
+        if (!tb->atoms[s].freed) table_insert(s, atom_hash(&tb->atoms[s]));
+}
+
+/* Takes s (whose text hashes to h) out of the table, moving back the
+ * entries after it that probed past its slot (linear probing keeps no
+ * tombstones): a collection that frees a few texts among many live ones
+ * costs what it frees, not a new table. */
+static void table_remove(Sym s, uint64_t h)
+{
+    SymTable *tb = tab();
+    size_t mask = tb->tablecap - 1, hole = h & mask;
+    while (tb->table[hole] != s) hole = (hole + 1) & mask;
+    for (size_t j = (hole + 1) & mask; tb->table[j]; j = (j + 1) & mask) {
+        size_t home = atom_hash(&tb->atoms[tb->table[j]]) & mask;
+        /* the entry at j may fill the hole unless its home lies cyclically in (hole, j] */
+        bool stays = hole <= j ? hole < home && home <= j : hole < home || home <= j;
+        if (stays) continue;
+        tb->table[hole] = tb->table[j];
+        hole = j;
+    }
+    tb->table[hole] = 0;
 }
 
 static void table_grow(void) { table_rebuild(tab()->tablecap ? tab()->tablecap * 2 : 1024); }
@@ -356,33 +380,64 @@ bool sym_gc_due(void)
 
 void sym_gc_begin(void)
 {
+    /* the marks apart from the atoms: marking every attribute of a large
+     * pool writes a few kilobytes that stay in cache, not a bit in each of
+     * a few megabytes of atoms */
     SymTable *tb = tab();
-    for (size_t i = 0; i < tb->natoms; i++) tb->atoms[i].marked = i < SYM_PREDEFINED_COUNT;
+    free(tb->marks);
+    tb->nmarks = tb->natoms;
+    tb->marks = xcalloc(tb->nmarks / 64 + 1, sizeof *tb->marks);
+    for (size_t i = 0; i < SYM_PREDEFINED_COUNT && i < tb->nmarks; i++) tb->marks[i / 64] |= 1ULL << (i % 64);
+}
+
+static bool is_marked(const SymTable *tb, size_t s)
+{
+    return s >= tb->nmarks || (tb->marks[s / 64] >> (s % 64) & 1);
 }
 
 void sym_mark(Sym s)
 {
     SymTable *tb = tab();
-    tb->atoms[s].marked = true;
-    tb->atoms[tb->atoms[s].canon].marked = true;
+    assert(tb->marks);
+    if (s < tb->nmarks) tb->marks[s / 64] |= 1ULL << (s % 64);
+}
+
+/* A number in use keeps its canonical text (sym_canon): one pass over the
+ * marks, before any text is freed, since a canon may sit on either side. */
+static void mark_canons(SymTable *tb)
+{
+    for (size_t w = 0; w <= tb->nmarks / 64; w++)
+        for (uint64_t bits = tb->marks[w]; bits; bits &= bits - 1) {
+            size_t s = w * 64 + (size_t)__builtin_ctzll(bits);
+            const Atom *a = &tb->atoms[s];
+            if (a->kind != NOT_NUMBER && a->canon != s && a->canon < tb->nmarks)
+                tb->marks[a->canon / 64] |= 1ULL << (a->canon % 64);
+        }
 }
 
 size_t sym_gc_end(void)
 {
     SymTable *tb = tab();
-    size_t freed = 0;
+    mark_canons(tb);
+    /* few dead among many live: each taken out of the table; else a new
+     * table, which costs the live */
+    size_t dead = 0;
+    for (size_t i = SYM_PREDEFINED_COUNT; i < tb->natoms; i++) dead += !is_marked(tb, i) && !tb->atoms[i].freed;
+    bool rebuild = dead * 4 > sym_count();
     for (size_t i = SYM_PREDEFINED_COUNT; i < tb->natoms; i++) {
         Atom *a = &tb->atoms[i];
-        if (a->marked || a->freed) continue;
+        if (is_marked(tb, i) || a->freed) continue;
+        if (!rebuild) table_remove((Sym)i, atom_hash(a));
         atom_free(a);
         GROW(tb->free_syms, tb->nfree, tb->freecap);
         tb->free_syms[tb->nfree++] = (Sym)i;
-        freed++;
     }
-    table_rebuild(tb->tablecap);
+    if (rebuild) table_rebuild(tb->tablecap);
+    free(tb->marks);
+    tb->marks = NULL;
     tb->live_after_gc = sym_count();
     tb->long_after_gc = tb->long_bytes;
-    return freed;
+    return dead;
 }
 
 void value_init(void)
@@ -400,6 +455,7 @@ void value_shutdown(void)
     for (size_t i = 0; i < tb->natoms; i++) atom_free(&tb->atoms[i]);
     free(tb->atoms);
     free(tb->table);
+    free(tb->marks);
     free(tb->free_syms);
     free(tb->nums);
     free(tb->free_nums);

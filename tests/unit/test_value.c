@@ -132,6 +132,54 @@ static void memo_goes_with_its_text(void **state)
     assert_int_equal(sym_memo(other), 0);
 }
 
+/* A collection that frees a few texts among many takes each out of the
+ * intern table (moving back the entries probed past it); one that frees
+ * many makes a new table.  Either way every live text is found again as
+ * the same Sym, and every freed one is interned anew with its own text. */
+static void collections_keep_the_table_whole(void **state)
+{
+    enum { N = 6000 };
+    static Sym syms[N];
+    static bool kept[N];
+    char buf[64];
+    for (int i = 0; i < N; i++) {
+        int n = snprintf(buf, sizeof buf, "text %d, %s", i, i % 3 ? "long enough to be kept apart" : "x");
+        syms[i] = sym_intern(buf, (size_t)n);
+        kept[i] = true;
+    }
+    /* one in ten freed (each taken out), then half of the rest (a new table) */
+    for (int drop_one_in = 10; drop_one_in >= 2; drop_one_in -= 8) {
+        sym_gc_begin();
+        for (int i = 0; i < N; i++) {
+            kept[i] = kept[i] && (i * 7919) % drop_one_in != 0;
+            if (kept[i]) sym_mark(syms[i]);
+        }
+        size_t freed = sym_gc_end();
+        assert_true(freed >= (size_t)(N / drop_one_in / 2));
+        for (int i = 0; i < N; i++) {
+            int n = snprintf(buf, sizeof buf, "text %d, %s", i, i % 3 ? "long enough to be kept apart" : "x");
+            if (!kept[i]) continue;
+            assert_int_equal(sym_intern(buf, (size_t)n), syms[i]);
+        }
+        for (int i = 0; i < N; i++) { /* the freed ones come back as new texts */
+            int n = snprintf(buf, sizeof buf, "text %d, %s", i, i % 3 ? "long enough to be kept apart" : "x");
+            if (kept[i]) continue;
+            syms[i] = sym_intern(buf, (size_t)n);
+            assert_string_equal(sym_text(syms[i]), buf);
+            assert_int_equal(sym_intern(buf, (size_t)n), syms[i]);
+            kept[i] = true;
+        }
+    }
+    /* numbers in use keep their canonical texts */
+    Sym num = S("0012.500"), canon = sym_canon(num);
+    sym_gc_begin();
+    sym_mark(num);
+    sym_gc_end();
+    assert_int_equal(sym_canon(num), canon);
+    assert_string_equal(sym_text(canon), "12.5");
+    assert_int_equal(S("12.5"), canon);
+}
+
 /* The rationals live beside the atoms: those of collected numbers are
  * given to new ones, and no number ever reads another's value. */
 static void collected_rationals_are_reused_safely(void **state)
@@ -220,6 +268,7 @@ int run_value_tests(void)
         cmocka_unit_test(small_and_big_integers),
         cmocka_unit_test(collector_frees_only_unmarked_texts),
         cmocka_unit_test(memo_goes_with_its_text),
+        cmocka_unit_test(collections_keep_the_table_whole),
         cmocka_unit_test(collected_rationals_are_reused_safely),
         cmocka_unit_test(collection_comes_due_by_bytes_too),
     };
