@@ -312,6 +312,8 @@ static Sym atom_new(const char *s, size_t n, uint64_t h)
         GROW(tb->atoms, tb->natoms, tb->atomcap);
         id = (Sym)tb->natoms++;
     }
+    /* made while a collection marks: in use (a slot past the marks is) */
+    if (tb->marks && id < tb->nmarks) tb->marks[id / 64] |= 1ULL << (id % 64);
     Atom *a = &tb->atoms[id];
     memset(a, 0, sizeof *a);
     if (n < INLINE_TEXT) {

@@ -170,6 +170,17 @@ static void collections_keep_the_table_whole(void **state)
             kept[i] = true;
         }
     }
+    /* a text made while marking is in use, in a freed slot or a new one */
+    Sym gone = S("a text freed before the collection");
+    (void)gone;
+    sym_gc_begin();
+    sym_gc_end();
+    sym_gc_begin();
+    Sym made = S("made while marking, in a freed slot"), made2 = S("and another one");
+    sym_gc_end();
+    assert_string_equal(sym_text(made), "made while marking, in a freed slot");
+    assert_int_equal(S("made while marking, in a freed slot"), made);
+    assert_int_equal(S("and another one"), made2);
     /* numbers in use keep their canonical texts */
     Sym num = S("0012.500"), canon = sym_canon(num);
     sym_gc_begin();
