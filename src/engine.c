@@ -127,6 +127,7 @@ void engine_free(Engine *e)
     if (!e) return;
     free_rules(e);
     free(e->rules);
+    free(e->timed);
     free(e->by_attr);
     free(e->by_type);
     free(e->untyped);
@@ -281,6 +282,16 @@ static void index_reads(Engine *e)
     index_spans(&e->type_spans, e->by_type, e->nby_type);
 }
 
+/* The rules that read the clock, for new_time: every event moves it, and
+ * most rules do not read it. */
+static void list_timed(Engine *e)
+{
+    e->timed = xrealloc(e->timed, (size_t)(e->nrules ? e->nrules : 1) * sizeof *e->timed);
+    e->ntimed = 0;
+    for (int i = 0; i < e->nrules; i++)
+        if (e->rules[i].deps && e->rules[i].deps->timed) e->timed[e->ntimed++] = i;
+}
+
 static void forget(RuleEntry *r)
 {
     r->known_false = r->stale = r->first_empty = r->resume = false;
@@ -299,9 +310,8 @@ static void new_time(Engine *e, int64_t now)
 {
     if (e->have_now && e->now == now) return;
     bool forward = e->have_now && now > e->now;
-    for (int i = 0; i < e->nrules; i++) {
-        RuleEntry *r = &e->rules[i];
-        if (!r->deps || !r->deps->timed) continue;
+    for (int k = 0; k < e->ntimed; k++) {
+        RuleEntry *r = &e->rules[e->timed[k]];
         if (forward && r->known_false && !r->deps->timed_other && (!r->have_timer || now < r->timer)) continue;
         forget(r);
     }
@@ -371,13 +381,28 @@ static void unresume(const Engine *e, RuleEntry *re, const Read *r, const Change
     re->resume = false;
 }
 
+/* mark's end: the object c changed is a seed of read r (at index `read`)
+ * if it has the read's keys. */
+static void mark_seed(Engine *e, RuleEntry *re, const Read *r, int read, const Change *c)
+{
+    re->looked_drain = e->drains;
+    re->looked_read = read;
+    re->looked_id = c->id;
+    if (!deps_may_match(r, pool_get(e->pool, c->id))) return;
+    if (re->nseeds && re->seeds[re->nseeds - 1].conj == r->conj && re->seeds[re->nseeds - 1].id == c->id) return;
+    GROW(re->seeds, re->nseeds, re->seedcap);
+    re->seeds[re->nseeds++] = (Seed){r->conj, c->id};
+}
+
 /* The change c concerns read `read` of rule `rule`: note it.  Only drain
  * calls it, through the index (index_reads), whose keys already say that
  * the change is relevant to the read (deps_relevant): an attribute the
  * read asks for, on an object of its type or of any type for an untyped
  * read; a type the object had or has; any create or delete for an
- * untyped read. */
-static void mark(Engine *e, int rule, int read, const Change *c)
+ * untyped read.  (Inlined in its loops: a change concerns a few reads
+ * each, a vote's move about sixty in all, and most of them end in the
+ * tests here.) */
+static inline __attribute__((always_inline)) void mark(Engine *e, int rule, int read, const Change *c)
 {
     RuleEntry *re = &e->rules[rule];
     assert(deps_relevant(&re->deps->reads[read], c));
@@ -392,26 +417,37 @@ static void mark(Engine *e, int rule, int read, const Change *c)
     /* a deleted object is nobody's candidate, nor one without the keys */
     if (c->kind == CHANGE_DELETE) return;
     if (re->looked_drain == e->drains && re->looked_read == read && re->looked_id == c->id) return;
-    re->looked_drain = e->drains;
-    re->looked_read = read;
-    re->looked_id = c->id;
-    if (!deps_may_match(r, pool_get(e->pool, c->id))) return;
-    if (re->nseeds && re->seeds[re->nseeds - 1].conj == r->conj && re->seeds[re->nseeds - 1].id == c->id) return;
-    GROW(re->seeds, re->nseeds, re->seedcap);
-    re->seeds[re->nseeds++] = (Seed){r->conj, c->id};
+    mark_seed(e, re, r, read, c);
 }
 
-static void mark_all(Engine *e, const Interest *a, const InterestSpans *t, uint64_t key, const Change *c)
+/* A change can tell a rule nothing: it is not resuming a solution, and
+ * it is to be tested anyway (not known false, or stale).  mark would
+ * return at once; many of the reads a change concerns are such rules'
+ * (those that held, or wait for a full test), so the loops pass them
+ * over on these three flags. */
+static inline bool mark_moot(const RuleEntry *re) { return !re->resume && (!re->known_false || re->stale); }
+
+static void mark_span(Engine *e, const Interest *a, const InterestSpan *sp, const Change *c)
+{
+    for (int i = sp->lo, end = sp->lo + sp->n; i < end; i++)
+        if (!mark_moot(&e->rules[a[i].rule])) mark(e, a[i].rule, a[i].read, c);
+}
+
+/* (Inlined in drain: a change concerns no read under many of its keys,
+ * and then the lookup is all there is to do.) */
+static inline __attribute__((always_inline)) void mark_all(Engine *e, const Interest *a, const InterestSpans *t,
+                                                           uint64_t key, const Change *c)
 {
     if (!t->slot) return; /* no rules indexed yet */
     const InterestSpan *sp = span_slot(t, key);
-    for (int i = sp->lo; i < sp->lo + sp->n; i++) mark(e, a[i].rule, a[i].read, c);
+    if (sp->n) mark_span(e, a, sp, c);
 }
 
 /* Untyped reads see creates as well as deletes. */
 static void mark_untyped(Engine *e, const Change *c)
 {
-    for (int k = 0; k < e->nuntyped; k++) mark(e, e->untyped[k].rule, e->untyped[k].read, c);
+    for (int k = 0; k < e->nuntyped; k++)
+        if (!mark_moot(&e->rules[e->untyped[k].rule])) mark(e, e->untyped[k].rule, e->untyped[k].read, c);
 }
 
 /* A change of type concerns the typed reads of the type it had and of
@@ -594,6 +630,7 @@ static size_t rebuild(Engine *e, bool keep_knowledge)
     /* rules whose order is not a number sort last; they never fire */
     if (e->nrules) qsort(e->rules, (size_t)e->nrules, sizeof *e->rules, cmp_rules);
     index_reads(e);
+    list_timed(e);
     e->dirty = false;
     return compiled;
 }
@@ -636,6 +673,13 @@ bool engine_is_suspended(const Engine *e, ObjId id)
     return e->nsuspended && bsearch(&id, e->suspended, (size_t)e->nsuspended, sizeof id, cmp_ids);
 }
 
+/* obj_get(o, SYM_type): attributes sort by Sym, and type's is one of the
+ * first texts interned, so it is almost always the first attribute. */
+static Sym obj_type(const Obj *o)
+{
+    return o->n && o->attrs[0].name == SYM_type ? o->attrs[0].value : obj_get(o, SYM_type);
+}
+
 /* Did the changes in undo[from, to) touch a rule or the settings? */
 static bool touches_rules(Engine *e, size_t from, size_t to)
 {
@@ -643,7 +687,7 @@ static bool touches_rules(Engine *e, size_t from, size_t to)
     for (size_t i = from; i < to; i++) {
         const Undo *u = &p->undo[i];
         if (u->kind == UNDO_DELETE) {
-            Sym t = obj_get(u->saved, SYM_type);
+            Sym t = obj_type(u->saved);
             if (t == e->run_type || t == SYM_engineSettings) return true;
         } else if (u->kind == UNDO_SET) {
             if (u->name == SYM_type &&
@@ -651,7 +695,7 @@ static bool touches_rules(Engine *e, size_t from, size_t to)
                  u->new == SYM_engineSettings))
                 return true;
             const Obj *o = pool_get(p, u->id);
-            Sym t = o ? obj_get(o, SYM_type) : SYM_EMPTY;
+            Sym t = o ? obj_type(o) : SYM_EMPTY;
             if (t == SYM_engineSettings) return true;
             if (t == e->run_type && (u->name == SYM_ruleOrder || u->name == SYM_if || u->name == SYM_then ||
                                      u->name == SYM_noRestart))
@@ -695,21 +739,37 @@ typedef struct SeenState {
     size_t mark;
 } SeenState;
 
+#define SEEN_FIRST 16
+
 typedef struct Seen {
-    SeenState *s;
+    SeenState *s; /* `first` while the event has seen few states, then allocated */
     size_t cap, len;
+    SeenState first[SEEN_FIRST];
 } Seen;
+
+static void seen_free(Seen *s)
+{
+    if (s->s != s->first) free(s->s);
+}
 
 static void seen_insert(Seen *s, uint64_t h, size_t mark)
 {
-    if ((s->len + 1) * 2 > s->cap) {
+    if ((s->len + 1) * 2 > s->cap && !s->cap) {
         /* small at first: most events see a few states, and a zeroed
-         * table of 256 cost 3% of a short event */
-        Seen n = {xcalloc(s->cap ? s->cap * 2 : 16, sizeof *n.s), s->cap ? s->cap * 2 : 16, 0};
-        for (size_t i = 0; i < s->cap; i++)
-            if (s->s[i].h) seen_insert(&n, s->s[i].h, s->s[i].mark);
-        free(s->s);
-        *s = n;
+         * table of 256 cost 3% of a short event (and its malloc, once
+         * the table was small, 0.3% of Engine City's) */
+        memset(s->first, 0, sizeof s->first);
+        s->s = s->first;
+        s->cap = SEEN_FIRST;
+    } else if ((s->len + 1) * 2 > s->cap) {
+        SeenState *old = s->s;
+        size_t oldcap = s->cap;
+        s->cap *= 2;
+        s->s = xcalloc(s->cap, sizeof *s->s);
+        s->len = 0;
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i].h) seen_insert(s, old[i].h, old[i].mark);
+        if (old != s->first) free(old);
     }
     size_t m = s->cap - 1;
     size_t i = h & m;
@@ -902,11 +962,13 @@ static void report_broken_rules(const Engine *e, EventRun *r)
 }
 
 /* try_rule's answer, without its work, for the rule most passes meet:
- * met already in this event, known false, and nothing changed since. */
+ * known false, and nothing changed since.  Met for the first time in
+ * the event, it is skipped (first_meeting) as much as met already: the
+ * caller notes the meeting. */
 static bool known_still_false(const Engine *e, const RuleEntry *re, const Ctx *cx)
 {
-    return re->known_false && !re->stale && !re->nseeds && re->met == e->events && !e->pool->changes.len &&
-           e->pool->changes.on && !e->exhaustive && !cx->meter.tripped;
+    return re->known_false && !re->stale && !re->nseeds && !e->pool->changes.len && e->pool->changes.on &&
+           !e->exhaustive && !cx->meter.tripped;
 }
 
 /* Immediate evaluation: after a firing that changed the pool, start again
@@ -925,10 +987,11 @@ static void run_immediate(Engine *e, Ctx *cx, EventRun *r, Seen *seen)
             const unsigned long events = e->events;
             const int n = e->nrules;
             do {
+                re->met = events; /* as first_meeting would */
                 merge_timer(cx, re->have_timer, re->timer); /* as its test would */
                 re++;
                 i++;
-            } while (i < n && re->known_false && !re->stale && !re->nseeds && re->met == events);
+            } while (i < n && re->known_false && !re->stale && !re->nseeds);
             continue;
         }
         size_t umark;
@@ -1084,7 +1147,8 @@ void engine_run(Engine *e, int64_t now, EventRun *r)
      * meter then charges a fresh process and a warm one alike */
     e->resuming = !e->shadow && !e->exhaustive;
     for (int i = 0; i < e->nrules; i++) e->rules[i].resume = false;
-    Seen seen = {0};
+    Seen seen;
+    seen.cap = seen.len = 0;
     seen_add(&seen, p);
     Ctx cx = {.pool = p, .now = now, .created = e->created, .rng = e->rng, .queue = &e->queue, .sent = &r->sent,
               .mute_texts = e->mute_texts};
@@ -1106,7 +1170,7 @@ void engine_run(Engine *e, int64_t now, EventRun *r)
     r->have_timer = cx.have_timer;
     r->next_timer = cx.next_timer;
     buf_putc(&r->trace_json, ']');
-    free(seen.s);
+    seen_free(&seen);
     free(cx.trail);
 }
 

@@ -64,6 +64,8 @@ typedef struct Engine {
     MsgList queue;         /* queued, waiting for sendNow (kept across events) */
     RuleEntry *rules;      /* sorted run order */
     int nrules, rulecap;
+    int *timed;            /* the places in rules of those that read the clock */
+    int ntimed;
     bool dirty;            /* rules or settings changed: rebuild the order */
     Interest *by_attr;     /* sorted by key: reads of each attribute name */
     Interest *by_type;     /* sorted by key: reads limited to each type */

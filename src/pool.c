@@ -55,8 +55,11 @@ static size_t put_le(unsigned char *b, uint64_t x)
  * value): undoing a change, or making it again (as a search does, over
  * and over), needs the terms it computed a moment before.  A Sym names a
  * text only until the collector frees it, so the memo is emptied at
- * every collection (pool_mark_syms) and when the key changes. */
-#define HASH_MEMO 4096
+ * every collection (pool_mark_syms) and when the key changes.  (2048
+ * entries, 48 KiB, half what it was: objects deleted or put back take
+ * the sum their attributes keep, not the memo, and so the memory those
+ * sums take is given back here.) */
+#define HASH_MEMO 2048
 typedef struct HashMemo {
     struct {
         ObjId id;
@@ -163,16 +166,46 @@ uint64_t pool_term_hash(const Pool *p, ObjId id, Sym name, Sym value)
     return triple_hash_computed(p, id, name, value);
 }
 
-/* The sum of o's attributes' terms of state_hash.  (Kept in each object
- * it would spare this hashing when an object comes or goes, 3% of Engine
- * City's instructions, but an object of 32 bytes takes a 48-byte block of
- * malloc where one of 24 takes 32: 4% more of the engine's peak memory
- * there, which must stay under a quarter of CLIPS's.) */
+/* The sum of o's attributes' terms of state_hash, computed afresh. */
 static uint64_t obj_terms(const Pool *p, const Obj *o)
 {
     uint64_t sum = 0;
     for (uint32_t k = 0; k < o->n; k++) sum += triple_hash(p, o->id, o->attrs[k].name, o->attrs[k].value);
     return sum;
+}
+
+/* An object's attributes live in one block of malloc that begins with
+ * eight bytes more: the sum of their terms of state_hash, which every
+ * object keeps (a new one has none; raw_set_at keeps it as the attributes
+ * change, an object deleted keeps it for the undo that may put it back,
+ * and pool_set_hash_key computes it again), so that deleting an object,
+ * or putting it back, takes its terms without hashing its attributes
+ * again (they were hashed when set, long before: 4% of Engine City's
+ * instructions).  In the Obj itself the sum would take an object from a
+ * 32-byte block of malloc to a 48-byte one; here it takes the place of
+ * the odd attribute obj_reserve used to round up to (a vote's twelve
+ * take 112 bytes either way). */
+#define ATTRS_HEAD 1 /* Attr-sized slots of the sum (8 bytes) */
+
+static uint64_t *terms_at(const Obj *o) { return (uint64_t *)(void *)(o->attrs - ATTRS_HEAD); }
+
+/* The kept sum (no attributes: no block, and the sum is 0). */
+static uint64_t kept_terms(const Obj *o) { return o->attrs ? *terms_at(o) : 0; }
+
+static void keep_terms(Obj *o, uint64_t sum)
+{
+    if (o->attrs) *terms_at(o) = sum;
+}
+
+/* Resizes o's block to cap attributes (its sum goes along). */
+static void attrs_resize(Obj *o, uint32_t cap)
+{
+    Attr *base = o->attrs ? o->attrs - ATTRS_HEAD : NULL;
+    bool fresh = !base;
+    base = xrealloc(base, (ATTRS_HEAD + (size_t)cap) * sizeof *base);
+    o->attrs = base + ATTRS_HEAD;
+    o->cap = cap;
+    if (fresh) *terms_at(o) = 0; /* no attribute yet */
 }
 
 static uint64_t exist_hash(const Pool *p, ObjId id)
@@ -197,7 +230,7 @@ Pool *pool_new(void)
 void obj_free(Obj *o)
 {
     if (!o) return;
-    free(o->attrs);
+    if (o->attrs) free(o->attrs - ATTRS_HEAD);
     free(o);
 }
 
@@ -205,8 +238,9 @@ Obj *obj_clone(const Obj *o)
 {
     Obj *c = xmalloc(sizeof *c);
     *c = *o;
-    c->cap = o->n;
-    c->attrs = xmalloc((o->n ? o->n : 1) * sizeof *c->attrs);
+    c->attrs = NULL;
+    attrs_resize(c, o->n ? o->n : 1);
+    keep_terms(c, kept_terms(o));
     if (o->n) memcpy(c->attrs, o->attrs, o->n * sizeof *c->attrs);
     return c;
 }
@@ -552,7 +586,9 @@ static void install(Pool *p, Obj *o)
     p->objs[o->id] = o;
     touch(p, o->id);
     idset_add(&p->all, o->id);
-    p->state_hash += exist_hash(p, o->id) + obj_terms(p, o);
+    /* a new object has no terms; one put back by an undo kept its own */
+    assert(kept_terms(o) == obj_terms(p, o));
+    p->state_hash += exist_hash(p, o->id) + kept_terms(o);
     for (uint32_t i = 0; i < o->n; i++) index_add(p, o->id, o->attrs[i].name, o->attrs[i].value);
 }
 
@@ -598,7 +634,7 @@ static Obj *uninstall(Pool *p, ObjId id)
     touch(p, id);
     for (uint32_t i = 0; i < o->n; i++) index_remove(p, id, o->attrs[i].name, o->attrs[i].value);
     idset_remove(&p->all, id);
-    p->state_hash -= exist_hash(p, id) + obj_terms(p, o);
+    p->state_hash -= exist_hash(p, id) + kept_terms(o);
     p->objs[id] = NULL;
     return o;
 }
@@ -634,14 +670,13 @@ Sym obj_get(const Obj *o, Sym name)
 }
 
 /* Room for n attributes.  Objects have about a dozen: they grow by two,
- * not double, to an odd count: malloc's blocks come in steps of 16 bytes
- * with 8 of them its own, so an odd number of 8-byte attributes fills one
- * exactly (a vote's 11 take 96 bytes, 12 would take 112). */
+ * not double, to an even count: malloc's blocks come in steps of 16 bytes
+ * with 8 of them its own, so the sum (8 bytes) and an even number of
+ * 8-byte attributes fill one exactly (a vote's 12 take 112 bytes). */
 static void obj_reserve(Obj *o, uint32_t n)
 {
     if (n <= o->cap) return;
-    o->cap = n <= 3 ? 3 : n | 1; /* 3, 5, 7...: where growing by two leads */
-    o->attrs = xrealloc(o->attrs, o->cap * sizeof *o->attrs);
+    attrs_resize(o, n <= 2 ? 2 : (n + 1) & ~1u); /* 2, 4, 6...: where growing by two leads */
 }
 
 void pool_reserve(Pool *p, ObjId id, uint32_t n)
@@ -685,16 +720,19 @@ static void obj_put(Obj *o, Sym name, Sym value)
 static void raw_set_at(Pool *p, Obj *o, uint32_t i, bool found, Sym name, Sym value)
 {
     Sym old = found ? o->attrs[i].value : SYM_EMPTY;
+    uint64_t terms = kept_terms(o);
     touch(p, o->id);
     if (old != SYM_EMPTY) {
         index_remove(p, o->id, name, old);
-        p->state_hash -= triple_hash(p, o->id, name, old);
+        terms -= triple_hash(p, o->id, name, old);
     }
     obj_put_at(o, i, found, name, value);
     if (value != SYM_EMPTY) {
         index_add(p, o->id, name, value);
-        p->state_hash += triple_hash(p, o->id, name, value);
+        terms += triple_hash(p, o->id, name, value);
     }
+    p->state_hash += terms - kept_terms(o);
+    keep_terms(o, terms);
 }
 
 static void raw_set(Pool *p, Obj *o, Sym name, Sym value)
@@ -897,9 +935,14 @@ void pool_set_hash_key(Pool *p, const uint64_t key[2])
     hash_memo_clear(p);
     p->state_hash = 0;
     IDSET_FOREACH (&p->all, id) {
-        const Obj *o = p->objs[id];
-        p->state_hash += exist_hash(p, o->id) + obj_terms(p, o);
+        Obj *o = p->objs[id];
+        uint64_t terms = obj_terms(p, o);
+        keep_terms(o, terms);
+        p->state_hash += exist_hash(p, o->id) + terms;
     }
+    /* and the deleted ones an undo may put back */
+    for (size_t i = 0; i < p->undo_len; i++)
+        if (p->undo[i].saved) keep_terms(p->undo[i].saved, obj_terms(p, p->undo[i].saved));
 }
 
 /* Under a key of its own (the game's with its halves swapped and a tag),

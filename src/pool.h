@@ -62,7 +62,7 @@ typedef struct Obj {
     Sym idsym;     /* the id as text, for reading objectId */
     uint32_t n;    /* attributes in use */
     uint32_t cap;
-    Attr *attrs;   /* sorted by name */
+    Attr *attrs;   /* sorted by name (with, before them, what pool.c keeps of them) */
 } Obj;
 
 typedef enum { UNDO_CREATE, UNDO_DELETE, UNDO_SET } UndoKind;
