@@ -747,6 +747,17 @@ typedef struct Seen {
     SeenState first[SEEN_FIRST];
 } Seen;
 
+/* Small at first and on the stack: most events see a few states, and a
+ * zeroed table of 256 cost 3% of a short event (and its malloc, once the
+ * table was small, 0.3% of Engine City's). */
+static void seen_init(Seen *s)
+{
+    memset(s->first, 0, sizeof s->first);
+    s->s = s->first;
+    s->cap = SEEN_FIRST;
+    s->len = 0;
+}
+
 static void seen_free(Seen *s)
 {
     if (s->s != s->first) free(s->s);
@@ -754,14 +765,7 @@ static void seen_free(Seen *s)
 
 static void seen_insert(Seen *s, uint64_t h, size_t mark)
 {
-    if ((s->len + 1) * 2 > s->cap && !s->cap) {
-        /* small at first: most events see a few states, and a zeroed
-         * table of 256 cost 3% of a short event (and its malloc, once
-         * the table was small, 0.3% of Engine City's) */
-        memset(s->first, 0, sizeof s->first);
-        s->s = s->first;
-        s->cap = SEEN_FIRST;
-    } else if ((s->len + 1) * 2 > s->cap) {
+    if ((s->len + 1) * 2 > s->cap) {
         SeenState *old = s->s;
         size_t oldcap = s->cap;
         s->cap *= 2;
@@ -783,7 +787,7 @@ static void seen_insert(Seen *s, uint64_t h, size_t mark)
 static bool seen_add(Seen *s, const Pool *p)
 {
     uint64_t h = p->state_hash ? p->state_hash : 1;
-    for (size_t m = s->cap - 1, i = h & m; s->cap && s->s[i].h; i = (i + 1) & m)
+    for (size_t m = s->cap - 1, i = h & m; s->s[i].h; i = (i + 1) & m)
         if (s->s[i].h == h && pool_unchanged_since(p, s->s[i].mark)) return true;
     seen_insert(s, h, pool_mark(p));
     return false;
@@ -1148,7 +1152,7 @@ void engine_run(Engine *e, int64_t now, EventRun *r)
     e->resuming = !e->shadow && !e->exhaustive;
     for (int i = 0; i < e->nrules; i++) e->rules[i].resume = false;
     Seen seen;
-    seen.cap = seen.len = 0;
+    seen_init(&seen);
     seen_add(&seen, p);
     Ctx cx = {.pool = p, .now = now, .created = e->created, .rng = e->rng, .queue = &e->queue, .sent = &r->sent,
               .mute_texts = e->mute_texts};

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util.h"
 
@@ -64,6 +65,7 @@ struct SymTable {
     size_t nfree_nums, free_numcap;
     Sym *table; /* 0 = empty slot (Sym 0 is interned first, never looked up here) */
     size_t tablecap;
+    uint64_t seed;   /* text_hash's: drawn for each table */
     uint64_t *marks; /* during a collection: a bit per atom, the texts in use ... */
     size_t nmarks;   /* ... for the atoms made before it began (a text made
                         since is in use: it is never freed by this one) */
@@ -201,11 +203,12 @@ static const char *atom_text(const Atom *a) { return a->len < INLINE_TEXT ? a->t
  * (hash_bytes) takes one, since every text a move or a rule makes is
  * looked up here (FNV was 2% of Engine City's instructions).  It only
  * places texts in this process's table: a Sym's number, and so anything
- * the game keeps or shows, does not depend on it.  Like FNV it is not
- * keyed. */
+ * the game keeps or shows, does not depend on it.  Seeded at random for
+ * each table, so that a player cannot choose texts that all fall in one
+ * run of the table and make every lookup walk it. */
 static uint64_t text_hash(const char *s, size_t n)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
+    uint64_t h = tab()->seed ^ 0x9e3779b97f4a7c15ULL ^ n, w;
     for (; n >= 8; s += 8, n -= 8) {
         memcpy(&w, s, 8);
         h = (h ^ w) * 0xff51afd7ed558ccdULL;
@@ -485,6 +488,7 @@ void value_init(void)
     SymTable *tb = tab();
     if (tb->ready) return;
     tb->ready = true;
+    if (!random_bytes(&tb->seed, sizeof tb->seed)) tb->seed = (uint64_t)(uintptr_t)tb ^ (uint64_t)time(NULL);
     atom_new("", 0, text_hash("", 0));
     for (int i = 1; i < SYM_PREDEFINED_COUNT; i++) sym_cstr(predefined[i]);
 }
