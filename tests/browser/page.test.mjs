@@ -422,8 +422,12 @@ async function main() {
   const wide = await page.$$eval('body *', (els) => els.filter((e) => e.getBoundingClientRect().right > 391)
     .map((e) => e.tagName + '.' + e.className).slice(0, 5));
   check(wide.length === 0, 'at 390 px no element reaches past the right edge', wide.join(', '));
-  const vb = await page.locator(`${acard} .vote-buttons button`).first().boundingBox();
-  check(vb && vb.x >= 0 && vb.x + vb.width <= 390, 'at 390 px the vote buttons are within the screen', JSON.stringify(vb));
+  // the page redraws its proposals as events arrive: a button replaced
+  // while it is measured has no box, so the measure is taken again
+  await eventually('at 390 px the vote buttons are within the screen', async () => {
+    const vb = await page.locator(`${acard} .vote-buttons button`).first().boundingBox();
+    return vb && vb.x >= 0 && vb.x + vb.width <= 390 ? true : { ok: false, vb };
+  });
   const addr = await page.$eval('#players tr[data-nickname="alice"] td.email', (e) => ({
     style: getComputedStyle(e).wordBreak + '/' + getComputedStyle(e).overflowWrap, wbr: e.querySelectorAll('wbr').length,
     lines: Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight || '16')) }));
