@@ -677,7 +677,7 @@ bool engine_is_suspended(const Engine *e, ObjId id)
  * first texts interned, so it is almost always the first attribute. */
 static Sym obj_type(const Obj *o)
 {
-    return o->n && o->attrs[0].name == SYM_type ? o->attrs[0].value : obj_get(o, SYM_type);
+    return obj_n(o) && obj_name(o, 0) == SYM_type ? obj_value(o, 0) : obj_get(o, SYM_type);
 }
 
 /* Did the changes in undo[from, to) touch a rule or the settings? */
@@ -784,7 +784,7 @@ static void seen_insert(Seen *s, uint64_t h, size_t mark)
 
 /* Whether the pool is in a state seen before; if not, remembers it.  Only
  * on a hash match does it look at the states themselves. */
-static bool seen_add(Seen *s, const Pool *p)
+static bool seen_add(Seen *s, Pool *p)
 {
     uint64_t h = p->state_hash ? p->state_hash : 1;
     for (size_t m = s->cap - 1, i = h & m; s->s[i].h; i = (i + 1) & m)
@@ -949,7 +949,7 @@ static bool rebuild_metered(Engine *e, Ctx *cx, EventRun *r, ObjId fired)
     return false;
 }
 
-static bool state_repeated(Seen *seen, const Pool *p, EventRun *r, ObjId last)
+static bool state_repeated(Seen *seen, Pool *p, EventRun *r, ObjId last)
 {
     if (!seen_add(seen, p)) return false;
     r->status = RUN_LOOP;

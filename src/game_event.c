@@ -418,8 +418,8 @@ static void explain_no_effect(const EventCtx *c, Outcome *o, const FmtDoc *doc, 
             if (!g->unindexed) pool_set(g->pool, id, SYM_moveIndex, sym_from_long(i + 1));
             for (int k = 0; k < doc->objs[i].n; k++)
                 pool_set(g->pool, id, doc->objs[i].attrs[k].name, doc->objs[i].attrs[k].value);
-            for (uint32_t k = 0; was && k < was->n; k++)
-                if (was->attrs[k].name != SYM_objectId) pool_set(g->pool, id, was->attrs[k].name, was->attrs[k].value);
+            for (uint32_t k = 0; was && k < obj_n(was); k++)
+                if (obj_name(was, k) != SYM_objectId) pool_set(g->pool, id, obj_name(was, k), obj_value(was, k));
         }
         /* read as the mover may (their own secrets, nobody else's), with a
          * throwaway generator: an explanation is no oracle of another's

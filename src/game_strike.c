@@ -155,9 +155,8 @@ static bool same_value(const Side *a, const char *va, const Side *b, const char 
 typedef struct Rec {
     ObjId id;
     bool deleted;
-    uint32_t n;
-    const Attr *attrs; /* sorted by name (the pool's order) */
-    char *key;         /* the id's name, for sorting */
+    const Obj *obj; /* the pool's, or one of a journal's changes (obj_view) */
+    char *key;      /* the id's name, for sorting */
 } Rec;
 
 static int cmp_rec(const void *x, const void *y) { return strcmp(((const Rec *)x)->key, ((const Rec *)y)->key); }
@@ -173,13 +172,14 @@ static char *name_of(const Side *s, ObjId id)
 static bool same_rec(const Side *a, const Rec *ra, const Side *b, const Rec *rb)
 {
     if (ra->deleted || rb->deleted) return ra->deleted == rb->deleted;
+    const Obj *x = ra->obj, *y = rb->obj;
     uint32_t i = 0, j = 0;
     for (;;) {
-        while (i < ra->n && publication_hides(NULL, ra->attrs[i].name, (void *)&a->priv)) i++;
-        while (j < rb->n && publication_hides(NULL, rb->attrs[j].name, (void *)&b->priv)) j++;
-        if (i == ra->n || j == rb->n) return i == ra->n && j == rb->n;
-        if (ra->attrs[i].name != rb->attrs[j].name) return false;
-        if (!same_value(a, sym_text(ra->attrs[i].value), b, sym_text(rb->attrs[j].value))) return false;
+        while (i < obj_n(x) && publication_hides(NULL, obj_name(x, i), (void *)&a->priv)) i++;
+        while (j < obj_n(y) && publication_hides(NULL, obj_name(y, j), (void *)&b->priv)) j++;
+        if (i == obj_n(x) || j == obj_n(y)) return i == obj_n(x) && j == obj_n(y);
+        if (obj_name(x, i) != obj_name(y, j)) return false;
+        if (!same_value(a, sym_text(obj_value(x, i)), b, sym_text(obj_value(y, j)))) return false;
         i++, j++;
     }
 }
@@ -188,6 +188,34 @@ static int cmp_attr(const void *x, const void *y)
 {
     Sym p = ((const Attr *)x)->name, q = ((const Attr *)y)->name;
     return p < q ? -1 : p > q;
+}
+
+/* An object of a journal's changes, read as the pool would hold it (its
+ * attributes sorted by name), for comparing and printing; not the
+ * pool's: its shape is its own.  Freed with obj_view_free. */
+static Obj *obj_view(ObjId id, const FmtObj *fo)
+{
+    uint32_t n = (uint32_t)fo->n;
+    Attr *at = xcalloc(n ? n : 1, sizeof *at);
+    for (uint32_t k = 0; k < n; k++) at[k] = (Attr){fo->attrs[k].name, fo->attrs[k].value};
+    qsort(at, n, sizeof *at, cmp_attr);
+    Obj *o = xcalloc(1, sizeof *o);
+    Shape *sh = xcalloc(1, sizeof *sh + (size_t)n * sizeof *sh->names);
+    o->id = id;
+    o->shape = sh;
+    o->vals = xcalloc(n ? n : 1, sizeof *o->vals);
+    sh->n = n;
+    for (uint32_t k = 0; k < n; k++) sh->names[k] = at[k].name, o->vals[k] = at[k].value;
+    free(at);
+    return o;
+}
+
+static void obj_view_free(const Obj *o)
+{
+    if (!o) return;
+    free(o->shape);
+    free(o->vals);
+    free((void *)o);
 }
 
 /* An event's changes (a journal row's text) as records, sorted by name;
@@ -208,12 +236,8 @@ static Rec *changes_recs(const Side *s, const char *text, size_t *n)
                 x->deleted = true;
                 x->id = (ObjId)strtoul(sym_text(fo->attrs[0].value), NULL, 10);
             } else {
-                Attr *at = xcalloc(fo->n ? (size_t)fo->n : 1, sizeof *at);
-                for (int k = 0; k < fo->n; k++) at[k] = (Attr){fo->attrs[k].name, fo->attrs[k].value};
-                qsort(at, (size_t)fo->n, sizeof *at, cmp_attr);
                 x->id = (ObjId)fo->objectId;
-                x->n = (uint32_t)fo->n;
-                x->attrs = at;
+                x->obj = obj_view(x->id, fo);
             }
             x->key = name_of(s, x->id);
         }
@@ -227,7 +251,7 @@ static Rec *changes_recs(const Side *s, const char *text, size_t *n)
 static void recs_free(Rec *r, size_t n, bool own_attrs)
 {
     for (size_t i = 0; i < n; i++) {
-        if (own_attrs) free((void *)r[i].attrs);
+        if (own_attrs) obj_view_free(r[i].obj);
         free(r[i].key);
     }
     free(r);
@@ -246,7 +270,7 @@ static bool same_changes(const Side *a, const char *ca, const Side *b, const cha
     return same;
 }
 
-/* The live objects of a run's pool as records (attrs: the pool's). */
+/* The live objects of a run's pool as records (objects: the pool's). */
 static Rec *pool_recs(const Side *s, size_t *n)
 {
     const Pool *p = s->g->pool;
@@ -256,7 +280,7 @@ static Rec *pool_recs(const Side *s, size_t *n)
     {
         const Obj *o = pool_get(p, id);
         if (!o) continue;
-        r[*n] = (Rec){.id = id, .n = o->n, .attrs = o->attrs, .key = name_of(s, id)};
+        r[*n] = (Rec){.id = id, .obj = o, .key = name_of(s, id)};
         (*n)++;
     }
     qsort(r, *n, sizeof *r, cmp_rec);
@@ -402,8 +426,7 @@ static void rec_json(Buf *b, const Side *s, const Rec *r)
         buf_printf(b, "{\"objectId\":\"%u\",\"deleted\":true}", r->id);
         return;
     }
-    Obj o = {.id = r->id, .n = r->n, .cap = r->n, .attrs = (Attr *)r->attrs};
-    fmt_json_obj(b, &o, publication_hides, (void *)&s->priv);
+    fmt_json_obj(b, r->obj, publication_hides, (void *)&s->priv);
 }
 
 static void rec_text(Buf *b, const Side *s, const Rec *r)
@@ -412,8 +435,7 @@ static void rec_text(Buf *b, const Side *s, const Rec *r)
         buf_printf(b, "deleted: %u\n", r->id);
         return;
     }
-    Obj o = {.id = r->id, .n = r->n, .cap = r->n, .attrs = (Attr *)r->attrs};
-    fmt_print_obj(b, &o, publication_hides, (void *)&s->priv);
+    fmt_print_obj(b, r->obj, publication_hides, (void *)&s->priv);
 }
 
 /* One object of the final state under its heading, flushing what b holds first. */

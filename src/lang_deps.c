@@ -213,11 +213,12 @@ bool deps_may_match(const Read *r, const Obj *o)
     if (!o) return false;
     /* the keys and the attributes both sorted by name: one walk over the
      * attributes answers for every key (the engine asks at every change) */
+    const Shape *sh = o->shape;
     uint32_t j = 0;
     for (int i = 0; i < r->nconsts; i++) {
         Sym name = r->consts[i].name;
-        while (j < o->n && o->attrs[j].name < name) j++;
-        Sym v = j < o->n && o->attrs[j].name == name ? o->attrs[j].value : SYM_EMPTY;
+        while (j < sh->n && sh->names[j] < name) j++;
+        Sym v = j < sh->n && sh->names[j] == name ? o->vals[j] : SYM_EMPTY;
         if (sym_canon(v) != r->consts[i].value) return false;
     }
     return true;

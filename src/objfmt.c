@@ -285,10 +285,10 @@ static int rank(Sym name)
 
 static int cmp_attr_of(const Obj *o, uint32_t x, uint32_t y)
 {
-    const Attr *a = &o->attrs[x], *b = &o->attrs[y];
-    int ra = rank(a->name), rb = rank(b->name);
+    Sym a = obj_name(o, x), b = obj_name(o, y);
+    int ra = rank(a), rb = rank(b);
     if (ra != rb) return ra - rb;
-    return strcmp(sym_text(a->name), sym_text(b->name));
+    return strcmp(sym_text(a), sym_text(b));
 }
 
 /* qsort's comparison finds the object here: one per thread, as the
@@ -304,13 +304,14 @@ static int cmp_attr(const void *x, const void *y)
  * without qsort's calls. */
 static void order_into(const Obj *o, uint32_t *ix)
 {
-    for (uint32_t i = 0; i < o->n; i++) ix[i] = i;
-    if (o->n > 16) {
+    uint32_t n = obj_n(o);
+    for (uint32_t i = 0; i < n; i++) ix[i] = i;
+    if (n > 16) {
         sorting = o;
-        qsort(ix, o->n, sizeof *ix, cmp_attr);
+        qsort(ix, n, sizeof *ix, cmp_attr);
         return;
     }
-    for (uint32_t i = 1; i < o->n; i++) {
+    for (uint32_t i = 1; i < n; i++) {
         uint32_t x = ix[i], j = i;
         for (; j > 0 && cmp_attr_of(o, ix[j - 1], x) > 0; j--) ix[j] = ix[j - 1];
         ix[j] = x;
@@ -319,7 +320,7 @@ static void order_into(const Obj *o, uint32_t *ix)
 
 uint32_t *fmt_order(const Obj *o)
 {
-    uint32_t *ix = xmalloc((o->n ? o->n : 1) * sizeof *ix);
+    uint32_t *ix = xmalloc((obj_n(o) ? obj_n(o) : 1) * sizeof *ix);
     order_into(o, ix);
     return ix;
 }
@@ -331,14 +332,14 @@ void fmt_print_obj(Buf *b, const Obj *o, FmtHide hide, void *ud)
     buf_puts(b, "objectId: ");
     buf_put_int(b, o->id);
     buf_putc(b, '\n');
-    uint32_t small[32], *ix = o->n <= 32 ? small : xmalloc(o->n * sizeof *ix);
+    uint32_t n = obj_n(o), small[32], *ix = n <= 32 ? small : xmalloc(n * sizeof *ix);
     order_into(o, ix);
-    for (uint32_t k = 0; k < o->n; k++) {
-        const Attr *a = &o->attrs[ix[k]];
-        if (hide && hide(o, a->name, ud)) continue;
-        buf_add(b, sym_text(a->name), sym_len(a->name));
+    for (uint32_t k = 0; k < n; k++) {
+        Sym name = obj_name(o, ix[k]);
+        if (hide && hide(o, name, ud)) continue;
+        buf_add(b, sym_text(name), sym_len(name));
         buf_add(b, ": ", 2);
-        fmt_print_value(b, a->value);
+        fmt_print_value(b, obj_value(o, ix[k]));
         buf_putc(b, '\n');
     }
     if (ix != small) free(ix);
@@ -373,13 +374,13 @@ void fmt_json_obj(Buf *b, const Obj *o, FmtHide hide, void *ud)
 {
     buf_printf(b, "{\"objectId\":\"%u\"", o->id);
     uint32_t *ix = fmt_order(o);
-    for (uint32_t k = 0; k < o->n; k++) {
-        const Attr *a = &o->attrs[ix[k]];
-        if (hide && hide(o, a->name, ud)) continue;
+    for (uint32_t k = 0; k < obj_n(o); k++) {
+        Sym name = obj_name(o, ix[k]), value = obj_value(o, ix[k]);
+        if (hide && hide(o, name, ud)) continue;
         buf_putc(b, ',');
-        json_string(b, sym_text(a->name), sym_len(a->name));
+        json_string(b, sym_text(name), sym_len(name));
         buf_putc(b, ':');
-        json_string(b, sym_text(a->value), sym_len(a->value));
+        json_string(b, sym_text(value), sym_len(value));
     }
     free(ix);
     buf_putc(b, '}');

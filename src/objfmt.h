@@ -61,7 +61,7 @@ void fmt_print_obj(Buf *b, const Obj *o, FmtHide hide, void *ud);
 void json_string(Buf *b, const char *s, size_t n);
 void fmt_json_obj(Buf *b, const Obj *o, FmtHide hide, void *ud);
 /* Attribute names in print order: objectId, type, ruleOrder, if, then,
- * then the rest by byte order.  Returns a malloc'd array of o->n indexes. */
+ * then the rest by byte order.  Returns a malloc'd array of obj_n(o) indexes. */
 uint32_t *fmt_order(const Obj *o);
 
 #endif

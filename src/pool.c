@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pool_shape.h"
 #include "util.h"
 
 /* The index is a table of small slots over two arrays: the lists (a key
@@ -170,41 +171,44 @@ uint64_t pool_term_hash(const Pool *p, ObjId id, Sym name, Sym value)
 static uint64_t obj_terms(const Pool *p, const Obj *o)
 {
     uint64_t sum = 0;
-    for (uint32_t k = 0; k < o->n; k++) sum += triple_hash(p, o->id, o->attrs[k].name, o->attrs[k].value);
+    for (uint32_t k = 0; k < obj_n(o); k++) sum += triple_hash(p, o->id, obj_name(o, k), o->vals[k]);
     return sum;
 }
 
-/* An object's attributes live in one block of malloc that begins with
- * eight bytes more: the sum of their terms of state_hash, which every
- * object keeps (a new one has none; raw_set_at keeps it as the attributes
+/* An object's values live in one block of malloc that begins with eight
+ * bytes more: the sum of their terms of state_hash, which every object
+ * keeps (a new one has none; raw_set_at keeps it as the attributes
  * change, an object deleted keeps it for the undo that may put it back,
  * and pool_set_hash_key computes it again), so that deleting an object,
  * or putting it back, takes its terms without hashing its attributes
  * again (they were hashed when set, long before: 4% of Engine City's
  * instructions).  In the Obj itself the sum would take an object from a
- * 32-byte block of malloc to a 48-byte one; here it takes the place of
- * the odd attribute obj_reserve used to round up to (a vote's twelve
- * take 112 bytes either way). */
-#define ATTRS_HEAD 1 /* Attr-sized slots of the sum (8 bytes) */
+ * 32-byte block of malloc to a 48-byte one. */
+#define VALS_HEAD 2 /* Sym-sized slots of the sum (8 bytes) */
 
-static uint64_t *terms_at(const Obj *o) { return (uint64_t *)(void *)(o->attrs - ATTRS_HEAD); }
+static uint64_t *terms_at(const Obj *o) { return (uint64_t *)(void *)(o->vals - VALS_HEAD); }
 
-/* The kept sum (no attributes: no block, and the sum is 0). */
-static uint64_t kept_terms(const Obj *o) { return o->attrs ? *terms_at(o) : 0; }
+/* The kept sum (no values: no block, and the sum is 0). */
+static uint64_t kept_terms(const Obj *o) { return o->vals ? *terms_at(o) : 0; }
 
 static void keep_terms(Obj *o, uint64_t sum)
 {
-    if (o->attrs) *terms_at(o) = sum;
+    if (o->vals) *terms_at(o) = sum;
 }
 
-/* Resizes o's block to cap attributes (its sum goes along). */
-static void attrs_resize(Obj *o, uint32_t cap)
+/* The room a block holds at least, for n values: a multiple of four, as
+ * malloc's blocks come in steps of 16 bytes with 8 of them its own (the
+ * sum and four values fill 24, eight 40, twelve 56: a vote's eleven take
+ * a block of 64 bytes).  The room only grows: a block may hold more. */
+static uint32_t vals_room(uint32_t n) { return n <= 4 ? 4 : (n + 3) & ~3u; }
+
+/* Makes o's block hold at least n values (its sum goes along). */
+static void vals_resize(Obj *o, uint32_t n)
 {
-    Attr *base = o->attrs ? o->attrs - ATTRS_HEAD : NULL;
+    Sym *base = o->vals ? o->vals - VALS_HEAD : NULL;
     bool fresh = !base;
-    base = xrealloc(base, (ATTRS_HEAD + (size_t)cap) * sizeof *base);
-    o->attrs = base + ATTRS_HEAD;
-    o->cap = cap;
+    base = xrealloc(base, (VALS_HEAD + (size_t)vals_room(n)) * sizeof *base);
+    o->vals = base + VALS_HEAD;
     if (fresh) *terms_at(o) = 0; /* no attribute yet */
 }
 
@@ -213,6 +217,13 @@ static uint64_t exist_hash(const Pool *p, ObjId id)
     unsigned char b[8];
     put_le(b, (uint64_t)id | (uint64_t)TAG_EXISTS << 32);
     return siphash24(p->hash_key, b, sizeof b);
+}
+
+static void obj_set_shape(Pool *p, Obj *o, Shape *sh)
+{
+    shape_hold(p, sh);
+    shape_drop(p, o->shape);
+    o->shape = sh;
 }
 
 Pool *pool_new(void)
@@ -227,28 +238,30 @@ Pool *pool_new(void)
     return p;
 }
 
-void obj_free(Obj *o)
+static void obj_free(Pool *p, Obj *o)
 {
     if (!o) return;
-    if (o->attrs) free(o->attrs - ATTRS_HEAD);
+    shape_drop(p, o->shape);
+    if (o->vals) free(o->vals - VALS_HEAD);
     free(o);
 }
 
-Obj *obj_clone(const Obj *o)
+static Obj *obj_clone(Pool *p, const Obj *o)
 {
     Obj *c = xmalloc(sizeof *c);
     *c = *o;
-    c->attrs = NULL;
-    attrs_resize(c, o->n ? o->n : 1);
+    shape_hold(p, c->shape);
+    c->vals = NULL;
+    vals_resize(c, obj_n(o));
     keep_terms(c, kept_terms(o));
-    if (o->n) memcpy(c->attrs, o->attrs, o->n * sizeof *c->attrs);
+    if (obj_n(o)) memcpy(c->vals, o->vals, obj_n(o) * sizeof *c->vals);
     return c;
 }
 
 void pool_free(Pool *p)
 {
     if (!p) return;
-    for (size_t i = 0; i < p->objlen; i++) obj_free(p->objs[i]);
+    for (size_t i = 0; i < p->objlen; i++) obj_free(p, p->objs[i]);
     free(p->objs);
     for (size_t k = 0; k < p->nlists; k++) idset_free(&p->lists[k / LIST_CHUNK][k % LIST_CHUNK].set);
     for (size_t c = 0; c < p->lists_chunks; c++) free(p->lists[c]);
@@ -261,6 +274,7 @@ void pool_free(Pool *p)
     free(p->hash_memo);
     free(p->lookup_memo);
     pool_forget_undo(p);
+    shapes_free(p);
     free(p->undo);
     free(p->changes.c);
     free(p->touched.ids);
@@ -546,7 +560,7 @@ static void note_base(Pool *p)
 static void log_undo(Pool *p, Undo u)
 {
     if (!p->logging) {
-        obj_free(u.saved);
+        obj_free(p, u.saved);
         return;
     }
     GROW(p->undo, p->undo_len, p->undo_cap);
@@ -564,7 +578,7 @@ static void note_change(Pool *p, ChangeKind kind, const Obj *o, Sym name, Sym ol
     GROW(l->c, l->len, l->cap);
     /* attributes sort by Sym, and type's is one of the first texts
      * interned: it is almost always the first attribute */
-    Sym type = o->n && o->attrs[0].name == SYM_type ? o->attrs[0].value : obj_get(o, SYM_type);
+    Sym type = obj_n(o) && obj_name(o, 0) == SYM_type ? o->vals[0] : obj_get(o, SYM_type);
     l->c[l->len++] = (Change){kind, o->id, name, old, type};
 }
 
@@ -589,14 +603,16 @@ static void install(Pool *p, Obj *o)
     /* a new object has no terms; one put back by an undo kept its own */
     assert(kept_terms(o) == obj_terms(p, o));
     p->state_hash += exist_hash(p, o->id) + kept_terms(o);
-    for (uint32_t i = 0; i < o->n; i++) index_add(p, o->id, o->attrs[i].name, o->attrs[i].value);
+    for (uint32_t i = 0; i < obj_n(o); i++) index_add(p, o->id, obj_name(o, i), o->vals[i]);
 }
 
-static Obj *obj_new(ObjId id)
+static Obj *obj_new(Pool *p, ObjId id)
 {
     Obj *o = xcalloc(1, sizeof *o);
     o->id = id;
     o->idsym = sym_from_long((long)id);
+    o->shape = shape_none(p);
+    shape_hold(p, o->shape);
     return o;
 }
 
@@ -604,7 +620,7 @@ ObjId pool_create(Pool *p)
 {
     note_base(p);
     ObjId id = p->next_id++;
-    install(p, obj_new(id));
+    install(p, obj_new(p, id));
     note_change(p, CHANGE_CREATE, p->objs[id], SYM_EMPTY, SYM_EMPTY);
     log_undo(p, (Undo){.kind = UNDO_CREATE, .id = id});
     return id;
@@ -614,7 +630,7 @@ bool pool_create_at(Pool *p, ObjId id)
 {
     if (id < p->next_id || id >= IDSET_DEAD) return false;
     p->next_id = id + 1;
-    install(p, obj_new(id));
+    install(p, obj_new(p, id));
     return true;
 }
 
@@ -622,7 +638,7 @@ bool pool_create_reserved(Pool *p, ObjId id)
 {
     if (id == 0 || id >= p->next_id || pool_get(p, id)) return false;
     note_base(p);
-    install(p, obj_new(id));
+    install(p, obj_new(p, id));
     note_change(p, CHANGE_CREATE, p->objs[id], SYM_EMPTY, SYM_EMPTY);
     log_undo(p, (Undo){.kind = UNDO_CREATE, .id = id});
     return true;
@@ -632,7 +648,7 @@ static Obj *uninstall(Pool *p, ObjId id)
 {
     Obj *o = p->objs[id];
     touch(p, id);
-    for (uint32_t i = 0; i < o->n; i++) index_remove(p, id, o->attrs[i].name, o->attrs[i].value);
+    for (uint32_t i = 0; i < obj_n(o); i++) index_remove(p, id, obj_name(o, i), o->vals[i]);
     idset_remove(&p->all, id);
     p->state_hash -= exist_hash(p, id) + kept_terms(o);
     p->objs[id] = NULL;
@@ -651,13 +667,14 @@ bool pool_delete(Pool *p, ObjId id)
 
 static uint32_t attr_pos(const Obj *o, Sym name, bool *found)
 {
-    uint32_t lo = 0, hi = o->n;
+    const Shape *sh = o->shape;
+    uint32_t lo = 0, hi = sh->n;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
-        if (o->attrs[mid].name < name) lo = mid + 1;
+        if (sh->names[mid] < name) lo = mid + 1;
         else hi = mid;
     }
-    *found = lo < o->n && o->attrs[lo].name == name;
+    *found = lo < sh->n && sh->names[lo] == name;
     return lo;
 }
 
@@ -666,17 +683,13 @@ Sym obj_get(const Obj *o, Sym name)
     if (name == SYM_objectId) return o->idsym;
     bool found;
     uint32_t i = attr_pos(o, name, &found);
-    return found ? o->attrs[i].value : SYM_EMPTY;
+    return found ? o->vals[i] : SYM_EMPTY;
 }
 
-/* Room for n attributes.  Objects have about a dozen: they grow by two,
- * not double, to an even count: malloc's blocks come in steps of 16 bytes
- * with 8 of them its own, so the sum (8 bytes) and an even number of
- * 8-byte attributes fill one exactly (a vote's 12 take 112 bytes). */
+/* Room for n values, made at once (a move's are known before it is made). */
 static void obj_reserve(Obj *o, uint32_t n)
 {
-    if (n <= o->cap) return;
-    attrs_resize(o, n <= 2 ? 2 : (n + 1) & ~1u); /* 2, 4, 6...: where growing by two leads */
+    if (!o->vals || n > vals_room(obj_n(o))) vals_resize(o, n);
 }
 
 void pool_reserve(Pool *p, ObjId id, uint32_t n)
@@ -687,46 +700,47 @@ void pool_reserve(Pool *p, ObjId id, uint32_t n)
 
 /* Sets name to value ("" removes) in the attributes of o alone, at i,
  * where attr_pos found it or would put it. */
-static void obj_put_at(Obj *o, uint32_t i, bool found, Sym name, Sym value)
+static void obj_put_at(Pool *p, Obj *o, uint32_t i, bool found, Sym name, Sym value)
 {
+    uint32_t n = obj_n(o);
     if (found) {
         if (value != SYM_EMPTY) {
-            o->attrs[i].value = value;
+            o->vals[i] = value;
             return;
         }
-        memmove(o->attrs + i, o->attrs + i + 1, (o->n - i - 1) * sizeof *o->attrs);
-        o->n--;
+        memmove(o->vals + i, o->vals + i + 1, (n - i - 1) * sizeof *o->vals);
+        obj_set_shape(p, o, shape_next(p, o->shape, i, name, false));
         return;
     }
     if (value == SYM_EMPTY) return;
-    if (o->n == o->cap) obj_reserve(o, o->n + 1);
-    memmove(o->attrs + i + 1, o->attrs + i, (o->n - i) * sizeof *o->attrs);
-    o->attrs[i] = (Attr){name, value};
-    o->n++;
+    if (!o->vals || n + 1 > vals_room(n)) obj_reserve(o, n + 1);
+    memmove(o->vals + i + 1, o->vals + i, (n - i) * sizeof *o->vals);
+    o->vals[i] = value;
+    obj_set_shape(p, o, shape_next(p, o->shape, i, name, true));
     /* sorted by name, and no attribute holds "" */
-    assert(i == 0 || o->attrs[i - 1].name < name);
-    assert(i + 1 == o->n || name < o->attrs[i + 1].name);
+    assert(i == 0 || obj_name(o, i - 1) < name);
+    assert(i + 1 == obj_n(o) || name < obj_name(o, i + 1));
 }
 
-static void obj_put(Obj *o, Sym name, Sym value)
+static void obj_put(Pool *p, Obj *o, Sym name, Sym value)
 {
     bool found;
     uint32_t i = attr_pos(o, name, &found);
-    obj_put_at(o, i, found, name, value);
+    obj_put_at(p, o, i, found, name, value);
 }
 
 /* Writes without logging; used by pool_set and by undo.  The attribute
  * is at i of o's (attr_pos), holding old if found. */
 static void raw_set_at(Pool *p, Obj *o, uint32_t i, bool found, Sym name, Sym value)
 {
-    Sym old = found ? o->attrs[i].value : SYM_EMPTY;
+    Sym old = found ? o->vals[i] : SYM_EMPTY;
     uint64_t terms = kept_terms(o);
     touch(p, o->id);
     if (old != SYM_EMPTY) {
         index_remove(p, o->id, name, old);
         terms -= triple_hash(p, o->id, name, old);
     }
-    obj_put_at(o, i, found, name, value);
+    obj_put_at(p, o, i, found, name, value);
     if (value != SYM_EMPTY) {
         index_add(p, o->id, name, value);
         terms += triple_hash(p, o->id, name, value);
@@ -748,7 +762,7 @@ bool pool_set(Pool *p, ObjId id, Sym name, Sym value)
     if (!o || name == SYM_objectId || name == SYM_EMPTY) return false;
     bool found;
     uint32_t i = attr_pos(o, name, &found);
-    Sym old = found ? o->attrs[i].value : SYM_EMPTY;
+    Sym old = found ? o->vals[i] : SYM_EMPTY;
     if (old == value) return false;
     note_base(p);
     raw_set_at(p, o, i, found, name, value);
@@ -815,16 +829,14 @@ static void mark_obj(const Obj *o)
 {
     if (!o) return;
     sym_mark(o->idsym);
-    for (uint32_t k = 0; k < o->n; k++) {
-        sym_mark(o->attrs[k].name);
-        sym_mark(o->attrs[k].value);
-    }
+    for (uint32_t k = 0; k < obj_n(o); k++) sym_mark(o->vals[k]); /* the names: shapes_mark */
 }
 
-void pool_mark_syms(const Pool *p)
+void pool_mark_syms(Pool *p)
 {
     hash_memo_clear(p);
     lookup_memo_clear(p);
+    shapes_mark(p);
     for (size_t i = 0; i < p->objlen; i++) mark_obj(p->objs[i]);
     for (uint32_t k = 0; k < p->nlists; k++) {
         sym_mark(list_at(p, k)->name);
@@ -904,11 +916,11 @@ void pool_undo_to(Pool *p, size_t mark)
         bool gone = born_has(&born, u->id); /* made since: it will not be there */
         switch (u->kind) {
         case UNDO_CREATE:
-            if (p->objs[u->id]) obj_free(uninstall(p, u->id));
+            if (p->objs[u->id]) obj_free(p, uninstall(p, u->id));
             if (u->id + 1 == p->next_id) p->next_id = u->id;
             break;
         case UNDO_DELETE:
-            if (gone) obj_free(u->saved);
+            if (gone) obj_free(p, u->saved);
             else install(p, u->saved);
             u->saved = NULL;
             break;
@@ -922,7 +934,7 @@ void pool_undo_to(Pool *p, size_t mark)
 
 void pool_forget_undo(Pool *p)
 {
-    for (size_t i = 0; i < p->undo_len; i++) obj_free(p->undo[i].saved);
+    for (size_t i = 0; i < p->undo_len; i++) obj_free(p, p->undo[i].saved);
     p->undo_len = 0;
 }
 
@@ -964,24 +976,24 @@ static int cmp_objid(const void *a, const void *b)
 /* Walks the undo records from the newest back to `mark` on copies of the
  * objects they touch, which then hold those objects as they were at the
  * mark (NULL: not alive then); untouched objects did not change. */
-static void objects_at_mark(const Pool *p, size_t mark, ObjId *ids, size_t n, Obj **then)
+static void objects_at_mark(Pool *p, size_t mark, ObjId *ids, size_t n, Obj **then)
 {
     for (size_t i = 0; i < n; i++) {
         const Obj *o = pool_get(p, ids[i]);
-        then[i] = o ? obj_clone(o) : NULL;
+        then[i] = o ? obj_clone(p, o) : NULL;
     }
     for (size_t k = p->undo_len; k-- > mark;) {
         const Undo *u = &p->undo[k];
         const ObjId *at = bsearch(&u->id, ids, n, sizeof *ids, cmp_objid);
         Obj **o = &then[at - ids];
         if (u->kind == UNDO_CREATE) {
-            obj_free(*o);
+            obj_free(p, *o);
             *o = NULL;
         } else if (u->kind == UNDO_DELETE) {
-            obj_free(*o);
-            *o = obj_clone(u->saved);
+            obj_free(p, *o);
+            *o = obj_clone(p, u->saved);
         } else if (*o) {
-            obj_put(*o, u->name, u->old);
+            obj_put(p, *o, u->name, u->old);
         }
     }
 }
@@ -989,13 +1001,10 @@ static void objects_at_mark(const Pool *p, size_t mark, ObjId *ids, size_t n, Ob
 static bool same_obj(const Obj *a, const Obj *b)
 {
     if (!a || !b) return a == b;
-    if (a->n != b->n) return false;
-    for (uint32_t i = 0; i < a->n; i++)
-        if (a->attrs[i].name != b->attrs[i].name || a->attrs[i].value != b->attrs[i].value) return false;
-    return true;
+    return a->shape == b->shape && (!obj_n(a) || memcmp(a->vals, b->vals, obj_n(a) * sizeof *a->vals) == 0);
 }
 
-bool pool_unchanged_since(const Pool *p, size_t mark)
+bool pool_unchanged_since(Pool *p, size_t mark)
 {
     if (!p->logging || mark > p->undo_len) return false;
     size_t n = 0, total = p->undo_len - mark;
@@ -1010,7 +1019,7 @@ bool pool_unchanged_since(const Pool *p, size_t mark)
     bool same = true;
     for (size_t i = 0; i < u; i++) {
         same = same && same_obj(then[i], pool_get(p, ids[i]));
-        obj_free(then[i]);
+        obj_free(p, then[i]);
     }
     free(then);
     free(ids);

@@ -5,6 +5,8 @@
  * Invariants:
  *  - Ids are assigned from 1 upwards and never reused (next_id only grows).
  *  - An object's attributes are sorted by name Sym; no attribute holds "".
+ *    Their names are its Shape's, shared with every object of the pool
+ *    that has the same names; its Sym values are its own.
  *  - For every live object and attribute (name, value) the object's id is in
  *    the posting list of (name, sym_canon(value)), and in `all`; nothing else
  *    is in any posting list.  So "type == vote" or "propId == 5.0" is one
@@ -57,13 +59,34 @@ typedef struct Attr {
     Sym value;
 } Attr;
 
+/* The names of an object's attributes, sorted by Sym: one Shape for all
+ * the objects of a pool that have the same names (a thousand votes share
+ * one), so that an object keeps only its values.  pool.c makes, finds and
+ * frees them; the rest of the program only reads them. */
+#define SHAPE_NEXT 4
+typedef struct Shape {
+    uint32_t n;     /* names */
+    uint32_t refs;  /* objects holding it (pool_shape.c) */
+    uint64_t hash;  /* of the names, as a set (pool_shape.c) */
+    struct {        /* the shapes it led to last, by the name gained or lost */
+        Sym name;
+        bool add;
+        struct Shape *to;
+    } next[SHAPE_NEXT];
+    Sym names[];
+} Shape;
+
 typedef struct Obj {
     ObjId id;
     Sym idsym;     /* the id as text, for reading objectId */
-    uint32_t n;    /* attributes in use */
-    uint32_t cap;
-    Attr *attrs;   /* sorted by name (with, before them, what pool.c keeps of them) */
+    Shape *shape;  /* its attributes' names; never NULL */
+    Sym *vals;     /* vals[k] is the value of shape->names[k] (with, before
+                      them, what pool.c keeps of them) */
 } Obj;
+
+static inline uint32_t obj_n(const Obj *o) { return o->shape->n; }
+static inline Sym obj_name(const Obj *o, uint32_t k) { return o->shape->names[k]; }
+static inline Sym obj_value(const Obj *o, uint32_t k) { return o->vals[k]; }
 
 typedef enum { UNDO_CREATE, UNDO_DELETE, UNDO_SET } UndoKind;
 
@@ -134,6 +157,9 @@ typedef struct Pool {
     size_t slots_cap;
     RangeIndex *ranges; /* open addressing by name */
     size_t ranges_cap, ranges_len;
+    Shape **shapes;     /* its objects' shapes: open addressing by hash (pool_shape.c) */
+    size_t shapes_cap, nshapes, shapes_unheld;
+    Shape *shape_none;  /* the shape of no attributes (in shapes) */
     uint64_t state_hash;
     uint64_t hash_key[2]; /* the game's secret (store meta hash_key) */
     struct HashMemo *hash_memo; /* recent terms of state_hash (pool.c) */
@@ -202,15 +228,13 @@ uint64_t pool_term_hash(const Pool *p, ObjId id, Sym name, Sym value);
  * at the mark: every object created since is gone again, every one deleted
  * since is back, every attribute set since has its old value.  False when
  * the log is off.  Costs O(records since the mark). */
-bool pool_unchanged_since(const Pool *p, size_t mark);
+bool pool_unchanged_since(Pool *p, size_t mark);
 
 /* Between events: drops the emptied posting lists (and their numbers from
  * the range indexes), then marks every Sym the pool holds for the collector
  * (value.h). */
 void pool_compact(Pool *p);
-void pool_mark_syms(const Pool *p);
+void pool_mark_syms(Pool *p);
 
-Obj *obj_clone(const Obj *o);
-void obj_free(Obj *o);
 
 #endif

@@ -72,7 +72,7 @@ typedef struct Consts {
 
 /* A kind of move: the literal keys a rule matches it by, the attributes an
  * honest move of that kind sets, and the others the rules read on it. */
-typedef struct Shape {
+typedef struct MoveShape {
     Consts c;
     Sym base[MAX_BASE];
     char *const *alts[MAX_BASE]; /* the sugar's alternatives, or NULL */
@@ -80,7 +80,7 @@ typedef struct Shape {
     int nbase;
     Sym extras[MAX_EXTRAS];
     int nextras;
-} Shape;
+} MoveShape;
 
 /* An attribute a rule reads on objects of a type (for moves, with the
  * match's literal keys). */
@@ -127,7 +127,7 @@ typedef struct Vocab {
     Sym run_type;       /* the rules' type: a change to one stops all skipping */
     Word *w;
     int nw, wcap;
-    Shape *s;
+    MoveShape *s;
     int ns, scap;
     AttrRead *reads;
     int nreads, rcap;
@@ -229,12 +229,12 @@ static bool consts_within(const Consts *a, const Consts *b)
     return true;
 }
 
-static Shape *shape_of(Vocab *v, const Consts *c)
+static MoveShape *shape_of(Vocab *v, const Consts *c)
 {
     for (int i = 0; i < v->ns; i++)
         if (v->s[i].c.n == c->n && consts_within(c, &v->s[i].c)) return &v->s[i];
     GROW(v->s, v->ns, v->scap);
-    v->s[v->ns] = (Shape){.c = *c};
+    v->s[v->ns] = (MoveShape){.c = *c};
     return &v->s[v->ns++];
 }
 
@@ -243,7 +243,7 @@ static Shape *shape_of(Vocab *v, const Consts *c)
 static void add_shape(Vocab *v, const Node *m, const Consts *c)
 {
     if (!c->n) return;
-    Shape *sh = shape_of(v, c);
+    MoveShape *sh = shape_of(v, c);
     const Match *mi = m->match;
     for (int i = 0; mi && i < mi->nkeys; i++) {
         const MatchKey *k = &mi->keys[i];
@@ -417,7 +417,7 @@ static void joins_of_rule(Vocab *v, const Uses *u, const bool *numeric_var)
     }
 }
 
-static bool in_shape(const Shape *sh, Sym name)
+static bool in_shape(const MoveShape *sh, Sym name)
 {
     for (int i = 0; i < sh->c.n; i++)
         if (sh->c.a[i].name == name) return true;
@@ -438,7 +438,7 @@ static bool honest_somewhere(const Vocab *v, Sym name)
 
 /* The attributes honest moves of a kind do not set but the rules read on
  * such a move or on what it becomes: where its scams live. */
-static void shape_extras(Vocab *v, Shape *sh)
+static void shape_extras(Vocab *v, MoveShape *sh)
 {
     Sym types[16];
     int nt = 0;
@@ -466,7 +466,7 @@ static void shapes_from_sugar(Vocab *v, const Sugar *sg)
         Consts c = {0};
         for (int k = 0; k < n; k++)
             if (a[k].literal && c.n < MAX_CONSTS) c.a[c.n++] = (Attr){sym_cstr(a[k].name), sym_canon(sym_cstr(a[k].literal))};
-        Shape *sh = shape_of(v, &c);
+        MoveShape *sh = shape_of(v, &c);
         sh->nbase = 0; /* the sugar knows the honest move best */
         for (int k = 0; k < n; k++)
             if (!a[k].literal && sh->nbase < MAX_BASE) {
@@ -775,7 +775,7 @@ static void vocab_build(Vocab *v, Game *g)
     if (g->sugar) shapes_from_sugar(v, g->sugar);
     if (!v->ns) { /* no rule tells moves apart: one shape, every attribute read is base */
         GROW(v->s, v->ns, v->scap);
-        v->s[v->ns++] = (Shape){0};
+        v->s[v->ns++] = (MoveShape){0};
     }
     for (int i = 0; i < v->ns; i++) shape_extras(v, &v->s[i]);
     boundaries(v);
@@ -1213,11 +1213,11 @@ static void state_numbers(Search *S)
     int nbig = 0;
     for (uint32_t i = idset_seek(&p->all, 0, 1); i < p->all.len; i = idset_seek(&p->all, i + 1, 0)) {
         const Obj *o = pool_get(p, p->all.ids[i]);
-        for (uint32_t k = 0; k < o->n; k++) {
+        for (uint32_t k = 0; k < obj_n(o); k++) {
             long n;
-            Sym val = o->attrs[k].value;
+            Sym val = obj_value(o, k);
             if (!sym_is_number(val) || !sym_to_long(val, &n) || n <= 1 || n >= 1000000000L) continue;
-            if (o->attrs[k].name == SYM_ruleOrder || attr_is_private(S->g->eng->private_attrs, o->attrs[k].name)) continue;
+            if (obj_name(o, k) == SYM_ruleOrder || attr_is_private(S->g->eng->private_attrs, obj_name(o, k))) continue;
             int at = 0;
             while (at < nbig && big[at] > n) at++;
             if (at < nbig && big[at] == n) continue;
@@ -1334,7 +1334,7 @@ static ScamStep *push_move(Moves *ms, int sender, const Attr *a, int na, int cop
  * then the first of those sent twice in one message, the first few with
  * one more attribute the rules read, and the first with one attribute
  * given a boundary value.  Returns the index of the first honest move. */
-static int shape_moves(Search *S, const Shape *sh, int sender, Moves *out)
+static int shape_moves(Search *S, const MoveShape *sh, int sender, Moves *out)
 {
     Sym cand[MAX_BASE][MAX_CANDS];
     int ncand[MAX_BASE];

@@ -105,7 +105,7 @@ static void round_trip(void **state)
     assert_true(strncmp(buf_str(&b), "objectId: 1\ntype: thing\n", 24) == 0);
     FmtDoc d = read_ok(buf_str(&b));
     assert_int_equal(d.n, 1);
-    assert_int_equal(d.objs[0].n, (int)pool_get(p, id)->n);
+    assert_int_equal(d.objs[0].n, (int)obj_n(pool_get(p, id)));
     for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
         snprintf(name, sizeof name, "a%zu", i);
         assert_string_equal(val(&d, 0, name), values[i]);

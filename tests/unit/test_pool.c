@@ -87,6 +87,25 @@ static void check_against(const Pool *p, const Model *m)
                 assert_true(found);
             }
         }
+    /* an object's names are its shape's, sorted, and objects with the
+     * same names share one shape (those with others do not) */
+    for (ObjId id = 1; id < IDS; id++) {
+        const Obj *o = pool_get(p, id);
+        if (!o) continue;
+        uint32_t n = 0;
+        for (int a = 0; a < NAMES; a++) n += m->val[id][a] >= 0 && *values[m->val[id][a]];
+        assert_int_equal(obj_n(o), n);
+        for (uint32_t k = 1; k < n; k++) assert_true(obj_name(o, k - 1) < obj_name(o, k));
+        for (ObjId other = 1; other < id; other++) {
+            const Obj *x = pool_get(p, other);
+            if (!x) continue;
+            bool same_names = true;
+            for (int a = 0; a < NAMES; a++)
+                same_names &= (m->val[id][a] >= 0 && *values[m->val[id][a]]) ==
+                              (m->val[other][a] >= 0 && *values[m->val[other][a]]);
+            assert_int_equal(o->shape == x->shape, same_names);
+        }
+    }
     /* the running hash is the hash computed afresh (setting the same key
      * again recomputes it from the objects) */
     Pool *q = (Pool *)p;
@@ -324,6 +343,63 @@ static void touched_ids_name_every_change(void **state)
     pool_free(p);
 }
 
+/* Shapes are shared while held and given back once not: a name kept only
+ * by a shape outlives a collection of texts, the shapes of deleted objects
+ * go at the next one, and setting and removing attributes in every order
+ * cannot pile up shapes nobody holds. */
+static void shapes_are_shared_and_given_back(void **state)
+{
+    SymTable *t = sym_table_new();
+    sym_use(t);
+    Pool *p = pool_new();
+    ObjId ids[100];
+    for (int i = 0; i < 100; i++) {
+        ids[i] = pool_create(p);
+        char name[32];
+        snprintf(name, sizeof name, "onlyInShapes%d", i % 2);
+        pool_set(p, ids[i], SYM_type, sym_cstr("vote"));
+        pool_set(p, ids[i], sym_cstr(name), sym_from_long(i));
+    }
+    assert_true(pool_get(p, ids[0])->shape == pool_get(p, ids[98])->shape);
+    assert_true(pool_get(p, ids[1])->shape == pool_get(p, ids[99])->shape);
+    assert_true(pool_get(p, ids[0])->shape != pool_get(p, ids[1])->shape);
+    pool_forget_undo(p);
+    sym_gc_begin();
+    pool_mark_syms(p);
+    sym_gc_end();
+    /* only the shapes held are left (the two, and that of no attributes),
+     * and their names are still theirs */
+    assert_int_equal(p->nshapes, 3);
+    const Obj *o = pool_get(p, ids[1]);
+    assert_int_equal(obj_n(o), 2);
+    assert_string_equal(sym_text(obj_name(o, obj_name(o, 0) == SYM_type ? 1 : 0)), "onlyInShapes1");
+    assert_string_equal(sym_text(obj_get(o, sym_cstr("onlyInShapes1"))), "1");
+    for (int i = 0; i < 100; i++) pool_delete(p, ids[i]);
+    pool_forget_undo(p);
+    sym_gc_begin();
+    pool_mark_syms(p);
+    sym_gc_end();
+    assert_int_equal(p->nshapes, 1);
+    /* one object through every set of sixteen names, in random orders */
+    ObjId one = pool_create(p);
+    Sym many[16];
+    for (int k = 0; k < 16; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "n%d", k);
+        many[k] = sym_cstr(name);
+    }
+    for (int step = 0; step < 200000; step++) {
+        Sym name = many[roll(16)];
+        pool_set(p, one, name, obj_get(pool_get(p, one), name) == SYM_EMPTY ? SYM_T : SYM_EMPTY);
+        if (step % 1000 == 0) pool_forget_undo(p);
+        assert_true(p->nshapes - p->shapes_unheld <= 2);
+        assert_true(p->shapes_unheld <= 4096 + 2);
+    }
+    pool_free(p);
+    sym_use(NULL);
+    sym_table_free(t);
+}
+
 int run_pool_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -333,6 +409,7 @@ int run_pool_tests(void)
         cmocka_unit_test(many_lists_of_one_id),
         cmocka_unit_test(privacy_blank_is_a_view_undone_exactly),
         cmocka_unit_test(touched_ids_name_every_change),
+        cmocka_unit_test(shapes_are_shared_and_given_back),
     };
     return cmocka_run_group_tests_name("pool", tests, NULL, NULL);
 }

@@ -1,0 +1,37 @@
+/*
+ * pool_shape.h - the shapes of a pool's objects (pool.h, Shape): the
+ * sorted names of an object's attributes, kept once per pool for all the
+ * objects that have the same ones.  A vote's eleven names were 44 of the
+ * 88 bytes its attributes took; now the vote keeps its eleven values and a
+ * pointer.  Only pool.c uses this.
+ *
+ * A shape is found from the one an object had and the name it gains or
+ * loses, by a hash of the set of names (the sum of a hash per name, so
+ * the new set's is the old one's plus or minus one term).  A shape no
+ * object holds is not freed at once: the next move made passes through
+ * the same shapes as its attributes are set one by one.  It is freed at
+ * the next collection of texts (whose names it would otherwise hold), or
+ * once such shapes outnumber the held ones by a margin, so that a rule
+ * setting attributes in every order cannot pile them up.
+ */
+#ifndef NOMIC_POOL_SHAPE_H
+#define NOMIC_POOL_SHAPE_H
+
+#include "pool.h"
+
+/* The shape of no attributes, which every object starts from (the pool
+ * holds it: it is never freed before the pool). */
+Shape *shape_none(Pool *p);
+
+/* The shape of from's names with `name` put in at i (add), or with the
+ * name at i taken out (!add).  Not yet held: the caller holds it. */
+Shape *shape_next(Pool *p, Shape *from, uint32_t i, Sym name, bool add);
+void shape_hold(Pool *p, Shape *sh);
+void shape_drop(Pool *p, Shape *sh);
+/* Frees the shapes no object holds, and marks the names of the others
+ * for the collector of texts (value.h). */
+void shapes_mark(Pool *p);
+/* Frees every shape (the pool's objects are gone). */
+void shapes_free(Pool *p);
+
+#endif
