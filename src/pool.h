@@ -63,17 +63,13 @@ typedef struct Attr {
  * the objects of a pool that have the same names (a thousand votes share
  * one), so that an object keeps only its values.  pool.c makes, finds and
  * frees them; the rest of the program only reads them. */
-#define SHAPE_NEXT 4
+typedef struct ShapeNext ShapeNext;
 typedef struct Shape {
     uint32_t n;     /* names */
     uint32_t refs;  /* objects holding it (pool_shape.c) */
     uint64_t hash;  /* of the names, as a set (pool_shape.c) */
-    struct {        /* the shapes it led to last, by the name gained or lost */
-        Sym name;
-        bool add;
-        struct Shape *to;
-    } next[SHAPE_NEXT];
-    Sym names[];
+    ShapeNext *next; /* the shapes it led to last (pool_shape.c) */
+    Sym names[];    /* in the cache line of n, for a small shape */
 } Shape;
 
 typedef struct Obj {

@@ -9,6 +9,17 @@
 
 #include "util.h"
 
+/* The shapes one led to last, by the name gained or lost: apart from the
+ * names, which a lookup reads, and made at its first transition. */
+#define SHAPE_NEXT 4
+struct ShapeNext {
+    struct {
+        Sym name;
+        bool add;
+        Shape *to;
+    } e[SHAPE_NEXT];
+};
+
 /* Unheld shapes kept beyond the held ones before they are swept. */
 #define SHAPES_UNHELD_SLACK 4096
 
@@ -101,13 +112,15 @@ static Shape *shape_find(Pool *p, const Shape *from, uint32_t i, Sym name, bool 
 Shape *shape_next(Pool *p, Shape *from, uint32_t i, Sym name, bool add)
 {
     if (!add) name = from->names[i];
-    for (int k = 0; k < SHAPE_NEXT; k++)
-        if (from->next[k].to && from->next[k].name == name && from->next[k].add == add) return from->next[k].to;
+    ShapeNext *m = from->next;
+    for (int k = 0; m && k < SHAPE_NEXT; k++)
+        if (m->e[k].to && m->e[k].name == name && m->e[k].add == add) return m->e[k].to;
     Shape *to = shape_find(p, from, i, name, add);
-    memmove(from->next + 1, from->next, (SHAPE_NEXT - 1) * sizeof *from->next);
-    from->next[0].name = name;
-    from->next[0].add = add;
-    from->next[0].to = to;
+    if (!m) m = from->next = xcalloc(1, sizeof *m);
+    memmove(m->e + 1, m->e, (SHAPE_NEXT - 1) * sizeof *m->e);
+    m->e[0].name = name;
+    m->e[0].add = add;
+    m->e[0].to = to;
     return to;
 }
 
@@ -123,14 +136,18 @@ static void sweep(Pool *p)
     Shape **t = xcalloc(p->shapes_cap, sizeof *t);
     for (size_t k = 0; k < p->shapes_cap; k++) { /* no memo may lead to a shape freed */
         Shape *sh = p->shapes[k];
-        for (int j = 0; sh && sh->refs && j < SHAPE_NEXT; j++)
-            if (sh->next[j].to && !sh->next[j].to->refs) sh->next[j].to = NULL;
+        for (int j = 0; sh && sh->refs && sh->next && j < SHAPE_NEXT; j++)
+            if (sh->next->e[j].to && !sh->next->e[j].to->refs) sh->next->e[j].to = NULL;
     }
     for (size_t k = 0; k < p->shapes_cap; k++) {
         Shape *sh = p->shapes[k];
         if (!sh) continue;
-        if (sh->refs) table_put(t, p->shapes_cap, sh);
-        else free(sh);
+        if (sh->refs) {
+            table_put(t, p->shapes_cap, sh);
+        } else {
+            free(sh->next);
+            free(sh);
+        }
     }
     free(p->shapes);
     p->shapes = t;
@@ -157,7 +174,11 @@ void shapes_mark(Pool *p)
 
 void shapes_free(Pool *p)
 {
-    for (size_t k = 0; k < p->shapes_cap; k++) free(p->shapes[k]);
+    for (size_t k = 0; k < p->shapes_cap; k++) {
+        if (!p->shapes[k]) continue;
+        free(p->shapes[k]->next);
+        free(p->shapes[k]);
+    }
     free(p->shapes);
     p->shapes = NULL;
     p->shape_none = NULL;
