@@ -129,11 +129,26 @@ static inline void copy_short(unsigned char *d, const char *s, size_t n)
     }
 }
 
+/* s's text and its length; an immediate's digits are written into b (12
+ * bytes), not asked of sym_text, which would keep them until the next
+ * collection */
+static const char *term_text(Sym s, char *b, size_t *n)
+{
+    if (sym_is_immediate(s)) {
+        *n = sym_digits(s, b);
+        return b;
+    }
+    *n = sym_len(s);
+    return sym_text(s);
+}
+
 static uint64_t triple_hash_computed(const Pool *p, ObjId id, Sym name, Sym value)
 {
     /* SipHash of: the id, tag and name's length (eight bytes, sixteen for
      * a long name), the name, the value */
-    size_t nl = sym_len(name), vl = sym_len(value);
+    char nb[12], vb[12];
+    size_t nl, vl;
+    const char *nt = term_text(name, nb, &nl), *vt = term_text(value, vb, &vl);
     SipHash h;
     sip_init(&h, p->hash_key);
     if (nl + vl <= TERM_SHORT) { /* and so nl < 1 << 24 */
@@ -141,8 +156,8 @@ static uint64_t triple_hash_computed(const Pool *p, ObjId id, Sym name, Sym valu
         uint64_t w[TERM_SHORT / 8 + 1];
         unsigned char *b = (unsigned char *)w;
         size_t n = nl + vl;
-        copy_short(b, sym_text(name), nl);
-        copy_short(b + nl, sym_text(value), vl);
+        copy_short(b, nt, nl);
+        copy_short(b + nl, vt, vl);
         memset(b + n, 0, 8);
         sip_block(&h, (uint64_t)id | (uint64_t)TAG_ATTR << 32 | (uint64_t)nl << 40);
         size_t full = n & ~(size_t)7;
@@ -157,8 +172,8 @@ static uint64_t triple_hash_computed(const Pool *p, ObjId id, Sym name, Sym valu
         sip_add_u64(&h, (uint64_t)id | (uint64_t)TAG_LONG_NAME << 32);
         sip_add_u64(&h, nl);
     }
-    sip_add(&h, sym_text(name), nl);
-    sip_add(&h, sym_text(value), vl);
+    sip_add(&h, nt, nl);
+    sip_add(&h, vt, vl);
     return sip_end(&h);
 }
 

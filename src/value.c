@@ -48,6 +48,31 @@ typedef struct Atom {
 
 _Static_assert(sizeof(Atom) == 24 && offsetof(Atom, t) == 8, "an atom is 24 bytes, a long text's pointer aligned");
 
+/* An immediate (value.h: a whole number from 0 to 2^31 - 1, its value in
+ * the Sym) has no atom; the text sym_text gives for it is written into
+ * entries that never move, found by value through an index, and all of
+ * them are dropped at the next collection (no pointer sym_text gave
+ * lives across one: the collector runs between events).  A game asks for
+ * few of them: the numbers of its messages, the objects the journal
+ * prints. */
+typedef struct ImmText {
+    uint32_t v;
+    char t[12]; /* at most ten digits, and the NUL */
+} ImmText;
+
+#define IMM_CHUNK 1024
+
+typedef struct ImmTexts {
+    ImmText **chunks;
+    size_t n, nchunks;
+    uint32_t *index; /* open addressing: 0 empty, else 1 + the entry's place */
+    size_t index_cap;
+} ImmTexts;
+
+/* sym_num's rationals for immediates, used in turn: a caller holds at
+ * most two at once (value.h). */
+#define IMM_NUMS 4
+
 /* A table of interned texts (value.h): by default the process's; a
  * thread may use another (sym_use), one per game of a server of many, so
  * that games run at once each with texts of its own. */
@@ -70,6 +95,9 @@ struct SymTable {
     size_t nmarks;   /* ... for the atoms made before it began (a text made
                         since is in use: it is never freed by this one) */
     size_t marks_made; /* sym_mark calls of the collection under way, or of the last */
+    ImmTexts imm;    /* the texts of the immediates asked for since the last collection */
+    mpq_t imm_nums[IMM_NUMS]; /* the rationals of the immediates sym_num gave last */
+    int imm_num_next;
     bool ready;
 };
 
@@ -286,6 +314,74 @@ static size_t int64_text(char *b, int64_t v)
     return n;
 }
 
+static bool is_imm(Sym s) { return s & SYM_IMMEDIATE; }
+static uint32_t imm_value(Sym s) { return s & ~SYM_IMMEDIATE; }
+
+/* The immediate a text is, or 0 when it is none: the digits of a whole
+ * number below 2^31 as the printing rule writes it (no sign, no leading
+ * zero), so that every text has one Sym. */
+static Sym imm_of_text(const char *s, size_t n)
+{
+    if (n == 0 || n > 10 || (s[0] == '0' && n > 1)) return 0;
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9') return 0;
+        v = v * 10 + (uint64_t)(s[i] - '0');
+    }
+    return v < SYM_IMMEDIATE ? (Sym)(SYM_IMMEDIATE | v) : 0;
+}
+
+static size_t imm_len(uint32_t v)
+{
+    size_t n = 1;
+    while (v >= 10) v /= 10, n++;
+    return n;
+}
+
+static void imm_index_put(ImmTexts *it, uint32_t v, uint32_t ref)
+{
+    size_t mask = it->index_cap - 1, i = hash_mix(v) & mask;
+    while (it->index[i]) i = (i + 1) & mask;
+    it->index[i] = ref;
+}
+
+static ImmText *imm_entry(const ImmTexts *it, size_t k) { return &it->chunks[k / IMM_CHUNK][k % IMM_CHUNK]; }
+
+static const char *imm_text(uint32_t v)
+{
+    ImmTexts *it = &tab()->imm;
+    if (it->index_cap) {
+        size_t mask = it->index_cap - 1;
+        for (size_t i = hash_mix(v) & mask; it->index[i]; i = (i + 1) & mask) {
+            ImmText *e = imm_entry(it, it->index[i] - 1);
+            if (e->v == v) return e->t;
+        }
+    }
+    if ((it->n + 1) * 2 > it->index_cap) {
+        free(it->index);
+        it->index_cap = it->index_cap ? 2 * it->index_cap : 256;
+        it->index = xcalloc(it->index_cap, sizeof *it->index);
+        for (size_t k = 0; k < it->n; k++) imm_index_put(it, imm_entry(it, k)->v, (uint32_t)k + 1);
+    }
+    if (it->n == it->nchunks * IMM_CHUNK) {
+        it->chunks = xrealloc(it->chunks, (it->nchunks + 1) * sizeof *it->chunks);
+        it->chunks[it->nchunks++] = xmalloc(IMM_CHUNK * sizeof **it->chunks);
+    }
+    ImmText *e = imm_entry(it, it->n);
+    e->v = v;
+    int64_text(e->t, v);
+    imm_index_put(it, v, (uint32_t)++it->n);
+    return e->t;
+}
+
+static void imm_texts_free(ImmTexts *it)
+{
+    for (size_t c = 0; c < it->nchunks; c++) free(it->chunks[c]);
+    free(it->chunks);
+    free(it->index);
+    memset(it, 0, sizeof *it);
+}
+
 /* A whole number written with digits only (and a minus) that fits 64 bits. */
 static bool small_integer(const char *s, size_t n, int64_t *out)
 {
@@ -442,7 +538,7 @@ void sym_mark(Sym s)
     SymTable *tb = tab();
     assert(tb->marks);
     tb->marks_made++;
-    if (s < tb->nmarks) tb->marks[s / 64] |= 1ULL << (s % 64);
+    if (s < tb->nmarks) tb->marks[s / 64] |= 1ULL << (s % 64); /* an immediate is past them */
 }
 
 /* A number in use keeps its canonical text (sym_canon): one pass over the
@@ -462,6 +558,7 @@ size_t sym_gc_end(void)
 {
     SymTable *tb = tab();
     mark_canons(tb);
+    imm_texts_free(&tb->imm);
     /* few dead among many live: each taken out of the table; else a new
      * table, which costs the live */
     size_t dead = 0;
@@ -488,6 +585,7 @@ void value_init(void)
     SymTable *tb = tab();
     if (tb->ready) return;
     tb->ready = true;
+    for (int i = 0; i < IMM_NUMS; i++) mpq_init(tb->imm_nums[i]);
     if (!random_bytes(&tb->seed, sizeof tb->seed)) tb->seed = (uint64_t)(uintptr_t)tb ^ (uint64_t)time(NULL);
     atom_new("", 0, text_hash("", 0));
     for (int i = 1; i < SYM_PREDEFINED_COUNT; i++) sym_cstr(predefined[i]);
@@ -503,6 +601,8 @@ void value_shutdown(void)
     free(tb->free_syms);
     free(tb->nums);
     free(tb->free_nums);
+    imm_texts_free(&tb->imm);
+    for (int i = 0; i < IMM_NUMS; i++) mpq_clear(tb->imm_nums[i]);
     memset(tb, 0, sizeof *tb); /* empty, and ready for value_init */
 }
 
@@ -511,6 +611,8 @@ Sym sym_intern(const char *s, size_t n)
     SymTable *tb = tab();
     if (!tb->ready) value_init();
     if (n == 0) return SYM_EMPTY;
+    Sym imm = imm_of_text(s, n);
+    if (imm) return imm;
     uint64_t h = text_hash(s, n);
     if (tb->tablecap) {
         size_t mask = tb->tablecap - 1;
@@ -536,24 +638,40 @@ Sym sym_intern(const char *s, size_t n)
 
 Sym sym_cstr(const char *s) { return sym_intern(s, strlen(s)); }
 
-unsigned sym_memo(Sym s) { return tab()->atoms[s].memo; }
-void sym_set_memo(Sym s, unsigned v) { tab()->atoms[s].memo = v & 3; }
+/* an immediate keeps no note: whatever a caller notes of a number's text
+ * it finds again at once */
+unsigned sym_memo(Sym s) { return is_imm(s) ? 0 : tab()->atoms[s].memo; }
+void sym_set_memo(Sym s, unsigned v)
+{
+    if (!is_imm(s)) tab()->atoms[s].memo = v & 3;
+}
 
-/* A Sym names a text interned and not yet collected (value.h). */
-#define ASSERT_LIVE(s) assert((s) < tab()->natoms && !tab()->atoms[(s)].freed)
+/* A Sym names an immediate, or a text interned and not yet collected (value.h). */
+#define ASSERT_LIVE(s) assert(is_imm(s) || ((s) < tab()->natoms && !tab()->atoms[(s)].freed))
 
 const char *sym_text(Sym s)
 {
     ASSERT_LIVE(s);
-    return atom_text(&tab()->atoms[s]);
+    return is_imm(s) ? imm_text(imm_value(s)) : atom_text(&tab()->atoms[s]);
 }
-size_t sym_len(Sym s) { return tab()->atoms[s].len; }
-uint64_t sym_hash(Sym s) { return hash_bytes(atom_text(&tab()->atoms[s]), tab()->atoms[s].len); }
-bool sym_is_number(Sym s) { return tab()->atoms[s].kind != NOT_NUMBER; }
+size_t sym_len(Sym s) { return is_imm(s) ? imm_len(imm_value(s)) : tab()->atoms[s].len; }
+uint64_t sym_hash(Sym s) { return hash_bytes(sym_text(s), sym_len(s)); }
+bool sym_is_number(Sym s) { return is_imm(s) || tab()->atoms[s].kind != NOT_NUMBER; }
+
+size_t sym_digits(Sym s, char *b)
+{
+    assert(is_imm(s));
+    return int64_text(b, imm_value(s));
+}
 
 mpq_srcptr sym_num(Sym s)
 {
     SymTable *tb = tab();
+    if (is_imm(s)) {
+        mpq_t *q = &tb->imm_nums[tb->imm_num_next++ % IMM_NUMS];
+        mpq_set_ui(*q, imm_value(s), 1);
+        return *q;
+    }
     Atom *a = &tb->atoms[s];
     if (a->kind == NUM_WORD) {
         int32_t v = (int32_t)a->num;
@@ -565,16 +683,26 @@ mpq_srcptr sym_num(Sym s)
     return *tb->nums[a->num - 1];
 }
 
+/* The value of an immediate or of a whole number that fits 64 bits. */
+static bool small_of(const SymTable *tb, Sym s, int64_t *out)
+{
+    if (is_imm(s)) {
+        *out = imm_value(s);
+        return true;
+    }
+    if (!is_small(&tb->atoms[s])) return false;
+    *out = small_value(&tb->atoms[s]);
+    return true;
+}
+
 int num_cmp(Sym a, Sym b)
 {
     SymTable *tb = tab();
-    if (is_small(&tb->atoms[a]) && is_small(&tb->atoms[b])) {
-        int64_t x = small_value(&tb->atoms[a]), y = small_value(&tb->atoms[b]);
-        return x < y ? -1 : x > y;
-    }
+    int64_t x, y;
+    if (small_of(tb, a, &x) && small_of(tb, b, &y)) return x < y ? -1 : x > y;
     return mpq_cmp(sym_num(a), sym_num(b));
 }
-Sym sym_canon(Sym s) { return tab()->atoms[s].canon; }
+Sym sym_canon(Sym s) { return is_imm(s) ? s : tab()->atoms[s].canon; }
 
 Sym sym_from_mpq(mpq_srcptr q)
 {
@@ -588,23 +716,18 @@ Sym sym_from_long(long v) { return sym_from_int64(v); }
 
 Sym sym_from_int64(int64_t v)
 {
+    if (v >= 0 && v < (int64_t)SYM_IMMEDIATE) return (Sym)(SYM_IMMEDIATE | (uint64_t)v);
     char tmp[24];
     return sym_intern(tmp, int64_text(tmp, v));
 }
 
-bool sym_small_int(Sym s, int64_t *out)
-{
-    const Atom *a = &tab()->atoms[s];
-    if (!is_small(a)) return false;
-    *out = small_value(a);
-    return true;
-}
+bool sym_small_int(Sym s, int64_t *out) { return small_of(tab(), s, out); }
 
 bool sym_to_long(Sym s, long *out)
 {
-    SymTable *tb = tab();
-    if (is_small(&tb->atoms[s])) {
-        *out = (long)small_value(&tb->atoms[s]);
+    int64_t v;
+    if (small_of(tab(), s, &v)) {
+        *out = (long)v;
         return true;
     }
     if (!sym_is_number(s)) return false;
@@ -614,18 +737,13 @@ bool sym_to_long(Sym s, long *out)
     return true;
 }
 
-bool val_eq(Sym a, Sym b)
-{
-    SymTable *tb = tab();
-    return a == b || tb->atoms[a].canon == tb->atoms[b].canon;
-}
+bool val_eq(Sym a, Sym b) { return a == b || sym_canon(a) == sym_canon(b); }
 
 int val_cmp(Sym a, Sym b)
 {
-    SymTable *tb = tab();
     if (a == b) return 0;
     if (sym_is_number(a) && sym_is_number(b)) return num_cmp(a, b);
-    size_t la = tb->atoms[a].len, lb = tb->atoms[b].len;
+    size_t la = sym_len(a), lb = sym_len(b);
     int c = memcmp(sym_text(a), sym_text(b), la < lb ? la : lb);
     if (c) return c;
     return la < lb ? -1 : la > lb;

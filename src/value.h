@@ -4,6 +4,12 @@
  * Invariants:
  *  - A Sym is a small integer naming one interned text; equal texts have the
  *    same Sym.  Sym 0 is the empty text "", which is also "absent".
+ *  - A whole number from 0 to 2^31 - 1, written as the printing rule
+ *    writes it ("42", not "042" or "42.0"), is an immediate: its Sym is
+ *    SYM_IMMEDIATE plus its value, and it has no atom (ids, times, counts:
+ *    two of the texts of each object).  sym_text still gives its digits,
+ *    written on demand; like every text's, the pointer is good until the
+ *    next collection, and not across the interning of other texts. 
  *  - Text that reads as a number (-12, 3.75, 2/5: optional minus, digits,
  *    then optionally .digits or /digits with a non-zero denominator) carries
  *    its exact rational value (GMP mpq) and a canonical Sym: the number
@@ -25,6 +31,8 @@
 #include <stdint.h>
 
 typedef uint32_t Sym;
+
+#define SYM_IMMEDIATE 0x80000000u
 
 enum {
     SYM_EMPTY = 0, /* "" */
@@ -86,10 +94,12 @@ size_t sym_gc_end(void);
  * text is collected: parses() notes there whether the text parses
  * (eval_builtins.c), so that a text checked at every event is parsed once. */
 unsigned sym_memo(Sym s);
-void sym_set_memo(Sym s, unsigned v);
+void sym_set_memo(Sym s, unsigned v); /* an immediate keeps none */
 
 bool sym_is_number(Sym s);
-mpq_srcptr sym_num(Sym s); /* only for numbers */
+/* Only for numbers.  An immediate's rational is one of a few the table
+ * lends in turn: use it at once (two at a time at most). */
+mpq_srcptr sym_num(Sym s);
 int num_cmp(Sym a, Sym b);  /* both numbers: <0, 0, >0 */
 Sym sym_canon(Sym s);      /* canonical number text, or s itself */
 Sym sym_from_mpq(mpq_srcptr q);
@@ -100,6 +110,10 @@ bool sym_to_long(Sym s, long *out); /* whole numbers that fit in a long */
  * a number that fits 64 bits: sym_num has it). */
 bool sym_small_int(Sym s, int64_t *out);
 Sym sym_from_int64(int64_t v); /* v printed, as sym_from_mpq would */
+static inline bool sym_is_immediate(Sym s) { return s & SYM_IMMEDIATE; }
+/* An immediate's digits into b (at least 11 bytes, NUL added): their
+ * count.  For a caller that copies them at once (the state hash). */
+size_t sym_digits(Sym s, char *b);
 
 bool val_eq(Sym a, Sym b);  /* numeric if both numbers, else text */
 int val_cmp(Sym a, Sym b);  /* <0, 0, >0; numeric if both numbers */

@@ -88,6 +88,67 @@ static void small_and_big_integers(void **state)
     assert_false(sym_to_long(S("1/2"), &v));
 }
 
+/* A whole number from 0 to 2^31 - 1 in its printed form is an immediate:
+ * one Sym however it was made, equal as a value to its other spellings
+ * (which are texts of their own), its digits given by sym_text and kept
+ * across other texts' interning, and no atom (the count of texts does
+ * not grow). */
+static void immediates_are_numbers_without_atoms(void **state)
+{
+    size_t count = sym_count();
+    Sym n42 = S("42");
+    assert_true(sym_is_immediate(n42));
+    assert_int_equal(sym_from_long(42), n42);
+    assert_int_equal(sym_canon(n42), n42);
+    assert_true(sym_is_immediate(S("0")));
+    assert_true(sym_is_immediate(S("2147483647")));
+    assert_int_equal(sym_count(), count);
+    /* other spellings, the negatives and the larger are texts */
+    const char *texts[] = {"042", "42.0", "84/2", "-42", "2147483648", "+42", "4 2", "00"};
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) assert_false(sym_is_immediate(S(texts[i])));
+    assert_false(sym_is_immediate(sym_from_long(-1)));
+    assert_false(sym_is_immediate(sym_from_long(2147483648L)));
+    assert_int_equal(sym_canon(S("042")), n42);
+    assert_int_equal(sym_canon(S("84/2")), n42);
+    assert_int_equal(sym_canon(S("00")), S("0"));
+    assert_true(val_eq(S("42.0"), n42));
+    assert_true(num_cmp(S("41.5"), n42) < 0 && num_cmp(n42, S("2147483648")) < 0);
+    assert_true(val_cmp(S("9"), S("10")) < 0); /* as numbers */
+    assert_true(val_cmp(S("10"), S("9a")) < 0); /* as texts */
+    assert_string_equal(sym_text(n42), "42");
+    assert_int_equal(sym_len(n42), 2);
+    assert_int_equal(sym_len(S("2147483647")), 10);
+    assert_int_equal(sym_hash(n42), sym_hash(sym_intern("42x", 2)));
+    long v;
+    int64_t w;
+    assert_true(sym_to_long(S("2147483647"), &v) && v == 2147483647L);
+    assert_true(sym_small_int(n42, &w) && w == 42);
+    char b[12];
+    assert_int_equal(sym_digits(S("1234567"), b), 7);
+    assert_string_equal(b, "1234567");
+    /* two rationals at once, each its own */
+    mpq_srcptr a = sym_num(S("7")), c = sym_num(S("9"));
+    assert_true(mpq_cmp_ui(a, 7, 1) == 0 && mpq_cmp_ui(c, 9, 1) == 0);
+    /* no note is kept on an immediate */
+    sym_set_memo(n42, 1);
+    assert_int_equal(sym_memo(n42), 0);
+    /* the digits sym_text gave stay put while thousands of texts are made */
+    const char *t = sym_text(S("31337"));
+    for (int i = 0; i < 5000; i++) {
+        char x[32];
+        snprintf(x, sizeof x, "text %d", i);
+        S(x);
+        sym_text(sym_from_long(1000 + i));
+    }
+    assert_string_equal(t, "31337");
+    /* and a collection has nothing of them to free or keep */
+    sym_gc_begin();
+    sym_mark(n42);
+    sym_gc_end();
+    assert_string_equal(sym_text(n42), "42");
+    assert_int_equal(S("42"), n42);
+}
+
 static void collector_frees_only_unmarked_texts(void **state)
 {
     Sym keep = S("a text somebody still holds, longer than sixteen");
@@ -277,6 +338,7 @@ int run_value_tests(void)
         cmocka_unit_test(comparisons),
         cmocka_unit_test(interning),
         cmocka_unit_test(small_and_big_integers),
+        cmocka_unit_test(immediates_are_numbers_without_atoms),
         cmocka_unit_test(collector_frees_only_unmarked_texts),
         cmocka_unit_test(memo_goes_with_its_text),
         cmocka_unit_test(collections_keep_the_table_whole),
