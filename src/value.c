@@ -511,7 +511,9 @@ bool sym_gc_due(void)
 {
     SymTable *tb = tab();
     size_t slack_bytes = tb->marks_made / 4 > GC_SLACK_BYTES ? tb->marks_made / 4 : GC_SLACK_BYTES;
-    return sym_count() > 2 * tb->live_after_gc + GC_SLACK_TEXTS ||
+    /* the digits of immediates written since count as texts: the
+     * collection drops them */
+    return sym_count() + tb->imm.n > 2 * tb->live_after_gc + GC_SLACK_TEXTS ||
            tb->long_bytes > 2 * tb->long_after_gc + slack_bytes;
 }
 

@@ -147,6 +147,22 @@ static void immediates_are_numbers_without_atoms(void **state)
     sym_gc_end();
     assert_string_equal(sym_text(n42), "42");
     assert_int_equal(S("42"), n42);
+    /* the digits written for sym_text count toward the next collection,
+     * which drops them */
+    SymTable *own = sym_table_new();
+    sym_use(own);
+    sym_gc_begin();
+    sym_gc_end();
+    for (long i = 0; i < 10000; i++) sym_text(sym_from_long(i));
+    assert_false(sym_gc_due());
+    for (long i = 10000; i < 100000; i++) sym_text(sym_from_long(i));
+    assert_true(sym_gc_due());
+    sym_gc_begin();
+    sym_gc_end();
+    assert_false(sym_gc_due());
+    assert_string_equal(sym_text(sym_from_long(99999)), "99999");
+    sym_use(NULL);
+    sym_table_free(own);
 }
 
 static void collector_frees_only_unmarked_texts(void **state)
