@@ -45,9 +45,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (q->next_id != p->next_id) abort();
         for (ObjId id = 1; id < p->next_id; id++) {
             const Obj *a = pool_get(p, id), *b = pool_get(q, id);
-            if (!b || a->n != b->n) abort();
-            for (uint32_t k = 0; k < a->n; k++)
-                if (a->attrs[k].name != b->attrs[k].name || a->attrs[k].value != b->attrs[k].value) abort();
+            if (!b || obj_n(a) != obj_n(b)) abort();
+            for (uint32_t k = 0; k < obj_n(a); k++)
+                if (obj_name(a, k) != obj_name(b, k) || obj_value(a, k) != obj_value(b, k)) abort();
         }
         fmt_doc_free(&again);
         buf_free(&err2);
