@@ -234,13 +234,6 @@ static uint64_t exist_hash(const Pool *p, ObjId id)
     return siphash24(p->hash_key, b, sizeof b);
 }
 
-static void obj_set_shape(Pool *p, Obj *o, Shape *sh)
-{
-    shape_hold(p, sh);
-    shape_drop(p, o->shape);
-    o->shape = sh;
-}
-
 Pool *pool_new(void)
 {
     static _Atomic uint64_t generations;
@@ -724,14 +717,14 @@ static void obj_put_at(Pool *p, Obj *o, uint32_t i, bool found, Sym name, Sym va
             return;
         }
         memmove(o->vals + i, o->vals + i + 1, (n - i - 1) * sizeof *o->vals);
-        obj_set_shape(p, o, shape_next(p, o->shape, i, name, false));
+        shape_change(p, &o->shape, i, name, false);
         return;
     }
     if (value == SYM_EMPTY) return;
     if (!o->vals || n + 1 > vals_room(n)) obj_reserve(o, n + 1);
     memmove(o->vals + i + 1, o->vals + i, (n - i) * sizeof *o->vals);
     o->vals[i] = value;
-    obj_set_shape(p, o, shape_next(p, o->shape, i, name, true));
+    shape_change(p, &o->shape, i, name, true);
     /* sorted by name, and no attribute holds "" */
     assert(i == 0 || obj_name(o, i - 1) < name);
     assert(i + 1 == obj_n(o) || name < obj_name(o, i + 1));
@@ -844,7 +837,9 @@ static void mark_obj(const Obj *o)
 {
     if (!o) return;
     sym_mark(o->idsym);
-    for (uint32_t k = 0; k < obj_n(o); k++) sym_mark(o->vals[k]); /* the names: shapes_mark */
+    for (uint32_t k = 0; k < obj_n(o); k++) sym_mark(o->vals[k]);
+    /* the names of shared shapes: shapes_mark; an object's own, here */
+    for (uint32_t k = 0; o->shape->room && k < obj_n(o); k++) sym_mark(obj_name(o, k));
 }
 
 void pool_mark_syms(Pool *p)
@@ -1016,7 +1011,11 @@ static void objects_at_mark(Pool *p, size_t mark, ObjId *ids, size_t n, Obj **th
 static bool same_obj(const Obj *a, const Obj *b)
 {
     if (!a || !b) return a == b;
-    return a->shape == b->shape && (!obj_n(a) || memcmp(a->vals, b->vals, obj_n(a) * sizeof *a->vals) == 0);
+    uint32_t n = obj_n(a);
+    if (n != obj_n(b)) return false;
+    /* an object's own shape and a copy of it hold the same names apart */
+    if (a->shape != b->shape && memcmp(a->shape->names, b->shape->names, n * sizeof *a->shape->names) != 0) return false;
+    return !n || memcmp(a->vals, b->vals, n * sizeof *a->vals) == 0;
 }
 
 bool pool_unchanged_since(Pool *p, size_t mark)

@@ -61,14 +61,19 @@ typedef struct Attr {
 
 /* The names of an object's attributes, sorted by Sym: one Shape for all
  * the objects of a pool that have the same names (a thousand votes share
- * one), so that an object keeps only its values.  pool.c makes, finds and
+ * one), so that an object keeps only its values.  An object of more than
+ * SHAPE_SHARED_MAX names has one of its own, changed in place (`room`
+ * is then its capacity), so that setting a million names on one object
+ * does not copy a growing list a million times.  pool.c makes, finds and
  * frees them; the rest of the program only reads them. */
+#define SHAPE_SHARED_MAX 64
 typedef struct ShapeNext ShapeNext;
 typedef struct Shape {
     uint32_t n;     /* names */
     uint32_t refs;  /* objects holding it (pool_shape.c) */
     uint64_t hash;  /* of the names, as a set (pool_shape.c) */
     ShapeNext *next; /* the shapes it led to last (pool_shape.c) */
+    uint32_t room;  /* 0: shared; else an object's own, with room for so many names */
     Sym names[];    /* in the cache line of n, for a small shape */
 } Shape;
 

@@ -107,15 +107,17 @@ static Shape *shape_find(Pool *p, const Shape *from, uint32_t i, Sym name, bool 
     return sh;
 }
 
-/* The memo of transitions comes first: a move gains the same names in
- * the same order as the move before it. */
-Shape *shape_next(Pool *p, Shape *from, uint32_t i, Sym name, bool add)
+/* The shared shape from's names lead to.  The memo of transitions comes
+ * first: a move gains the same names in the same order as the move before
+ * it.  (An object's own shape keeps no memo.) */
+static Shape *shape_next(Pool *p, Shape *from, uint32_t i, Sym name, bool add)
 {
     if (!add) name = from->names[i];
     ShapeNext *m = from->next;
     for (int k = 0; m && k < SHAPE_NEXT; k++)
         if (m->e[k].to && m->e[k].name == name && m->e[k].add == add) return m->e[k].to;
     Shape *to = shape_find(p, from, i, name, add);
+    if (from->room) return to;
     if (!m) m = from->next = xcalloc(1, sizeof *m);
     memmove(m->e + 1, m->e, (SHAPE_NEXT - 1) * sizeof *m->e);
     m->e[0].name = name;
@@ -124,9 +126,64 @@ Shape *shape_next(Pool *p, Shape *from, uint32_t i, Sym name, bool add)
     return to;
 }
 
+/* from's names with the change, in sh (room for them all). */
+static void names_changed(Shape *sh, const Shape *from, uint32_t i, Sym name, bool add)
+{
+    uint32_t n = add ? from->n + 1 : from->n - 1;
+    if (sh != from) memcpy(sh->names, from->names, (size_t)i * sizeof *sh->names);
+    if (add) {
+        memmove(sh->names + i + 1, from->names + i, (size_t)(from->n - i) * sizeof *sh->names);
+        sh->names[i] = name;
+        sh->hash = from->hash + name_term(name);
+    } else {
+        sh->hash = from->hash - name_term(from->names[i]);
+        memmove(sh->names + i, from->names + i + 1, (size_t)(n - i) * sizeof *sh->names);
+    }
+    sh->n = n;
+}
+
+/* An object's own shape for from's names with the change: from itself
+ * when only that object holds it (grown as a list of attributes grows,
+ * by half), else a copy. */
+static Shape *own_shape(Shape *from, uint32_t i, Sym name, bool add)
+{
+    uint32_t n = add ? from->n + 1 : from->n - 1;
+    if (from->room && from->refs == 1 && n <= from->room) {
+        names_changed(from, from, i, name, add);
+        return from;
+    }
+    uint32_t room = n + n / 2;
+    Shape *sh;
+    if (from->room && from->refs == 1) {
+        sh = xrealloc(from, sizeof *sh + (size_t)room * sizeof *sh->names);
+        sh->room = room;
+        names_changed(sh, sh, i, name, add);
+        return sh;
+    }
+    sh = xmalloc(sizeof *sh + (size_t)room * sizeof *sh->names);
+    memset(sh, 0, sizeof *sh);
+    sh->room = room;
+    names_changed(sh, from, i, name, add);
+    return sh;
+}
+
+void shape_change(Pool *p, Shape **at, uint32_t i, Sym name, bool add)
+{
+    Shape *from = *at;
+    uint32_t n = add ? from->n + 1 : from->n - 1;
+    if (n > SHAPE_SHARED_MAX && from->room && from->refs == 1) {
+        *at = own_shape(from, i, name, add); /* changed in place: held as before */
+        return;
+    }
+    Shape *to = n > SHAPE_SHARED_MAX ? own_shape(from, i, name, add) : shape_next(p, from, i, name, add);
+    shape_hold(p, to);
+    shape_drop(p, from);
+    *at = to;
+}
+
 void shape_hold(Pool *p, Shape *sh)
 {
-    if (sh->refs++ == 0) p->shapes_unheld--;
+    if (sh->refs++ == 0 && !sh->room) p->shapes_unheld--;
 }
 
 /* Frees the unheld shapes, and lays the table out again without them. */
@@ -158,6 +215,10 @@ static void sweep(Pool *p)
 void shape_drop(Pool *p, Shape *sh)
 {
     if (--sh->refs) return;
+    if (sh->room) { /* an object's own: in no table */
+        free(sh);
+        return;
+    }
     size_t unheld = ++p->shapes_unheld;
     if (unheld > p->nshapes - unheld + SHAPES_UNHELD_SLACK) sweep(p);
 }

@@ -400,6 +400,64 @@ static void shapes_are_shared_and_given_back(void **state)
     sym_table_free(t);
 }
 
+/* An object of many names has a shape of its own, changed in place: a
+ * rule setting 200,000 names on one object makes no shared shape past the
+ * first SHAPE_SHARED_MAX (before, each name copied the list so far), and
+ * the undo log, the repeated-state check and the collector see its names. */
+static void many_names_make_one_shape_of_their_own(void **state)
+{
+    SymTable *t = sym_table_new();
+    sym_use(t);
+    Pool *p = pool_new();
+    p->logging = true;
+    ObjId big = pool_create(p), small = pool_create(p);
+    pool_set(p, small, SYM_type, sym_cstr("note"));
+    pool_forget_undo(p);
+    enum { N = 200000 };
+    char name[32];
+    for (int k = 0; k < N; k++) {
+        snprintf(name, sizeof name, "name%d", k);
+        pool_set(p, big, sym_cstr(name), SYM_T);
+    }
+    const Obj *o = pool_get(p, big);
+    assert_int_equal(obj_n(o), N);
+    assert_true(o->shape->room >= N);
+    assert_true(p->nshapes <= SHAPE_SHARED_MAX + 3);
+    for (uint32_t k = 1; k < obj_n(o); k++) assert_true(obj_name(o, k - 1) < obj_name(o, k));
+    /* a name taken out and put back: the same state, seen as the same */
+    size_t mark = pool_mark(p);
+    pool_set(p, big, sym_cstr("name7"), SYM_EMPTY);
+    pool_set(p, big, sym_cstr("name7"), SYM_T);
+    assert_true(pool_unchanged_since(p, mark));
+    pool_set(p, big, sym_cstr("another"), SYM_T);
+    assert_false(pool_unchanged_since(p, mark));
+    pool_undo_to(p, mark);
+    assert_int_equal(obj_n(pool_get(p, big)), N);
+    assert_int_equal(obj_get(pool_get(p, big), sym_cstr("another")), SYM_EMPTY);
+    /* deleted and put back by the undo, with its names */
+    mark = pool_mark(p);
+    pool_delete(p, big);
+    pool_undo_to(p, mark);
+    assert_int_equal(obj_get(pool_get(p, big), sym_cstr("name199999")), SYM_T);
+    pool_forget_undo(p);
+    /* its names are the collector's to keep */
+    sym_gc_begin();
+    pool_mark_syms(p);
+    sym_gc_end();
+    o = pool_get(p, big);
+    assert_string_equal(sym_text(obj_name(o, obj_n(o) - 1)), "name199999");
+    assert_int_equal(obj_get(o, sym_cstr("name123")), SYM_T);
+    /* back under the bound, it shares shapes again */
+    for (int k = N - 1; k >= SHAPE_SHARED_MAX; k--) {
+        snprintf(name, sizeof name, "name%d", k);
+        pool_set(p, big, sym_cstr(name), SYM_EMPTY);
+    }
+    assert_int_equal(pool_get(p, big)->shape->room, 0);
+    pool_free(p);
+    sym_use(NULL);
+    sym_table_free(t);
+}
+
 int run_pool_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -410,6 +468,7 @@ int run_pool_tests(void)
         cmocka_unit_test(privacy_blank_is_a_view_undone_exactly),
         cmocka_unit_test(touched_ids_name_every_change),
         cmocka_unit_test(shapes_are_shared_and_given_back),
+        cmocka_unit_test(many_names_make_one_shape_of_their_own),
     };
     return cmocka_run_group_tests_name("pool", tests, NULL, NULL);
 }
