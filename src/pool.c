@@ -291,6 +291,9 @@ void pool_free(Pool *p)
 
 /* ---- index ---- */
 
+static RangeIndex *index_name(Pool *p, Sym name);
+static uint32_t attr_pos(const Obj *o, Sym name, bool *found);
+
 static IndexEntry *list_at(const Pool *p, uint32_t k) { return &p->lists[k / LIST_CHUNK][k % LIST_CHUNK]; }
 
 static void ref_key(const Pool *p, uint32_t ref, Sym *name, Sym *value)
@@ -423,6 +426,7 @@ static uint32_t index_live(const Pool *p, Sym name, Sym value)
  * (the game is one thread's at a time, pool.h's callers included). */
 const IdSet *pool_lookup(const Pool *p, Sym name, Sym value)
 {
+    index_name((Pool *)p, name);
     uint32_t *slot = slot_find(p, name, sym_canon(value));
     if (!slot) return NULL;
     if (*slot & REF_SINGLE) {
@@ -484,7 +488,14 @@ static RangeIndex *range_get(Pool *p, Sym name)
     return &p->ranges[i];
 }
 
-const RangeIndex *pool_range_index(const Pool *p, Sym name) { return range_find(p, name); }
+const RangeIndex *pool_range_index(const Pool *p, Sym name) { return index_name((Pool *)p, name); }
+
+size_t pool_index_keys(const Pool *p)
+{
+    size_t n = p->nlists;
+    for (size_t k = 0; k < p->nsingles; k++) n += p->singles[k].name != 0;
+    return n;
+}
 
 /* A number seen for the first time under `name` joins its sorted list.
  * Values mostly grow (times, ids), so the insertion point is usually the
@@ -504,26 +515,56 @@ static void range_insert(RangeIndex *r, Sym num)
     r->n++;
 }
 
-/* The indexes and counts of an attribute (not its term of state_hash,
- * which the callers add or take). */
-static void index_add(Pool *p, ObjId id, Sym name, Sym value)
+/* The key of object id's attribute (name, canon) joins the index, and
+ * its number the range of the name. */
+static void key_add(Pool *p, RangeIndex *r, ObjId id, Sym name, Sym canon)
 {
-    p->text_bytes += sym_len(name) + sym_len(value);
-    Sym canon = sym_canon(value);
     bool fresh = index_put(p, name, canon, id);
-    if (sym_is_number(canon)) {
-        if (fresh) range_insert(range_get(p, name), canon);
-    } else {
-        range_get(p, name)->text_live++;
-    }
+    if (!sym_is_number(canon)) r->text_live++;
+    else if (fresh) range_insert(r, canon);
 }
 
-static void index_remove(Pool *p, ObjId id, Sym name, Sym value)
+/* The names the index keeps are those some lookup asked for: a move's
+ * time, which no rule matches on, costs no key, and the table of keys
+ * stays small enough to be read in few cache misses.  A name asked for
+ * the first time is indexed from the objects that hold it, once. */
+static RangeIndex *index_name(Pool *p, Sym name)
+{
+    RangeIndex *r = range_find(p, name);
+    if (!r) r = range_get(p, name);
+    if (r->indexed) return r;
+    r->indexed = true;
+    IDSET_FOREACH (&p->all, id) {
+        const Obj *o = p->objs[id];
+        bool found;
+        uint32_t i = attr_pos(o, name, &found);
+        if (found) key_add(p, r, id, name, sym_canon(o->vals[i]));
+    }
+    return r;
+}
+
+/* The name's entry when the index keeps its keys, else NULL. */
+static RangeIndex *indexed(const Pool *p, Sym name)
+{
+    RangeIndex *r = range_find(p, name);
+    return r && r->indexed ? r : NULL;
+}
+
+/* The indexes and counts of an attribute (not its term of state_hash,
+ * which the callers add or take); r is indexed(p, name). */
+static void index_add(Pool *p, RangeIndex *r, ObjId id, Sym name, Sym value)
+{
+    p->text_bytes += sym_len(name) + sym_len(value);
+    if (r) key_add(p, r, id, name, sym_canon(value));
+}
+
+static void index_remove(Pool *p, RangeIndex *r, ObjId id, Sym name, Sym value)
 {
     p->text_bytes -= sym_len(name) + sym_len(value);
+    if (!r) return;
     Sym canon = sym_canon(value);
     index_take(p, name, canon, id);
-    if (!sym_is_number(canon)) range_find(p, name)->text_live--;
+    if (!sym_is_number(canon)) r->text_live--;
 }
 
 /* ---- objects ---- */
@@ -611,7 +652,7 @@ static void install(Pool *p, Obj *o)
     /* a new object has no terms; one put back by an undo kept its own */
     assert(kept_terms(o) == obj_terms(p, o));
     p->state_hash += exist_hash(p, o->id) + kept_terms(o);
-    for (uint32_t i = 0; i < obj_n(o); i++) index_add(p, o->id, obj_name(o, i), o->vals[i]);
+    for (uint32_t i = 0; i < obj_n(o); i++) index_add(p, indexed(p, obj_name(o, i)), o->id, obj_name(o, i), o->vals[i]);
 }
 
 static Obj *obj_new(Pool *p, ObjId id)
@@ -656,7 +697,7 @@ static Obj *uninstall(Pool *p, ObjId id)
 {
     Obj *o = p->objs[id];
     touch(p, id);
-    for (uint32_t i = 0; i < obj_n(o); i++) index_remove(p, id, obj_name(o, i), o->vals[i]);
+    for (uint32_t i = 0; i < obj_n(o); i++) index_remove(p, indexed(p, obj_name(o, i)), id, obj_name(o, i), o->vals[i]);
     idset_remove(&p->all, id);
     p->state_hash -= exist_hash(p, id) + kept_terms(o);
     p->objs[id] = NULL;
@@ -743,14 +784,15 @@ static void raw_set_at(Pool *p, Obj *o, uint32_t i, bool found, Sym name, Sym va
 {
     Sym old = found ? o->vals[i] : SYM_EMPTY;
     uint64_t terms = kept_terms(o);
+    RangeIndex *r = indexed(p, name);
     touch(p, o->id);
     if (old != SYM_EMPTY) {
-        index_remove(p, o->id, name, old);
+        index_remove(p, r, o->id, name, old);
         terms -= triple_hash(p, o->id, name, old);
     }
     obj_put_at(p, o, i, found, name, value);
     if (value != SYM_EMPTY) {
-        index_add(p, o->id, name, value);
+        index_add(p, r, o->id, name, value);
         terms += triple_hash(p, o->id, name, value);
     }
     p->state_hash += terms - kept_terms(o);

@@ -136,9 +136,11 @@ typedef struct PoolCounts {
 typedef struct IndexEntry IndexEntry;
 typedef struct IndexSingle IndexSingle;
 
-/* Per attribute name: its numeric values, for range matching. */
+/* Per attribute name: whether the index keeps its keys (only once some
+ * lookup asked for them), and its numeric values, for range matching. */
 typedef struct RangeIndex {
     Sym name;        /* 0: empty slot */
+    bool indexed;    /* its keys are in the index, and the rest is kept */
     Sym *nums;       /* distinct canonical numbers ever held, ascending */
     uint32_t n, cap;
     uint32_t text_live; /* live (object, name) pairs whose value is not a number */
@@ -195,15 +197,19 @@ void pool_reserve(Pool *p, ObjId id, uint32_t n);
 
 Sym obj_get(const Obj *o, Sym name); /* "" when absent; objectId is virtual */
 
-/* Posting list of objects whose `name` equals `value`, or NULL if none. */
+/* Posting list of objects whose `name` equals `value`, or NULL if none.
+ * The index keeps the keys of a name from the first lookup of it on (that
+ * one lists the objects holding it): a name nothing looks up costs none. */
 const IdSet *pool_lookup(const Pool *p, Sym name, Sym value);
 /* The same, for a caller that asks for one key again and again (a match's
  * literal key, at every test of its rule): `site`, any address that stays
  * the caller's, picks where the pool keeps the answer at hand. */
 const IdSet *pool_lookup_at(const Pool *p, const void *site, Sym name, Sym value);
 
-/* The range index of `name`, or NULL when it never held a value. */
+/* The range index of `name` (indexing it, as a lookup does). */
 const RangeIndex *pool_range_index(const Pool *p, Sym name);
+/* How many keys (name, value) the index holds, emptied ones included. */
+size_t pool_index_keys(const Pool *p);
 /* The objects and bytes of the state now, and as the oldest record of
  * the undo log found them (now, when the log is empty). */
 PoolCounts pool_counts(const Pool *p);

@@ -273,6 +273,53 @@ static bool found(const Pool *p, const char *name, const char *value)
     return s && s->live > 0;
 }
 
+/* A name no lookup asked for costs the index no key; its first lookup
+ * finds every object holding it, after deletions, an undo and a
+ * compaction alike, and from then on its keys follow every change. */
+static void names_are_indexed_from_their_first_lookup(void **state)
+{
+    Pool *p = pool_new();
+    Sym at = sym_cstr("at"), kind = sym_cstr("kind"), score = sym_cstr("score");
+    p->logging = true;
+    size_t mark = pool_mark(p);
+    for (int i = 0; i < 300; i++) {
+        ObjId id = pool_create(p);
+        pool_set(p, id, at, sym_from_long(1000 + i));
+        pool_set(p, id, kind, sym_cstr(i % 3 ? "plain" : "third"));
+        pool_set(p, id, score, i % 2 ? sym_from_long(i) : sym_cstr("none"));
+    }
+    assert_int_equal(pool_index_keys(p), 0);
+    assert_int_equal(pool_lookup(p, kind, sym_cstr("third"))->live, 100);
+    size_t keys = pool_index_keys(p);
+    assert_int_equal(keys, 2); /* kind's two values; neither at nor score */
+    for (ObjId id = 1; id <= 300; id += 3) pool_delete(p, id);
+    assert_false(found(p, "kind", "third"));
+    assert_int_equal(pool_index_keys(p), keys);
+    /* the range of a name indexed late knows its numbers and its texts */
+    const RangeIndex *r = pool_range_index(p, score);
+    assert_int_equal(r->text_live, 100);
+    assert_int_equal(r->n, 100);
+    pool_set(p, 2, score, sym_cstr("ten"));
+    assert_int_equal(pool_range_index(p, score)->text_live, 101);
+    pool_undo_to(p, mark);
+    assert_int_equal(pool_size(p), 0);
+    assert_int_equal(pool_range_index(p, score)->text_live, 0);
+    assert_false(found(p, "kind", "plain"));
+    for (int i = 0; i < 30; i++) {
+        ObjId id = pool_create(p);
+        pool_set(p, id, at, sym_from_long(2000 + i));
+    }
+    pool_compact(p);
+    assert_int_equal(pool_index_keys(p), 0); /* at: still never asked for */
+    for (int i = 0; i < 30; i++) assert_int_equal(pool_lookup(p, at, sym_from_long(2000 + i))->live, 1);
+    assert_int_equal(pool_index_keys(p), 30);
+    pool_set(p, 1, at, sym_from_long(7));
+    assert_false(found(p, "at", "2000"));
+    assert_true(idset_has(pool_lookup(p, at, sym_from_long(7)), 1));
+    pool_forget_undo(p);
+    pool_free(p);
+}
+
 /* privacy_blank: a viewer's dry run sees "" for the private values of what
  * it does not own (moveSender or defaultEmail its address), in the objects
  * and in the indexes, and the undo gives every value back. */
@@ -465,6 +512,7 @@ int run_pool_tests(void)
         cmocka_unit_test(undo_restores_exactly),
         cmocka_unit_test(unchanged_since_sees_a_real_difference),
         cmocka_unit_test(many_lists_of_one_id),
+        cmocka_unit_test(names_are_indexed_from_their_first_lookup),
         cmocka_unit_test(privacy_blank_is_a_view_undone_exactly),
         cmocka_unit_test(touched_ids_name_every_change),
         cmocka_unit_test(shapes_are_shared_and_given_back),
