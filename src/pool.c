@@ -34,9 +34,12 @@ struct IndexSingle {
 #define REF_SINGLE 0x80000000u
 #define LIST_CHUNK 1024
 
-static uint64_t key_hash(Sym name, Sym value)
+/* Seeded for each pool: a whole number is its own Sym (value.h), so
+ * without the seed a player could pick numbers whose keys all fall into
+ * one run of the table, and make every probe walk it. */
+static uint64_t key_hash(const Pool *p, Sym name, Sym value)
 {
-    return hash_mix(((uint64_t)name << 32) ^ value);
+    return hash_mix((((uint64_t)name << 32) ^ value) ^ p->slots_seed);
 }
 
 /* The state hash's terms, SipHash under the game's key (pool.h) over
@@ -243,6 +246,7 @@ Pool *pool_new(void)
     p->next_id = 1;
     p->hash_memo = xcalloc(1, sizeof *p->hash_memo);
     p->lookup_memo = xcalloc(1, sizeof *p->lookup_memo);
+    if (!random_bytes(&p->slots_seed, sizeof p->slots_seed)) p->slots_seed = (uint64_t)(uintptr_t)p ^ p->generation;
     return p;
 }
 
@@ -314,7 +318,7 @@ static uint32_t *slot_find(const Pool *p, Sym name, Sym value)
 {
     if (!p->slots_cap) return NULL;
     size_t mask = p->slots_cap - 1;
-    for (size_t i = key_hash(name, value) & mask; p->slots[i]; i = (i + 1) & mask) {
+    for (size_t i = key_hash(p, name, value) & mask; p->slots[i]; i = (i + 1) & mask) {
         Sym n, v;
         ref_key(p, p->slots[i], &n, &v);
         if (n == name && v == value) return &p->slots[i];
@@ -324,7 +328,7 @@ static uint32_t *slot_find(const Pool *p, Sym name, Sym value)
 
 static void slot_insert(Pool *p, Sym name, Sym value, uint32_t ref)
 {
-    size_t mask = p->slots_cap - 1, i = key_hash(name, value) & mask;
+    size_t mask = p->slots_cap - 1, i = key_hash(p, name, value) & mask;
     while (p->slots[i]) i = (i + 1) & mask;
     p->slots[i] = ref;
 }

@@ -158,6 +158,7 @@ typedef struct Pool {
     size_t nsingles, singles_cap;
     uint32_t *slots;    /* open addressing over both: 0 empty, else a ref (pool.c) */
     size_t slots_cap;
+    uint64_t slots_seed; /* of the keys' hash, drawn for each pool */
     RangeIndex *ranges; /* open addressing by name */
     size_t ranges_cap, ranges_len;
     Shape **shapes;     /* its objects' shapes: open addressing by hash (pool_shape.c) */
