@@ -497,20 +497,22 @@ size_t sym_count(void) { return tab()->natoms - tab()->nfree; }
  * match the living, and its cost per text made stays bounded.  What lives
  * is weighed by the marks the last collection made (every attribute of
  * every object, where the live texts may be few and short): the dead bytes
- * waited for are a quarter of a byte per mark, so that a large pool whose
- * messages die at once is not marked whole for every 256 KiB of them (at
- * (2000,100), 92 collections of 2.4 million marks each), while what waits
- * stays a thirty-second of what the marks stand for (an attribute holds
- * 8 bytes, and a mark is made for its name and for its value).  Half a
- * byte per mark was faster still, but took (1000,50)'s peak memory past a
- * quarter of CLIPS's. */
+ * waited for are a byte per mark, so that a large pool whose messages die
+ * at once is not marked whole for every 256 KiB of them (at (2000,100),
+ * 92 collections of 2.4 million marks each), while what waits stays an
+ * eighth of what the marks stand for (an attribute holds 8 bytes, and a
+ * mark is made for its name and for its value).  A quarter of a byte per
+ * mark kept (1000,50)'s peak memory within a quarter of CLIPS's while the
+ * index held every name's keys; since it holds only the names looked up
+ * (pool.c), a byte per mark costs (1000,50) 0.2 MB and saves (2000,100) a
+ * quarter of its cache misses (bench/README.md). */
 #define GC_SLACK_TEXTS 16384 /* 384 KiB of atoms */
 #define GC_SLACK_BYTES (256u * 1024)
 
 bool sym_gc_due(void)
 {
     SymTable *tb = tab();
-    size_t slack_bytes = tb->marks_made / 4 > GC_SLACK_BYTES ? tb->marks_made / 4 : GC_SLACK_BYTES;
+    size_t slack_bytes = tb->marks_made > GC_SLACK_BYTES ? tb->marks_made : GC_SLACK_BYTES;
     /* the digits of immediates written since count as texts: the
      * collection drops them */
     return sym_count() + tb->imm.n > 2 * tb->live_after_gc + GC_SLACK_TEXTS ||
