@@ -296,6 +296,7 @@ void pool_free(Pool *p)
 /* ---- index ---- */
 
 static RangeIndex *index_name(Pool *p, Sym name);
+static RangeIndex *indexed(const Pool *p, Sym name);
 static uint32_t attr_pos(const Obj *o, Sym name, bool *found);
 
 static IndexEntry *list_at(const Pool *p, uint32_t k) { return &p->lists[k / LIST_CHUNK][k % LIST_CHUNK]; }
@@ -430,9 +431,15 @@ static uint32_t index_live(const Pool *p, Sym name, Sym value)
  * (the game is one thread's at a time, pool.h's callers included). */
 const IdSet *pool_lookup(const Pool *p, Sym name, Sym value)
 {
-    index_name((Pool *)p, name);
-    uint32_t *slot = slot_find(p, name, sym_canon(value));
-    if (!slot) return NULL;
+    Sym canon = sym_canon(value);
+    uint32_t *slot = slot_find(p, name, canon);
+    if (!slot) {
+        /* a key is there only for a name indexed; without one, the name
+         * may be new to the index */
+        if (indexed(p, name)) return NULL;
+        index_name((Pool *)p, name);
+        if (!(slot = slot_find(p, name, canon))) return NULL;
+    }
     if (*slot & REF_SINGLE) {
         if (p->singles[(*slot & ~REF_SINGLE) - 1].id == 0) return NULL;
         return &promote((Pool *)p, slot)->set;
