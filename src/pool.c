@@ -296,7 +296,7 @@ void pool_free(Pool *p)
 /* ---- index ---- */
 
 static RangeIndex *index_name(Pool *p, Sym name);
-static RangeIndex *indexed(const Pool *p, Sym name);
+static RangeIndex *indexed(Pool *p, Sym name);
 static uint32_t attr_pos(const Obj *o, Sym name, bool *found);
 
 static IndexEntry *list_at(const Pool *p, uint32_t k) { return &p->lists[k / LIST_CHUNK][k % LIST_CHUNK]; }
@@ -436,7 +436,7 @@ const IdSet *pool_lookup(const Pool *p, Sym name, Sym value)
     if (!slot) {
         /* a key is there only for a name indexed; without one, the name
          * may be new to the index */
-        if (indexed(p, name)) return NULL;
+        if (indexed((Pool *)p, name)) return NULL;
         index_name((Pool *)p, name);
         if (!(slot = slot_find(p, name, canon))) return NULL;
     }
@@ -538,13 +538,43 @@ static void key_add(Pool *p, RangeIndex *r, ObjId id, Sym name, Sym canon)
 /* The names the index keeps are those some lookup asked for: a move's
  * time, which no rule matches on, costs no key, and the table of keys
  * stays small enough to be read in few cache misses.  A name asked for
- * the first time is indexed from the objects that hold it, once. */
+ * the first time is indexed from the objects that hold it, once: a walk
+ * over the pool.  A rule may name thousands of attributes, so that walk
+ * is made for NAMES_LISTED_MAX names at most; the next name asked for
+ * indexes every name at once (index_every_name), as the index did before
+ * it was lazy, and no walk is made again. */
+#define NAMES_LISTED_MAX 256
+
+static void index_every_name(Pool *p)
+{
+    p->index_every_name = true;
+    IDSET_FOREACH (&p->all, id) {
+        const Obj *o = p->objs[id];
+        for (uint32_t k = 0; k < obj_n(o); k++) {
+            RangeIndex *r = range_get(p, obj_name(o, k));
+            if (r->indexed == 1) continue; /* kept already */
+            r->indexed = 2;                /* being listed */
+            key_add(p, r, id, obj_name(o, k), sym_canon(o->vals[k]));
+        }
+    }
+    for (size_t i = 0; i < p->ranges_cap; i++)
+        if (p->ranges[i].name) p->ranges[i].indexed = 1;
+}
+
 static RangeIndex *index_name(Pool *p, Sym name)
 {
     RangeIndex *r = range_find(p, name);
     if (!r) r = range_get(p, name);
     if (r->indexed) return r;
-    r->indexed = true;
+    if (p->index_every_name) {
+        r->indexed = 1; /* every name held is indexed: none holds this one */
+        return r;
+    }
+    if (++p->names_listed > NAMES_LISTED_MAX) {
+        index_every_name(p);
+        return index_name(p, name);
+    }
+    r->indexed = 1;
     IDSET_FOREACH (&p->all, id) {
         const Obj *o = p->objs[id];
         bool found;
@@ -555,8 +585,9 @@ static RangeIndex *index_name(Pool *p, Sym name)
 }
 
 /* The name's entry when the index keeps its keys, else NULL. */
-static RangeIndex *indexed(const Pool *p, Sym name)
+static RangeIndex *indexed(Pool *p, Sym name)
 {
+    if (p->index_every_name) return index_name(p, name);
     RangeIndex *r = range_find(p, name);
     return r && r->indexed ? r : NULL;
 }

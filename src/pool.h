@@ -140,7 +140,8 @@ typedef struct IndexSingle IndexSingle;
  * lookup asked for them), and its numeric values, for range matching. */
 typedef struct RangeIndex {
     Sym name;        /* 0: empty slot */
-    bool indexed;    /* its keys are in the index, and the rest is kept */
+    uint8_t indexed; /* 1: its keys are in the index, and the rest is kept
+                        (2: while index_every_name lists them) */
     Sym *nums;       /* distinct canonical numbers ever held, ascending */
     uint32_t n, cap;
     uint32_t text_live; /* live (object, name) pairs whose value is not a number */
@@ -159,6 +160,8 @@ typedef struct Pool {
     uint32_t *slots;    /* open addressing over both: 0 empty, else a ref (pool.c) */
     size_t slots_cap;
     uint64_t slots_seed; /* of the keys' hash, drawn for each pool */
+    uint32_t names_listed; /* names indexed by a walk over the pool (pool.c) */
+    bool index_every_name; /* past NAMES_LISTED_MAX of them: all are */
     RangeIndex *ranges; /* open addressing by name */
     size_t ranges_cap, ranges_len;
     Shape **shapes;     /* its objects' shapes: open addressing by hash (pool_shape.c) */

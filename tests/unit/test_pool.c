@@ -320,6 +320,33 @@ static void names_are_indexed_from_their_first_lookup(void **state)
     pool_free(p);
 }
 
+/* A rule may name thousands of attributes: past 256 names indexed by a
+ * walk over the pool, the next indexes every name at once, and no walk
+ * is made again (pool.c, NAMES_LISTED_MAX); lookups stay exact. */
+static void many_names_looked_up_index_every_name(void **state)
+{
+    Pool *p = pool_new();
+    Sym never = sym_cstr("never");
+    for (int i = 0; i < 10; i++) pool_set(p, pool_create(p), never, sym_from_long(i));
+    char name[16];
+    for (int i = 0; i < 256; i++) {
+        snprintf(name, sizeof name, "n%d", i);
+        assert_null(pool_lookup(p, sym_cstr(name), sym_cstr("1")));
+    }
+    assert_false(p->index_every_name);
+    assert_int_equal(pool_index_keys(p), 0); /* "never" is still not indexed */
+    assert_null(pool_lookup(p, sym_cstr("n256"), sym_cstr("1")));
+    assert_true(p->index_every_name);
+    assert_int_equal(pool_index_keys(p), 10); /* listed with every other name */
+    pool_set(p, 1, sym_cstr("fresh"), sym_cstr("x"));
+    assert_int_equal(pool_index_keys(p), 11); /* a new name is indexed as it is set */
+    assert_true(idset_has(pool_lookup(p, never, sym_from_long(3)), 4));
+    assert_true(idset_has(pool_lookup(p, sym_cstr("fresh"), sym_cstr("x")), 1));
+    pool_delete(p, 4);
+    assert_false(found(p, "never", "3"));
+    pool_free(p);
+}
+
 /* privacy_blank: a viewer's dry run sees "" for the private values of what
  * it does not own (moveSender or defaultEmail its address), in the objects
  * and in the indexes, and the undo gives every value back. */
@@ -513,6 +540,7 @@ int run_pool_tests(void)
         cmocka_unit_test(unchanged_since_sees_a_real_difference),
         cmocka_unit_test(many_lists_of_one_id),
         cmocka_unit_test(names_are_indexed_from_their_first_lookup),
+        cmocka_unit_test(many_names_looked_up_index_every_name),
         cmocka_unit_test(privacy_blank_is_a_view_undone_exactly),
         cmocka_unit_test(touched_ids_name_every_change),
         cmocka_unit_test(shapes_are_shared_and_given_back),
