@@ -12,8 +12,9 @@
 
 /* The index is a table of small slots over two arrays: the lists (a key
  * and its IdSet, 40 bytes) and the single keys (a key and the one object
- * holding it, 12 bytes).  Most keys are single (a move's time, its batch:
- * two per vote), so they cost 12 bytes until some rule looks them up.
+ * holding it, 12 bytes).  Most keys are single (a move's batch, and its
+ * time where a rule matches on it), so they cost 12 bytes until some rule
+ * looks them up.
  * The slack an open-addressing table needs costs 4-byte slots, not
  * entries.  Lists live in chunks that never move, so a lookup that turns
  * a single key into a list leaves the lists looked up before in place. */

@@ -7,18 +7,22 @@
  *  - An object's attributes are sorted by name Sym; no attribute holds "".
  *    Their names are its Shape's, shared with every object of the pool
  *    that has the same names; its Sym values are its own.
- *  - For every live object and attribute (name, value) the object's id is in
- *    the posting list of (name, sym_canon(value)), and in `all`; nothing else
- *    is in any posting list.  So "type == vote" or "propId == 5.0" is one
- *    lookup, and "5" and "5.0" share a list.  (A key only one object has,
- *    such as a move's time, is kept as a bare (name, value, id) until a
- *    lookup asks for its list; pool_lookup then makes one.  Between
- *    events pool_compact turns lists of one back into bare keys.)
- *  - For every attribute name, `ranges` keeps the distinct numeric values
- *    it has ever had, ascending, and how many live objects hold a value of
- *    it that is not a number; so "score > 100" can visit only the posting
- *    lists of the numbers above 100 (and knows when text values could
- *    also compare greater, which makes that shortcut wrong).
+ *  - Every live object's id is in `all`.  For every live object and
+ *    attribute (name, value) whose name is indexed (ranges' `indexed`: some
+ *    lookup asked for the name, or every name is, past NAMES_LISTED_MAX in
+ *    pool.c), the object's id is in the posting list of (name,
+ *    sym_canon(value)); nothing else is in any posting list.  So "type ==
+ *    vote" or "propId == 5.0" is one lookup, and "5" and "5.0" share a
+ *    list.  (A key only one object has, such as a move's batch, is kept as
+ *    a bare (name, value, id) until a lookup asks for its list;
+ *    pool_lookup then makes one.  Between events pool_compact turns lists
+ *    of one back into bare keys.)
+ *  - For every indexed name, `ranges` keeps the distinct numeric values
+ *    it has held since it was indexed, ascending, and how many live
+ *    objects hold a value of it that is not a number; so "score > 100"
+ *    can visit only the posting lists of the numbers above 100 (and knows
+ *    when text values could also compare greater, which makes that
+ *    shortcut wrong).
  *  - state_hash is the sum over live objects of a hash of the id and of every
  *    (id, name, value) triple: order-independent and updated per change, so
  *    the engine can spot a possibly repeated state in O(1).  The terms are
