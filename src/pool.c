@@ -297,7 +297,8 @@ void pool_free(Pool *p)
 /* ---- index ---- */
 
 static RangeIndex *index_name(Pool *p, Sym name);
-static RangeIndex *indexed(Pool *p, Sym name);
+static RangeIndex *range_find(const Pool *p, Sym name);
+static bool keys_kept(const Pool *p, const RangeIndex *r);
 static uint32_t attr_pos(const Obj *o, Sym name, bool *found);
 
 static IndexEntry *list_at(const Pool *p, uint32_t k) { return &p->lists[k / LIST_CHUNK][k % LIST_CHUNK]; }
@@ -437,7 +438,7 @@ const IdSet *pool_lookup(const Pool *p, Sym name, Sym value)
     if (!slot) {
         /* a key is there only for a name indexed; without one, the name
          * may be new to the index */
-        if (indexed((Pool *)p, name)) return NULL;
+        if (keys_kept(p, range_find(p, name))) return NULL;
         index_name((Pool *)p, name);
         if (!(slot = slot_find(p, name, canon))) return NULL;
     }
@@ -562,19 +563,20 @@ static void index_every_name(Pool *p)
         if (p->ranges[i].name) p->ranges[i].indexed = 1;
 }
 
+/* Whether the index keeps the keys of the name r is the entry of (NULL:
+ * no entry): once every name is indexed, a name without one is held by
+ * no object, and a lookup of it makes no entry. */
+static bool keys_kept(const Pool *p, const RangeIndex *r) { return p->index_every_name || (r && r->indexed); }
+
 static RangeIndex *index_name(Pool *p, Sym name)
 {
     RangeIndex *r = range_find(p, name);
-    if (!r) r = range_get(p, name);
-    if (r->indexed) return r;
-    if (p->index_every_name) {
-        r->indexed = 1; /* every name held is indexed: none holds this one */
-        return r;
-    }
+    if (keys_kept(p, r)) return r;
     if (++p->names_listed > NAMES_LISTED_MAX) {
         index_every_name(p);
-        return index_name(p, name);
+        return range_find(p, name);
     }
+    if (!r) r = range_get(p, name);
     r->indexed = 1;
     IDSET_FOREACH (&p->all, id) {
         const Obj *o = p->objs[id];
@@ -585,10 +587,15 @@ static RangeIndex *index_name(Pool *p, Sym name)
     return r;
 }
 
-/* The name's entry when the index keeps its keys, else NULL. */
+/* The entry of a name being written, when the index keeps its keys, else
+ * NULL. */
 static RangeIndex *indexed(Pool *p, Sym name)
 {
-    if (p->index_every_name) return index_name(p, name);
+    if (p->index_every_name) {
+        RangeIndex *r = range_get(p, name);
+        r->indexed = 1;
+        return r;
+    }
     RangeIndex *r = range_find(p, name);
     return r && r->indexed ? r : NULL;
 }

@@ -214,7 +214,8 @@ const IdSet *pool_lookup(const Pool *p, Sym name, Sym value);
  * the caller's, picks where the pool keeps the answer at hand. */
 const IdSet *pool_lookup_at(const Pool *p, const void *site, Sym name, Sym value);
 
-/* The range index of `name` (indexing it, as a lookup does). */
+/* The range index of `name` (indexing it, as a lookup does), or NULL
+ * when the index keeps every name and no object holds this one. */
 const RangeIndex *pool_range_index(const Pool *p, Sym name);
 /* How many keys (name, value) the index holds, emptied ones included. */
 size_t pool_index_keys(const Pool *p);

@@ -338,6 +338,11 @@ static void many_names_looked_up_index_every_name(void **state)
     assert_null(pool_lookup(p, sym_cstr("n256"), sym_cstr("1")));
     assert_true(p->index_every_name);
     assert_int_equal(pool_index_keys(p), 10); /* listed with every other name */
+    /* from then on, a name nobody holds costs a lookup no entry */
+    size_t entries = p->ranges_len;
+    assert_null(pool_lookup(p, sym_cstr("n9999"), sym_cstr("1")));
+    assert_null(pool_range_index(p, sym_cstr("n9999")));
+    assert_int_equal(p->ranges_len, entries);
     pool_set(p, 1, sym_cstr("fresh"), sym_cstr("x"));
     assert_int_equal(pool_index_keys(p), 11); /* a new name is indexed as it is set */
     assert_true(idset_has(pool_lookup(p, never, sym_from_long(3)), 4));
