@@ -10,37 +10,44 @@
 #include "pool_shape.h"
 #include "util.h"
 
-/* The index is a table of small slots over two arrays: the lists (a key
- * and its IdSet, 40 bytes) and the single keys (a key and the one object
- * holding it, 12 bytes).  Most keys are single (a move's batch, and its
- * time where a rule matches on it), so they cost 12 bytes until some rule
- * looks them up.
- * The slack an open-addressing table needs costs 4-byte slots, not
- * entries.  Lists live in chunks that never move, so a lookup that turns
- * a single key into a list leaves the lists looked up before in place. */
+/* The index keeps, for each name it keeps, a table of its own (in the
+ * name's RangeIndex): open addressing over 8-byte slots, each a value and
+ * who holds it.  A key one object holds (a move's batch, a player's
+ * nickname) names that object in the slot itself; a key several hold
+ * names a list (the key and its IdSet, 40 bytes).  A name's table holds
+ * that name's keys alone, so the keys a game looks up most (its players'
+ * names, its proposals' ids) lie together in a few cache lines, not
+ * scattered among every key of the pool, and a probe reads the slot and
+ * nothing else until it has found its key.  Lists live in chunks that
+ * never move, so a lookup that turns a single key into a list leaves the
+ * lists looked up before in place. */
 struct IndexEntry {
     Sym name;  /* never "" */
     Sym value; /* canonical value */
     IdSet set;
 };
 
-struct IndexSingle {
-    Sym name;  /* 0: made a list since (the slot now names the list) */
+/* A slot: value 0 ("", which no attribute holds) is an empty slot; ref is
+ * the one object holding the key (0: nobody now), or KEY_LIST | 1 + its
+ * list's place.  Ids stay below IDSET_DEAD, the flag's bit. */
+struct KeySlot {
     Sym value; /* canonical value */
-    ObjId id;  /* 0: nobody holds it now */
+    uint32_t ref;
 };
 
-/* A slot's ref: 0 empty, 1 + a list's place, or REF_SINGLE | 1 + a
- * single key's place. */
-#define REF_SINGLE 0x80000000u
+#define KEY_LIST IDSET_DEAD
+#define KEYS_MIN 8 /* a name's smallest table: one cache line */
 #define LIST_CHUNK 1024
 
-/* Seeded for each pool: a whole number is its own Sym (value.h), so
- * without the seed a player could pick numbers whose keys all fall into
- * one run of the table, and make every probe walk it. */
-static uint64_t key_hash(const Pool *p, Sym name, Sym value)
+/* A key's first slot: eight values in a row (as ids and batches come, or
+ * the texts made one after another) share a block of eight slots, a cache
+ * line, so a game's new keys are written where the last ones were; the
+ * blocks are placed by a hash seeded for each pool, since a whole number
+ * is its own Sym (value.h) and a player could otherwise pick numbers whose
+ * keys all fall into one run of a table, and make every probe walk it. */
+static uint64_t key_hash(const Pool *p, Sym value)
 {
-    return hash_mix((((uint64_t)name << 32) ^ value) ^ p->slots_seed);
+    return hash_mix((uint64_t)(value >> 3) ^ p->slots_seed) << 3 | (value & 7);
 }
 
 /* The state hash's terms, SipHash under the game's key (pool.h) over
@@ -279,9 +286,10 @@ void pool_free(Pool *p)
     for (size_t k = 0; k < p->nlists; k++) idset_free(&p->lists[k / LIST_CHUNK][k % LIST_CHUNK].set);
     for (size_t c = 0; c < p->lists_chunks; c++) free(p->lists[c]);
     free(p->lists);
-    free(p->singles);
-    free(p->slots);
-    for (size_t i = 0; i < p->ranges_cap; i++) free(p->ranges[i].nums);
+    for (size_t i = 0; i < p->ranges_cap; i++) {
+        free(p->ranges[i].nums);
+        free(p->ranges[i].keys);
+    }
     free(p->ranges);
     idset_free(&p->all);
     free(p->hash_memo);
@@ -303,150 +311,135 @@ static uint32_t attr_pos(const Obj *o, Sym name, bool *found);
 
 static IndexEntry *list_at(const Pool *p, uint32_t k) { return &p->lists[k / LIST_CHUNK][k % LIST_CHUNK]; }
 
-static void ref_key(const Pool *p, uint32_t ref, Sym *name, Sym *value)
-{
-    if (ref & REF_SINGLE) {
-        const IndexSingle *e = &p->singles[(ref & ~REF_SINGLE) - 1];
-        *name = e->name;
-        *value = e->value;
-    } else {
-        const IndexEntry *e = list_at(p, ref - 1);
-        *name = e->name;
-        *value = e->value;
-    }
-}
+static IndexEntry *list_of(const Pool *p, const KeySlot *k) { return list_at(p, (k->ref & ~KEY_LIST) - 1); }
 
-/* The slot holding the key, or NULL. */
-static uint32_t *slot_find(const Pool *p, Sym name, Sym value)
+/* The slot of the key (r's name, value), or NULL. */
+static KeySlot *key_find(const Pool *p, const RangeIndex *r, Sym value)
 {
-    if (!p->slots_cap) return NULL;
-    size_t mask = p->slots_cap - 1;
-    for (size_t i = key_hash(p, name, value) & mask; p->slots[i]; i = (i + 1) & mask) {
-        Sym n, v;
-        ref_key(p, p->slots[i], &n, &v);
-        if (n == name && v == value) return &p->slots[i];
-    }
+    if (!r || !r->keys_cap) return NULL;
+    size_t mask = r->keys_cap - 1;
+    for (size_t i = key_hash(p, value) & mask; r->keys[i].value; i = (i + 1) & mask)
+        if (r->keys[i].value == value) return &r->keys[i];
     return NULL;
 }
 
-static void slot_insert(Pool *p, Sym name, Sym value, uint32_t ref)
+static void key_insert(const Pool *p, KeySlot *keys, uint32_t cap, KeySlot k)
 {
-    size_t mask = p->slots_cap - 1, i = key_hash(p, name, value) & mask;
-    while (p->slots[i]) i = (i + 1) & mask;
-    p->slots[i] = ref;
+    size_t mask = cap - 1, i = key_hash(p, k.value) & mask;
+    while (keys[i].value) i = (i + 1) & mask;
+    keys[i] = k;
 }
 
-/* Fills the slots afresh, at most half full, for the keys there are. */
-static void slots_rebuild(Pool *p)
+/* The smallest table at most half full with n keys. */
+static uint32_t keys_room(uint32_t n)
 {
-    size_t cap = 1024;
-    while ((p->nlists + p->nsingles + 1) * 2 > cap) cap *= 2;
-    if (cap != p->slots_cap) {
-        free(p->slots);
-        p->slots = xmalloc(cap * sizeof *p->slots);
-        p->slots_cap = cap;
+    uint32_t cap = KEYS_MIN;
+    while ((size_t)n * 2 > cap) cap *= 2;
+    return cap;
+}
+
+/* r's table made again with `cap` slots (none: 0), for its keys. */
+static void keys_refill(const Pool *p, RangeIndex *r, uint32_t cap)
+{
+    KeySlot *old = r->keys;
+    uint32_t oldcap = r->keys_cap;
+    r->keys = cap ? xcalloc_lines(cap * sizeof *r->keys) : NULL;
+    r->keys_cap = cap;
+    for (uint32_t i = 0; i < oldcap; i++)
+        if (old[i].value) key_insert(p, r->keys, cap, old[i]);
+    free(old);
+}
+
+/* A new key of r's name, held by id (the table grows past half full). */
+static void key_new(Pool *p, RangeIndex *r, Sym value, ObjId id)
+{
+    if ((r->keys_n + 1) * 2 > r->keys_cap) keys_refill(p, r, keys_room(r->keys_n + 1));
+    r->keys_n++;
+    key_insert(p, r->keys, r->keys_cap, (KeySlot){value, id});
+}
+
+/* A new empty list (its slot is the caller's): one freed at a compaction,
+ * or one more at the end; its place (1 + its index) goes to *place. */
+static IndexEntry *list_new(Pool *p, Sym name, Sym value, uint32_t *place)
+{
+    if (p->lists_free) {
+        *place = p->lists_free;
+        IndexEntry *e = list_at(p, *place - 1);
+        p->lists_free = e->value;
+        *e = (IndexEntry){.name = name, .value = value};
+        return e;
     }
-    memset(p->slots, 0, cap * sizeof *p->slots);
-    for (uint32_t k = 0; k < p->nlists; k++) slot_insert(p, list_at(p, k)->name, list_at(p, k)->value, k + 1);
-    for (uint32_t k = 0; k < p->nsingles; k++)
-        if (p->singles[k].name) slot_insert(p, p->singles[k].name, p->singles[k].value, REF_SINGLE | (k + 1));
-}
-
-/* Makes the slot for a key just added (the table is rebuilt past half). */
-static void slot_add(Pool *p, Sym name, Sym value, uint32_t ref)
-{
-    if ((p->nlists + p->nsingles) * 2 > p->slots_cap) slots_rebuild(p);
-    else slot_insert(p, name, value, ref);
-}
-
-/* A new empty list at the end (its slot is the caller's). */
-static IndexEntry *list_new(Pool *p, Sym name, Sym value)
-{
     if (p->nlists == p->lists_chunks * LIST_CHUNK) {
         p->lists = xrealloc(p->lists, (p->lists_chunks + 1) * sizeof *p->lists);
         p->lists[p->lists_chunks++] = xmalloc(LIST_CHUNK * sizeof **p->lists);
     }
     IndexEntry *e = list_at(p, (uint32_t)p->nlists++);
     *e = (IndexEntry){.name = name, .value = value};
+    *place = (uint32_t)p->nlists;
     return e;
 }
 
-/* Turns the single key in *slot into a list holding its object. */
-static IndexEntry *promote(Pool *p, uint32_t *slot)
+/* Turns the single key in k (of the name) into a list holding its object. */
+static IndexEntry *promote(Pool *p, Sym name, KeySlot *k)
 {
-    IndexSingle *one = &p->singles[(*slot & ~REF_SINGLE) - 1];
-    IndexEntry *e = list_new(p, one->name, one->value);
-    if (one->id) idset_add(&e->set, one->id);
-    one->name = 0;
-    one->id = 0;
-    *slot = (uint32_t)p->nlists;
+    uint32_t place;
+    IndexEntry *e = list_new(p, name, k->value, &place);
+    if (k->ref) idset_add(&e->set, k->ref);
+    k->ref = KEY_LIST | place;
     return e;
 }
 
-/* Adds id under the key; says whether the key is new. */
-static bool index_put(Pool *p, Sym name, Sym value, ObjId id)
+/* Adds id under the key (r's name, value); says whether the key is new. */
+static bool index_put(Pool *p, RangeIndex *r, Sym value, ObjId id)
 {
-    uint32_t *slot = slot_find(p, name, value);
-    if (!slot) {
-        GROW(p->singles, p->nsingles, p->singles_cap);
-        p->singles[p->nsingles++] = (IndexSingle){name, value, id};
-        slot_add(p, name, value, REF_SINGLE | (uint32_t)p->nsingles);
+    KeySlot *k = key_find(p, r, value);
+    if (!k) {
+        key_new(p, r, value, id);
         return true;
     }
-    if (*slot & REF_SINGLE) {
-        IndexSingle *one = &p->singles[(*slot & ~REF_SINGLE) - 1];
-        if (one->id == 0 || one->id == id) {
-            one->id = id;
-            return false;
-        }
-        idset_add(&promote(p, slot)->set, id);
-        return false;
+    if (k->ref & KEY_LIST) {
+        idset_add(&list_of(p, k)->set, id);
+    } else if (k->ref == 0) {
+        k->ref = id;
+        r->keys_dead--;
+    } else if (k->ref != id) {
+        idset_add(&promote(p, r->name, k)->set, id);
     }
-    idset_add(&list_at(p, *slot - 1)->set, id);
     return false;
 }
 
 /* Keys are not removed one by one: an emptied one stays, ready for reuse,
  * which keeps probing simple; pool_compact drops them all at once. */
-static void index_take(Pool *p, Sym name, Sym value, ObjId id)
+static void index_take(Pool *p, RangeIndex *r, Sym value, ObjId id)
 {
-    uint32_t *slot = slot_find(p, name, value);
-    if (!slot) return;
-    if (*slot & REF_SINGLE) {
-        IndexSingle *one = &p->singles[(*slot & ~REF_SINGLE) - 1];
-        if (one->id == id) one->id = 0;
-    } else {
-        idset_remove(&list_at(p, *slot - 1)->set, id);
+    KeySlot *k = key_find(p, r, value);
+    if (!k) return;
+    if (k->ref & KEY_LIST) {
+        idset_remove(&list_of(p, k)->set, id);
+    } else if (k->ref == id) {
+        k->ref = 0;
+        r->keys_dead++;
     }
 }
 
 /* How many objects hold the key now, without making a list. */
-static uint32_t index_live(const Pool *p, Sym name, Sym value)
+static uint32_t index_live(const Pool *p, const RangeIndex *r, Sym value)
 {
-    const uint32_t *slot = slot_find(p, name, value);
-    if (!slot) return 0;
-    if (*slot & REF_SINGLE) return p->singles[(*slot & ~REF_SINGLE) - 1].id != 0;
-    return list_at(p, *slot - 1)->set.live;
+    const KeySlot *k = key_find(p, r, value);
+    if (!k) return 0;
+    return k->ref & KEY_LIST ? list_of(p, k)->set.live : k->ref != 0;
 }
 
 /* A single key asked for gets its list: the pool is logically unchanged
  * (the game is one thread's at a time, pool.h's callers included). */
 const IdSet *pool_lookup(const Pool *p, Sym name, Sym value)
 {
-    Sym canon = sym_canon(value);
-    uint32_t *slot = slot_find(p, name, canon);
-    if (!slot) {
-        /* a key is there only for a name indexed; without one, the name
-         * may be new to the index */
-        if (keys_kept(p, range_find(p, name))) return NULL;
-        index_name((Pool *)p, name);
-        if (!(slot = slot_find(p, name, canon))) return NULL;
-    }
-    if (*slot & REF_SINGLE) {
-        if (p->singles[(*slot & ~REF_SINGLE) - 1].id == 0) return NULL;
-        return &promote((Pool *)p, slot)->set;
-    }
-    return &list_at(p, *slot - 1)->set;
+    RangeIndex *r = range_find(p, name);
+    if (!keys_kept(p, r)) r = index_name((Pool *)p, name); /* the name is new to the index */
+    KeySlot *k = key_find(p, r, sym_canon(value));
+    if (!k) return NULL;
+    if (k->ref & KEY_LIST) return &list_of(p, k)->set;
+    return k->ref ? &promote((Pool *)p, name, k)->set : NULL;
 }
 
 const IdSet *pool_lookup_at(const Pool *p, const void *site, Sym name, Sym value)
@@ -505,8 +498,8 @@ const RangeIndex *pool_range_index(const Pool *p, Sym name) { return index_name(
 
 size_t pool_index_keys(const Pool *p)
 {
-    size_t n = p->nlists;
-    for (size_t k = 0; k < p->nsingles; k++) n += p->singles[k].name != 0;
+    size_t n = 0;
+    for (size_t i = 0; i < p->ranges_cap; i++) n += p->ranges[i].keys_n;
     return n;
 }
 
@@ -532,7 +525,7 @@ static void range_insert(RangeIndex *r, Sym num)
  * its number the range of the name. */
 static void key_add(Pool *p, RangeIndex *r, ObjId id, Sym name, Sym canon)
 {
-    bool fresh = index_put(p, name, canon, id);
+    bool fresh = index_put(p, r, canon, id);
     if (!sym_is_number(canon)) r->text_live++;
     else if (fresh) range_insert(r, canon);
 }
@@ -613,7 +606,7 @@ static void index_remove(Pool *p, RangeIndex *r, ObjId id, Sym name, Sym value)
     p->text_bytes -= sym_len(name) + sym_len(value);
     if (!r) return;
     Sym canon = sym_canon(value);
-    index_take(p, name, canon, id);
+    index_take(p, r, canon, id);
     if (!sym_is_number(canon)) r->text_live--;
 }
 
@@ -873,44 +866,56 @@ bool pool_set(Pool *p, ObjId id, Sym name, Sym value)
 
 /* ---- between events ---- */
 
-static bool range_num_live(const Pool *p, Sym name, Sym num) { return index_live(p, name, num) > 0; }
+/* Removes the key in slot i of r's table, moving back the keys after it
+ * that probing would no longer find (linear probing's deletion: no
+ * tombstones, so probes stay as short as the keys there are). */
+static void key_remove_at(const Pool *p, RangeIndex *r, size_t i)
+{
+    size_t mask = r->keys_cap - 1;
+    for (size_t j = (i + 1) & mask; r->keys[j].value; j = (j + 1) & mask) {
+        size_t home = key_hash(p, r->keys[j].value) & mask;
+        /* the key at j may fill the hole at i unless its home lies in (i, j] */
+        bool stays = i <= j ? i < home && home <= j : i < home || home <= j;
+        if (stays) continue;
+        r->keys[i] = r->keys[j];
+        i = j;
+    }
+    r->keys[i] = (KeySlot){0, 0};
+    r->keys_n--;
+    r->keys_dead--; /* only emptied keys are removed */
+}
 
-/* Lists of one (or none) go back to single keys, emptied keys go, and
- * the lists left close up. */
+/* Lists of one (or none) go back to single keys, and emptied keys go.  A
+ * list gone leaves its place to the next list made (the others do not
+ * move, so the tables keep their refs), and a large table is walked only
+ * once a quarter of its keys are emptied ones (a game's batches die by the
+ * thousand between two collections, into a table of a hundred thousand):
+ * a walk then removes at least a key for every eight slots it reads.  An
+ * emptied key is harmless meanwhile: it is found, reused or skipped as a
+ * key nobody holds.  A table four times larger than its keys need is made
+ * again smaller. */
 static void compact_index(Pool *p)
 {
     lookup_memo_clear(p);
-    size_t singles = 0;
-    for (size_t k = 0; k < p->nsingles; k++)
-        if (p->singles[k].name && p->singles[k].id) p->singles[singles++] = p->singles[k];
-    p->nsingles = singles;
-    size_t lists = 0;
     for (uint32_t k = 0; k < p->nlists; k++) {
         IndexEntry *e = list_at(p, k);
-        if (e->set.live <= 1) {
-            if (e->set.live) {
-                GROW(p->singles, p->nsingles, p->singles_cap);
-                p->singles[p->nsingles++] = (IndexSingle){e->name, e->value, e->set.ids[idset_seek(&e->set, 0, 1)]};
-            }
-            idset_free(&e->set);
-            continue;
-        }
-        IndexEntry *to = list_at(p, (uint32_t)lists++);
-        if (to != e) {
-            *to = *e;
-            idset_moved(&to->set);
-        }
+        if (!e->name || e->set.live > 1) continue; /* free, or a list still */
+        RangeIndex *r = range_find(p, e->name);
+        KeySlot *slot = key_find(p, r, e->value);
+        slot->ref = e->set.live ? e->set.ids[idset_seek(&e->set, 0, 1)] : 0;
+        if (!slot->ref) r->keys_dead++;
+        idset_free(&e->set);
+        *e = (IndexEntry){.name = 0, .value = p->lists_free};
+        p->lists_free = k + 1;
     }
-    p->nlists = lists;
-    size_t chunks = (lists + LIST_CHUNK - 1) / LIST_CHUNK;
-    for (size_t c = chunks; c < p->lists_chunks; c++) free(p->lists[c]);
-    p->lists_chunks = chunks;
-    /* give back what a shrunken game no longer needs */
-    if (p->singles_cap > 1024 && p->nsingles < p->singles_cap / 4) {
-        p->singles_cap = p->nsingles * 2 + 1024;
-        p->singles = xrealloc(p->singles, p->singles_cap * sizeof *p->singles);
+    for (size_t n = 0; n < p->ranges_cap; n++) {
+        RangeIndex *r = &p->ranges[n];
+        if (r->keys_dead * 4 < r->keys_n && r->keys_cap > KEYS_MIN * 8) continue; /* not worth a walk yet */
+        for (uint32_t i = 0; r->keys_dead && i < r->keys_cap; i++)
+            while (r->keys[i].value && !r->keys[i].ref) key_remove_at(p, r, i); /* another key may move into i */
+        if (r->keys_cap > KEYS_MIN && r->keys_cap >= 4 * keys_room(r->keys_n))
+            keys_refill(p, r, r->keys_n ? keys_room(r->keys_n) : 0);
     }
-    slots_rebuild(p);
 }
 
 void pool_compact(Pool *p)
@@ -920,7 +925,7 @@ void pool_compact(Pool *p)
         RangeIndex *r = &p->ranges[i];
         uint32_t n = 0;
         for (uint32_t k = 0; r->name && k < r->n; k++)
-            if (range_num_live(p, r->name, r->nums[k])) r->nums[n++] = r->nums[k];
+            if (index_live(p, r, r->nums[k])) r->nums[n++] = r->nums[k];
         r->n = n;
     }
 }
@@ -940,14 +945,10 @@ void pool_mark_syms(Pool *p)
     lookup_memo_clear(p);
     shapes_mark(p);
     for (size_t i = 0; i < p->objlen; i++) mark_obj(p->objs[i]);
-    for (uint32_t k = 0; k < p->nlists; k++) {
-        sym_mark(list_at(p, k)->name);
-        sym_mark(list_at(p, k)->value);
-    }
-    for (size_t k = 0; k < p->nsingles; k++) {
-        sym_mark(p->singles[k].name);
-        sym_mark(p->singles[k].value);
-    }
+    /* The keys of the index need no mark: one somebody holds is the
+     * canonical text of an object's value, which the collector keeps with
+     * the value; an emptied one whose text is freed names, by its Sym, the
+     * next text given that Sym, and is that text's key, held by nobody. */
     for (size_t i = 0; i < p->ranges_cap; i++) {
         const RangeIndex *r = &p->ranges[i];
         if (!r->name) continue;

@@ -13,10 +13,10 @@
  *    pool.c), the object's id is in the posting list of (name,
  *    sym_canon(value)); nothing else is in any posting list.  So "type ==
  *    vote" or "propId == 5.0" is one lookup, and "5" and "5.0" share a
- *    list.  (A key only one object has, such as a move's batch, is kept as
- *    a bare (name, value, id) until a lookup asks for its list;
- *    pool_lookup then makes one.  Between events pool_compact turns lists
- *    of one back into bare keys.)
+ *    list.  (A key only one object has, such as a player's nickname, is
+ *    kept as its value and that id, in its name's table of keys, until a
+ *    lookup asks for its list; pool_lookup then makes one.  Between
+ *    events pool_compact turns lists of one back into bare keys.)
  *  - For every indexed name, `ranges` keeps the distinct numeric values
  *    it has held since it was indexed, ascending, and how many live
  *    objects hold a value of it that is not a number; so "score > 100"
@@ -138,17 +138,21 @@ typedef struct PoolCounts {
 } PoolCounts;
 
 typedef struct IndexEntry IndexEntry;
-typedef struct IndexSingle IndexSingle;
+typedef struct KeySlot KeySlot;
 
 /* Per attribute name: whether the index keeps its keys (only once some
- * lookup asked for them), and its numeric values, for range matching. */
+ * lookup asked for them), the table of those keys, and its numeric
+ * values, for range matching. */
 typedef struct RangeIndex {
     Sym name;        /* 0: empty slot */
     uint8_t indexed; /* 1: its keys are in the index, and the rest is kept
                         (2: while index_every_name lists them) */
+    uint32_t text_live; /* live (object, name) pairs whose value is not a number */
+    KeySlot *keys;   /* the name's keys: open addressing (pool.c) */
+    uint32_t keys_cap, keys_n;
+    uint32_t keys_dead; /* of them, emptied ones (nobody holds the key) */
     Sym *nums;       /* distinct canonical numbers ever held, ascending */
     uint32_t n, cap;
-    uint32_t text_live; /* live (object, name) pairs whose value is not a number */
 } RangeIndex;
 
 typedef struct Pool {
@@ -159,14 +163,11 @@ typedef struct Pool {
     IdSet all;         /* every live id */
     IndexEntry **lists; /* the (name, canon value) lists, in chunks: none moves */
     size_t nlists, lists_chunks;
-    IndexSingle *singles; /* the keys that one object holds, without a list */
-    size_t nsingles, singles_cap;
-    uint32_t *slots;    /* open addressing over both: 0 empty, else a ref (pool.c) */
-    size_t slots_cap;
+    uint32_t lists_free; /* 1 + a free list's index (each names the next), or 0 */
     uint64_t slots_seed; /* of the keys' hash, drawn for each pool */
     uint32_t names_listed; /* names indexed by a walk over the pool (pool.c) */
     bool index_every_name; /* past NAMES_LISTED_MAX of them: all are */
-    RangeIndex *ranges; /* open addressing by name */
+    RangeIndex *ranges; /* open addressing by name; each holds its keys */
     size_t ranges_cap, ranges_len;
     Shape **shapes;     /* its objects' shapes: open addressing by hash (pool_shape.c) */
     size_t shapes_cap, nshapes, shapes_unheld;

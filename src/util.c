@@ -32,6 +32,13 @@ void *xcalloc(size_t n, size_t size)
     return p;
 }
 
+void *xcalloc_lines(size_t n)
+{
+    void *p = aligned_alloc(64, n ? n : 64);
+    if (!p) out_of_memory(n);
+    return memset(p, 0, n);
+}
+
 void *xrealloc(void *p, size_t n)
 {
     p = realloc(p, n ? n : 1);

@@ -19,6 +19,8 @@
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* n zeroed bytes (a multiple of 64) that begin a cache line; free() them */
+void *xcalloc_lines(size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 

@@ -11,6 +11,7 @@
  */
 #include "unit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -352,6 +353,151 @@ static void many_names_looked_up_index_every_name(void **state)
     pool_free(p);
 }
 
+/* A name's table of keys, large: thousands of values, numbers in runs (as
+ * batches come) and texts, each held by one object or several, set,
+ * moved and deleted at random, with compactions and undos between.  Every
+ * value finds exactly the objects the model says, the table stays at most
+ * half full, it counts its emptied keys, and a compaction leaves fewer
+ * than a quarter of them (it walks a table only past that). */
+enum { BIG_IDS = 3000, BIG_VALUES = 2400 };
+
+static Sym big_value(int v)
+{
+    if (v % 3) return sym_from_long(1000000 + v); /* whole numbers, in runs */
+    char t[16];
+    snprintf(t, sizeof t, "t%d", v);
+    return sym_cstr(t);
+}
+
+/* compacted: every list emptied since is an emptied key now, counted */
+static void check_big(const Pool *p, Sym name, const int *val, const bool *live, ObjId next, bool compacted)
+{
+    static int holders[BIG_VALUES];
+    memset(holders, 0, sizeof holders);
+    for (ObjId id = 1; id < next; id++)
+        if (live[id] && val[id] >= 0) holders[val[id]]++;
+    int distinct = 0;
+    for (int v = 0; v < BIG_VALUES; v++) {
+        distinct += holders[v] > 0;
+        const IdSet *s = pool_lookup(p, name, big_value(v));
+        assert_int_equal(s ? (int)s->live : 0, holders[v]);
+        for (ObjId id = 1; s && id < next; id++) assert_int_equal(idset_has(s, id), live[id] && val[id] == v);
+    }
+    const RangeIndex *r = pool_range_index(p, name);
+    assert_true(r->keys_n * 2 <= r->keys_cap);
+    if (compacted) assert_int_equal(r->keys_n - r->keys_dead, distinct);
+}
+
+static void large_tables_of_keys_follow_a_model(void **state)
+{
+    static int val[BIG_IDS];
+    static bool live[BIG_IDS];
+    Pool *p = pool_new();
+    Sym name = sym_cstr("batch");
+    assert_null(pool_lookup(p, name, big_value(1))); /* indexed from now on */
+    ObjId next = 1;
+    for (int round = 1; round <= 60000; round++) {
+        unsigned what = roll(8);
+        if (what == 0 && next < BIG_IDS) {
+            ObjId id = pool_create(p);
+            assert_int_equal(id, next++);
+            live[id] = true;
+            val[id] = -1;
+        } else if (what == 1 && next > 1) {
+            ObjId id = 1 + roll(next - 1);
+            pool_delete(p, id);
+            live[id] = false;
+        } else if (next > 1) {
+            ObjId id = 1 + roll(next - 1);
+            /* a value near the last ones set, as a game's come */
+            int v = (int)((unsigned)round / 40 + roll(600)) % BIG_VALUES;
+            if (roll(10) == 0) v = -1;
+            if (live[id]) {
+                pool_set(p, id, name, v < 0 ? SYM_EMPTY : big_value(v));
+                val[id] = v;
+            }
+        }
+        if (round % 1500 == 0) { /* often enough that some find too few emptied keys to walk */
+            if (round % 6000 == 0) check_big(p, name, val, live, next, false);
+            pool_compact(p);
+            const RangeIndex *r = pool_range_index(p, name);
+            assert_true(r->keys_dead * 4 < r->keys_n || r->keys_dead == 0);
+            if (round % 6000 == 0) check_big(p, name, val, live, next, true);
+        }
+        if (round % 15000 == 0) { /* changes undone give back the very keys */
+            static int was_val[BIG_IDS];
+            static bool was_live[BIG_IDS];
+            memcpy(was_val, val, sizeof val);
+            memcpy(was_live, live, sizeof live);
+            p->logging = true;
+            size_t mark = pool_mark(p);
+            for (ObjId id = 1; id < next; id += 3)
+                if (live[id]) pool_delete(p, id);
+            for (ObjId id = 2; id < next; id += 3)
+                if (live[id]) pool_set(p, id, name, big_value((int)id % BIG_VALUES));
+            pool_compact(p);
+            pool_undo_to(p, mark);
+            pool_forget_undo(p);
+            p->logging = false;
+            check_big(p, name, was_val, was_live, next, false);
+        }
+    }
+    pool_free(p);
+}
+
+/* The index's keys are not marked for the collector: a key someone holds
+ * has the canonical text of a value some object holds, which the
+ * collector keeps with it, and an emptied key whose text is freed, and
+ * whose Sym then names another text, is that text's key, held by nobody
+ * until someone holds it.  Texts freed and made again, numbers written in
+ * other ways than their canonical one: every lookup stays exact. */
+static void keys_need_no_marks(void **state)
+{
+    SymTable *t = sym_table_new();
+    sym_use(t);
+    Pool *p = pool_new();
+    Sym name = sym_cstr("v");
+    assert_null(pool_lookup(p, name, sym_cstr("a0"))); /* indexed from now on */
+    enum { N = 300 };
+    ObjId ids[N], more[N];
+    char text[32];
+    for (int i = 0; i < N; i++) {
+        ids[i] = pool_create(p);
+        /* texts, and numbers not written canonically ("5.50" is 11/2) */
+        if (i % 3) snprintf(text, sizeof text, "a%d", i);
+        else snprintf(text, sizeof text, "%d.50", i);
+        pool_set(p, ids[i], name, sym_cstr(text)); /* a single key (no lookup made it a list) */
+    }
+    for (int i = 0; i < N; i += 2) pool_delete(p, ids[i]); /* their keys emptied */
+    pool_forget_undo(p);
+    sym_gc_begin();
+    pool_mark_syms(p);
+    sym_gc_end();
+    const RangeIndex *r = pool_range_index(p, name);
+    assert_int_equal(r->keys_dead, N / 2);
+    for (int i = 0; i < N; i++) { /* new texts, in the Syms the collector freed */
+        more[i] = pool_create(p);
+        snprintf(text, sizeof text, "b%d", i);
+        pool_set(p, more[i], name, sym_cstr(text));
+    }
+    assert_true(r->keys_dead < N / 2); /* some took emptied keys, by their Syms */
+    for (int i = 0; i < N; i++) {
+        snprintf(text, sizeof text, "b%d", i);
+        const IdSet *s = pool_lookup(p, name, sym_cstr(text));
+        assert_true(s && s->live == 1 && idset_has(s, more[i]));
+        if (i % 3) snprintf(text, sizeof text, "a%d", i);
+        else snprintf(text, sizeof text, "%d.5", i); /* the same number */
+        s = pool_lookup(p, name, sym_cstr(text));
+        assert_int_equal(s ? (int)s->live : 0, i % 2);
+        if (i % 2) assert_true(idset_has(s, ids[i]));
+    }
+    pool_compact(p);
+    assert_int_equal(r->keys_n - r->keys_dead, N + N / 2);
+    pool_free(p);
+    sym_use(NULL);
+    sym_table_free(t);
+}
+
 /* privacy_blank: a viewer's dry run sees "" for the private values of what
  * it does not own (moveSender or defaultEmail its address), in the objects
  * and in the indexes, and the undo gives every value back. */
@@ -546,6 +692,8 @@ int run_pool_tests(void)
         cmocka_unit_test(many_lists_of_one_id),
         cmocka_unit_test(names_are_indexed_from_their_first_lookup),
         cmocka_unit_test(many_names_looked_up_index_every_name),
+        cmocka_unit_test(large_tables_of_keys_follow_a_model),
+        cmocka_unit_test(keys_need_no_marks),
         cmocka_unit_test(privacy_blank_is_a_view_undone_exactly),
         cmocka_unit_test(touched_ids_name_every_change),
         cmocka_unit_test(shapes_are_shared_and_given_back),
