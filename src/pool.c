@@ -521,9 +521,9 @@ static void range_insert(RangeIndex *r, Sym num)
     r->n++;
 }
 
-/* The key of object id's attribute (name, canon) joins the index, and
- * its number the range of the name. */
-static void key_add(Pool *p, RangeIndex *r, ObjId id, Sym name, Sym canon)
+/* The key of object id's attribute (r's name, canon) joins the index,
+ * and its number the range of the name. */
+static void key_add(Pool *p, RangeIndex *r, ObjId id, Sym canon)
 {
     bool fresh = index_put(p, r, canon, id);
     if (!sym_is_number(canon)) r->text_live++;
@@ -531,8 +531,8 @@ static void key_add(Pool *p, RangeIndex *r, ObjId id, Sym name, Sym canon)
 }
 
 /* The names the index keeps are those some lookup asked for: a move's
- * time, which no rule matches on, costs no key, and the table of keys
- * stays small enough to be read in few cache misses.  A name asked for
+ * time, which no rule matches on, costs no key, and the tables of keys
+ * stay small enough to be read in few cache misses.  A name asked for
  * the first time is indexed from the objects that hold it, once: a walk
  * over the pool.  A rule may name thousands of attributes, so that walk
  * is made for NAMES_LISTED_MAX names at most; the next name asked for
@@ -549,7 +549,7 @@ static void index_every_name(Pool *p)
             RangeIndex *r = range_get(p, obj_name(o, k));
             if (r->indexed == 1) continue; /* kept already */
             r->indexed = 2;                /* being listed */
-            key_add(p, r, id, obj_name(o, k), sym_canon(o->vals[k]));
+            key_add(p, r, id, sym_canon(o->vals[k]));
         }
     }
     for (size_t i = 0; i < p->ranges_cap; i++)
@@ -575,7 +575,7 @@ static RangeIndex *index_name(Pool *p, Sym name)
         const Obj *o = p->objs[id];
         bool found;
         uint32_t i = attr_pos(o, name, &found);
-        if (found) key_add(p, r, id, name, sym_canon(o->vals[i]));
+        if (found) key_add(p, r, id, sym_canon(o->vals[i]));
     }
     return r;
 }
@@ -598,7 +598,7 @@ static RangeIndex *indexed(Pool *p, Sym name)
 static void index_add(Pool *p, RangeIndex *r, ObjId id, Sym name, Sym value)
 {
     p->text_bytes += sym_len(name) + sym_len(value);
-    if (r) key_add(p, r, id, name, sym_canon(value));
+    if (r) key_add(p, r, id, sym_canon(value));
 }
 
 static void index_remove(Pool *p, RangeIndex *r, ObjId id, Sym name, Sym value)
