@@ -486,6 +486,26 @@ static void answer_code_notes(Outcome *o, const char *sender)
 }
 
 /* Turns a message body into move objects and runs the rules. */
+/* One move of a message as an object: the Mechanics' attributes, then
+ * the move's own (which a name of the Mechanics' does not escape: the
+ * later value of a name stands).  index: its place in the message, from
+ * 1, for the rules (0: none, a game begun before moves had it). */
+static ObjId create_move(Pool *p, const FmtObj *m, Sym from, Sym when, Sym batch, int index)
+{
+    enum { MECHANICS = 5, LOCAL = 32 };
+    Attr local[LOCAL], *a = MECHANICS + m->n <= LOCAL ? local : xmalloc((MECHANICS + (size_t)m->n) * sizeof *a);
+    uint32_t n = 0;
+    a[n++] = (Attr){SYM_type, SYM_move};
+    a[n++] = (Attr){SYM_moveSender, from};
+    a[n++] = (Attr){SYM_moveTimeStamp, when};
+    a[n++] = (Attr){SYM_moveBatch, batch};
+    if (index) a[n++] = (Attr){SYM_moveIndex, sym_from_long(index)};
+    for (int k = 0; k < m->n; k++) a[n++] = (Attr){m->attrs[k].name, m->attrs[k].value};
+    ObjId id = pool_create_with(p, a, n);
+    if (a != local) free(a);
+    return id;
+}
+
 static Verdict process_move(EventCtx *c, Outcome *o)
 {
     Game *g = c->g;
@@ -507,17 +527,9 @@ static Verdict process_move(EventCtx *c, Outcome *o)
         Sym batch = SYM_EMPTY;
         ObjId first = 0;
         for (int i = 0; i < doc.n; i++) {
-            ObjId id = pool_create(g->pool);
+            if (i == 0) batch = sym_from_long((long)g->pool->next_id); /* the batch is named by its first move */
+            ObjId id = create_move(g->pool, &doc.objs[i], from, when, batch, g->unindexed ? 0 : i + 1);
             if (i == 0) first = id;
-            if (i == 0) batch = pool_get(g->pool, id)->idsym; /* the batch is named by its first move */
-            pool_reserve(g->pool, id, 5 + (uint32_t)doc.objs[i].n);
-            pool_set(g->pool, id, SYM_type, SYM_move);
-            pool_set(g->pool, id, SYM_moveSender, from);
-            pool_set(g->pool, id, SYM_moveTimeStamp, when);
-            pool_set(g->pool, id, SYM_moveBatch, batch);
-            if (!g->unindexed) pool_set(g->pool, id, SYM_moveIndex, sym_from_long(i + 1)); /* the message's order, for the rules */
-            for (int k = 0; k < doc.objs[i].n; k++)
-                pool_set(g->pool, id, doc.objs[i].attrs[k].name, doc.objs[i].attrs[k].value);
         }
         o->code.first_move = (long)first; /* the notes name the moves they are about */
         size_t mark = pool_mark(g->pool);

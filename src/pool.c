@@ -659,7 +659,7 @@ static void log_undo(Pool *p, Undo u)
     p->undo[p->undo_len++] = u;
 }
 
-static void note_change(Pool *p, ChangeKind kind, const Obj *o, Sym name, Sym old)
+static void note_change_as(Pool *p, ChangeKind kind, ObjId id, Sym name, Sym old, Sym type)
 {
     ChangeList *l = &p->changes;
     if (!l->on || l->lost) return;
@@ -668,10 +668,15 @@ static void note_change(Pool *p, ChangeKind kind, const Obj *o, Sym name, Sym ol
         return;
     }
     GROW(l->c, l->len, l->cap);
+    l->c[l->len++] = (Change){kind, id, name, old, type};
+}
+
+static void note_change(Pool *p, ChangeKind kind, const Obj *o, Sym name, Sym old)
+{
     /* attributes sort by Sym, and type's is one of the first texts
      * interned: it is almost always the first attribute */
     Sym type = obj_n(o) && obj_name(o, 0) == SYM_type ? o->vals[0] : obj_get(o, SYM_type);
-    l->c[l->len++] = (Change){kind, o->id, name, old, type};
+    note_change_as(p, kind, o->id, name, old, type);
 }
 
 static void install(Pool *p, Obj *o)
@@ -734,6 +739,64 @@ bool pool_create_reserved(Pool *p, ObjId id)
     note_change(p, CHANGE_CREATE, p->objs[id], SYM_EMPTY, SYM_EMPTY);
     log_undo(p, (Undo){.kind = UNDO_CREATE, .id = id});
     return true;
+}
+
+/* pool_create_with's attributes in order of name, each name once with
+ * the last value given for it (as the last pool_set leaves it), none
+ * empty and no objectId; their number. */
+static uint32_t sorted_attrs(const Attr *in, uint32_t n, Attr *out)
+{
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        Sym name = in[k].name;
+        if (name == SYM_objectId || name == SYM_EMPTY) continue;
+        uint32_t i = m;
+        while (i > 0 && out[i - 1].name > name) i--;
+        if (i > 0 && out[i - 1].name == name) {
+            out[i - 1].value = in[k].value;
+            continue;
+        }
+        memmove(out + i + 1, out + i, (m - i) * sizeof *out);
+        out[i] = in[k];
+        m++;
+    }
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < m; k++)
+        if (out[k].value != SYM_EMPTY) out[kept++] = out[k];
+    return kept;
+}
+
+/* Room for the sorted attributes of a move on the stack. */
+#define CREATE_LOCAL 32
+
+ObjId pool_create_with(Pool *p, const Attr *attrs, uint32_t n)
+{
+    Attr local[CREATE_LOCAL], *a = n <= CREATE_LOCAL ? local : xmalloc(n * sizeof *a);
+    uint32_t m = sorted_attrs(attrs, n, a);
+    note_base(p);
+    ObjId id = p->next_id++;
+    Obj *o = obj_new(p, id);
+    if (m) vals_resize(o, m);
+    uint64_t terms = 0;
+    Sym type = SYM_EMPTY;
+    for (uint32_t k = 0; k < m; k++) {
+        shape_change(p, &o->shape, k, a[k].name, true);
+        o->vals[k] = a[k].value;
+        terms += triple_hash(p, id, a[k].name, a[k].value);
+        if (a[k].name == SYM_type) type = a[k].value;
+    }
+    keep_terms(o, terms);
+    install(p, o);
+    /* the engine hears of it as of pool_create and a pool_set of each
+     * attribute with the type set last: the reads of the type, once,
+     * rather than those of each attribute of an object of that type */
+    note_change_as(p, CHANGE_CREATE, id, SYM_EMPTY, SYM_EMPTY, SYM_EMPTY);
+    for (uint32_t k = 0; k < m; k++)
+        if (a[k].name != SYM_type) note_change_as(p, CHANGE_SET, id, a[k].name, SYM_EMPTY, SYM_EMPTY);
+    if (type != SYM_EMPTY) note_change_as(p, CHANGE_SET, id, SYM_type, SYM_EMPTY, type);
+    log_undo(p, (Undo){.kind = UNDO_CREATE, .id = id});
+    if (a != local) free(a);
+    return id;
 }
 
 static Obj *uninstall(Pool *p, ObjId id)

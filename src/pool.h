@@ -197,6 +197,11 @@ bool pool_create_at(Pool *p, ObjId id);  /* for loading; id must be >= next_id *
  * object holds: shadow evaluation applies a pass's creations with the ids
  * their firings were given. */
 bool pool_create_reserved(Pool *p, ObjId id);
+/* A new object with the attributes attrs[0..n), made at once as
+ * pool_create and a pool_set of each in turn would make it (a name given
+ * twice keeps its last value; "" and objectId set nothing), in one undo
+ * record: a move, whose attributes are known before it is made. */
+ObjId pool_create_with(Pool *p, const Attr *attrs, uint32_t n);
 bool pool_delete(Pool *p, ObjId id);     /* false when there was nothing */
 /* Sets name to value ("" removes); returns whether anything changed. */
 bool pool_set(Pool *p, ObjId id, Sym name, Sym value);

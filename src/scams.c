@@ -964,6 +964,22 @@ static void frame_restore(Search *S, Frame *f)
     S->now = f->now;
 }
 
+/* One move of a step's message, made as the Mechanics make a move
+ * (game_event.c; the names they set are reserved, so the order of the
+ * attributes changes nothing). */
+static void make_move(Pool *p, const Attr *attrs, int nattrs, Sym from, Sym when, Sym batch, int index)
+{
+    Attr a[SCAM_MAX_ATTRS + 5];
+    uint32_t n = 0;
+    a[n++] = (Attr){SYM_moveSender, from};
+    a[n++] = (Attr){SYM_moveTimeStamp, when};
+    a[n++] = (Attr){SYM_moveBatch, batch};
+    a[n++] = (Attr){SYM_moveIndex, sym_from_long(index)};
+    for (int k = 0; k < nattrs; k++) a[n++] = attrs[k];
+    a[n++] = (Attr){SYM_type, SYM_move};
+    pool_create_with(p, a, n);
+}
+
 /* Runs one step as an event (a message of one move, or a wait for the
  * next timer).  False when it could not change anything (refused, ran
  * away, the game is over, no timer): the caller restores the frame. */
@@ -977,28 +993,11 @@ static bool run_step(Search *S, const ScamStep *st, Buf *trace)
     } else {
         Sym from = S->senders[st->sender], when = sym_from_long((long)S->now), batch = SYM_EMPTY;
         for (int c = 0; c < st->copies; c++) {
-            ObjId id = pool_create(g->pool);
-            pool_reserve(g->pool, id, 5 + (uint32_t)st->nattrs);
-            if (c == 0) batch = pool_get(g->pool, id)->idsym; /* the batch is named by its first move */
-            pool_set(g->pool, id, SYM_moveSender, from);
-            pool_set(g->pool, id, SYM_moveTimeStamp, when);
-            pool_set(g->pool, id, SYM_moveBatch, batch);
-            pool_set(g->pool, id, SYM_moveIndex, sym_from_long(c + 1));
-            for (int k = 0; k < st->nattrs; k++) pool_set(g->pool, id, st->attrs[k].name, st->attrs[k].value);
-            /* the type last: the engine hears of a move once, whole,
-             * rather than of every attribute of a move still empty */
-            pool_set(g->pool, id, SYM_type, SYM_move);
+            if (c == 0) batch = sym_from_long((long)g->pool->next_id); /* the batch is named by its first move */
+            make_move(g->pool, st->attrs, st->nattrs, from, when, batch, c + 1);
         }
-        if (st->nattrs2) { /* a second, different move of the same message */
-            ObjId id = pool_create(g->pool);
-            pool_reserve(g->pool, id, 5 + (uint32_t)st->nattrs2);
-            pool_set(g->pool, id, SYM_moveSender, from);
-            pool_set(g->pool, id, SYM_moveTimeStamp, when);
-            pool_set(g->pool, id, SYM_moveBatch, batch);
-            pool_set(g->pool, id, SYM_moveIndex, sym_from_long(st->copies + 1));
-            for (int k = 0; k < st->nattrs2; k++) pool_set(g->pool, id, st->attrs2[k].name, st->attrs2[k].value);
-            pool_set(g->pool, id, SYM_type, SYM_move);
-        }
+        if (st->nattrs2) /* a second, different move of the same message */
+            make_move(g->pool, st->attrs2, st->nattrs2, from, when, batch, st->copies + 1);
     }
     EventRun er;
     g->eng->trace_on = trace != NULL;

@@ -1,6 +1,7 @@
 /*
  * test_pool.c - the object pool against a plain model: random creations,
  * deletions and settings (numbers written several ways, texts, removals),
+ * objects made whole with their attributes,
  * then every invariant of pool.h checked from the outside: the posting
  * lists hold exactly the live objects with that value, "5" and "5.0"
  * share one, the range index knows every number, the running state hash is
@@ -124,6 +125,27 @@ static void random_change(Pool *p, Model *m)
         m->next_id++;
         m->live[id] = true;
         model_clear(m, id);
+        return;
+    }
+    if (what == 2 && m->next_id < IDS) {
+        /* made whole (a move): names given twice, "" and objectId among
+         * them, as the pool_set of each in turn would leave them */
+        Attr a[8];
+        uint32_t n = roll(9);
+        ObjId id = m->next_id;
+        m->live[id] = true;
+        model_clear(m, id);
+        for (uint32_t k = 0; k < n; k++) {
+            if (roll(8) == 0) {
+                a[k] = (Attr){SYM_objectId, sym_cstr("7")};
+                continue;
+            }
+            int at = (int)roll(NAMES), v = (int)roll(VALUES);
+            a[k] = (Attr){sym_cstr(names[at]), sym_cstr(values[v])};
+            m->val[id][at] = *values[v] ? v : -1;
+        }
+        assert_int_equal(pool_create_with(p, a, n), id);
+        m->next_id++;
         return;
     }
     ObjId id = 1 + roll(m->next_id > 1 ? m->next_id - 1 : 1);
