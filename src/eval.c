@@ -726,16 +726,30 @@ static Sym eval_compare(Ctx *cx, const Node *n, const Obj *cand)
     return r ? SYM_T : SYM_F;
 }
 
+/* Room on the stack for a message's text (a rule's send, at every vote
+ * of Engine City): composing it in a Buf took four reallocs. */
+#define CONCAT_LOCAL 256
+
 static Sym eval_concat(Ctx *cx, const Node *n, const Obj *cand)
 {
-    Buf b = {0};
+    char local[CONCAT_LOCAL];
+    size_t len = 0; /* of the text in local */
+    Buf b = {0};    /* the text, once it outgrows local */
     for (int i = 0; i < n->n && !cx->failed; i++) {
         Sym v = eval_value(cx, n->kid[i], cand);
         if (v == SYM_EMPTY || !meter_text(cx, sym_len(v) + 1)) continue;
-        if (b.len) buf_putc(&b, ' ');
-        buf_add(&b, sym_text(v), sym_len(v));
+        size_t vlen = sym_len(v), sep = (b.s ? b.len : len) != 0;
+        if (!b.s && len + sep + vlen <= sizeof local) {
+            local[len] = ' ';
+            memcpy(local + len + sep, sym_text(v), vlen);
+            len += sep + vlen;
+            continue;
+        }
+        if (!b.s) buf_add(&b, local, len);
+        if (sep) buf_putc(&b, ' ');
+        buf_add(&b, sym_text(v), vlen);
     }
-    Sym r = sym_intern(buf_str(&b), b.len);
+    Sym r = b.s ? sym_intern(b.s, b.len) : sym_intern(local, len);
     buf_free(&b);
     return r;
 }

@@ -191,7 +191,7 @@ static char *validate_moves(const FmtDoc *doc)
             for (int r = 0; r < nr; r++)
                 if (fo->attrs[k].name == res[r])
                     buf_printf(&b, "move %d (line %d): %s is set by the Mechanics, not by the sender; ", i + 1,
-                               fo->attrs[k].pos[0].line, sym_text(res[r]));
+                               fo->attrs[k].pos0.line, sym_text(res[r]));
     }
     if (!b.len) return NULL;
     b.len -= 2;

@@ -42,7 +42,8 @@ typedef struct Reader {
     Buf raw;         /* raw text of the attribute being read */
     int raw_line;    /* line of that attribute, 0 when none */
     Sym raw_name;
-    SrcPos *pos;
+    SrcPos pos0;     /* the value's first line's position */
+    SrcPos *pos;     /* a value of several lines: every line's, else NULL */
     int npos, poscap;
     long last_id;
     Buf *err;
@@ -68,9 +69,9 @@ static bool finish_attr(Reader *r)
     if (r->raw_name == SYM_objectId) {
         long id;
         if (!sym_to_long(v, &id) || id <= 0 || id >= (long)IDSET_DEAD)
-            return fail(r, r->raw_line, r->pos[0].col, "objectId must be a positive integer, not \"%s\"", sym_text(v));
+            return fail(r, r->raw_line, r->pos0.col, "objectId must be a positive integer, not \"%s\"", sym_text(v));
         if (id <= r->last_id)
-            return fail(r, r->raw_line, r->pos[0].col, "objectId %s is not above the previous object's", sym_text(v));
+            return fail(r, r->raw_line, r->pos0.col, "objectId %s is not above the previous object's", sym_text(v));
         o->objectId = r->last_id = id;
     } else {
         GROW(o->attrs, o->n, o->cap);
@@ -79,7 +80,8 @@ static bool finish_attr(Reader *r)
         a->value = v;
         a->quoted = quoted;
         a->npos = r->npos;
-        a->pos = r->pos;
+        a->pos0 = r->pos0;
+        a->more = r->pos;
         r->pos = NULL;
         r->poscap = 0;
     }
@@ -98,10 +100,23 @@ static bool end_block(Reader *r)
     return true;
 }
 
+/* The position of a value's next line: most values have one line, and
+ * take no array (a move's three attributes, three mallocs, at every
+ * move). */
 static void add_pos(Reader *r, int line, int col)
 {
+    SrcPos at = {line, col};
+    if (r->npos == 0) {
+        r->pos0 = at;
+        r->npos = 1;
+        return;
+    }
+    if (r->npos == 1) {
+        GROW(r->pos, r->npos - 1, r->poscap);
+        r->pos[0] = r->pos0;
+    }
     GROW(r->pos, r->npos, r->poscap);
-    r->pos[r->npos++] = (SrcPos){line, col};
+    r->pos[r->npos++] = at;
 }
 
 static bool read_line(Reader *r, const char *s, size_t n, int lineno)
@@ -177,7 +192,7 @@ bool fmt_read(const char *text, size_t len, const char *fname, FmtDoc *doc, Buf 
 void fmt_doc_free(FmtDoc *doc)
 {
     for (int i = 0; i < doc->n; i++) {
-        for (int j = 0; j < doc->objs[i].n; j++) free(doc->objs[i].attrs[j].pos);
+        for (int j = 0; j < doc->objs[i].n; j++) free(doc->objs[i].attrs[j].more);
         free(doc->objs[i].attrs);
     }
     free(doc->objs);
@@ -195,8 +210,8 @@ const FmtAttr *fmt_attr(const FmtObj *o, Sym name)
 SrcPos fmt_map(const FmtAttr *a, int vline, int vcol)
 {
     if (a->npos == 0) return (SrcPos){0, 0};
-    if (a->quoted || vline < 1 || vline > a->npos) return a->pos[0];
-    SrcPos p = a->pos[vline - 1];
+    if (a->quoted || vline < 1 || vline > a->npos) return a->pos0;
+    SrcPos p = vline == 1 ? a->pos0 : a->more[vline - 1];
     p.col += vcol - 1;
     return p;
 }

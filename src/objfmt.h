@@ -28,8 +28,9 @@ typedef struct FmtAttr {
     Sym name;
     Sym value;
     bool quoted;   /* the value was a quoted string: positions are approximate */
-    int npos;      /* one SrcPos per line of the value */
-    SrcPos *pos;
+    int npos;      /* one SrcPos per line of the value: */
+    SrcPos pos0;   /* the first line's */
+    SrcPos *more;  /* a value of several lines: all of them (npos); else NULL */
 } FmtAttr;
 
 typedef struct FmtObj {

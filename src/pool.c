@@ -57,12 +57,6 @@ static uint64_t key_hash(const Pool *p, Sym value)
  * nor their FNV hashes (which anyone can make collide). */
 enum { TAG_EXISTS = 1, TAG_ATTR = 2, TAG_LONG_NAME = 3 };
 
-static size_t put_le(unsigned char *b, uint64_t x)
-{
-    for (int i = 0; i < 8; i++) b[i] = (unsigned char)(x >> (8 * i));
-    return 8;
-}
-
 /* The terms of the triples set and unset most recently, by (id, name,
  * value): undoing a change, or making it again (as a search does, over
  * and over), needs the terms it computed a moment before.  A Sym names a
@@ -240,9 +234,10 @@ static void vals_resize(Obj *o, uint32_t n)
 
 static uint64_t exist_hash(const Pool *p, ObjId id)
 {
-    unsigned char b[8];
-    put_le(b, (uint64_t)id | (uint64_t)TAG_EXISTS << 32);
-    return siphash24(p->hash_key, b, sizeof b);
+    SipHash h; /* siphash24 of the eight bytes, without writing them out */
+    sip_init(&h, p->hash_key);
+    sip_add_u64(&h, (uint64_t)id | (uint64_t)TAG_EXISTS << 32);
+    return sip_end(&h);
 }
 
 Pool *pool_new(void)

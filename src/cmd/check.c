@@ -36,7 +36,7 @@ static void check_rule(Tally *t, const char *file, const FmtObj *fo, long id)
     if (!ai) report(t, file, head, true, what, "the rule has no if");
     if (!at) report(t, file, head, true, what, "the rule has no then");
     if (!ao) report(t, file, head, true, what, "the rule has no ruleOrder");
-    else if (!sym_is_number(ao->value)) report(t, file, ao->pos[0], true, what, "ruleOrder is not a number");
+    else if (!sym_is_number(ao->value)) report(t, file, ao->pos0, true, what, "ruleOrder is not a number");
     if (!ai || !at) return;
     Diags d = {0};
     ParseError pe;
