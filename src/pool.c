@@ -789,7 +789,7 @@ ObjId pool_create_with(Pool *p, const Attr *attrs, uint32_t n)
     for (uint32_t k = 0; k < m; k++)
         if (a[k].name != SYM_type) note_change_as(p, CHANGE_SET, id, a[k].name, SYM_EMPTY, SYM_EMPTY);
     if (type != SYM_EMPTY) note_change_as(p, CHANGE_SET, id, SYM_type, SYM_EMPTY, type);
-    log_undo(p, (Undo){.kind = UNDO_CREATE, .id = id});
+    log_undo(p, (Undo){.kind = UNDO_CREATE, .id = id, .whole = true});
     if (a != local) free(a);
     return id;
 }

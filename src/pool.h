@@ -99,6 +99,8 @@ typedef struct Undo {
     UndoKind kind;
     ObjId id;
     Sym name, old, new; /* UNDO_SET */
+    bool whole;         /* UNDO_CREATE: made with its attributes (pool_create_with),
+                           which have no UNDO_SET records of their own */
     Obj *saved;         /* UNDO_DELETE: the object as it was */
 } Undo;
 

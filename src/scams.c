@@ -1517,6 +1517,43 @@ static const Obj *obj_at(const Pool *p, ObjId id, size_t from, size_t to)
     return o;
 }
 
+/* The first record after k that sets attribute `name` of object id, or NULL. */
+static const Undo *first_set(const Pool *p, size_t k, ObjId id, Sym name)
+{
+    for (size_t j = k + 1; j < p->undo_len; j++)
+        if (p->undo[j].kind == UNDO_SET && p->undo[j].id == id && p->undo[j].name == name) return &p->undo[j];
+    return NULL;
+}
+
+/* One attribute an object was made with, as the set of it touches. */
+static void touch_made_attr(Search *S, Touches *ts, Sym type, Sym name, Sym value, const Obj *o)
+{
+    if (value == SYM_EMPTY) return; /* it had none */
+    if (name == SYM_type) touch(S, ts, sym_canon(value), SYM_EMPTY, SYM_EMPTY, SYM_EMPTY, o);
+    else touch(S, ts, type, name, SYM_EMPTY, value, o);
+}
+
+/* An object made whole at undo record k (a move: pool_create_with) met
+ * the rules with the attributes it was made with, as if each had been
+ * set: a rule that reads one of them met the event even when a later
+ * change took it away.  Each is the object's value now (o: as it is, or
+ * was when deleted) unless a later record set it, whose first old value
+ * it then was. */
+static void touch_made(Search *S, Touches *ts, size_t k, const Obj *o, Sym type)
+{
+    const Pool *p = S->g->pool;
+    ObjId id = p->undo[k].id;
+    for (uint32_t i = 0; o && i < obj_n(o); i++) {
+        const Undo *later = first_set(p, k, id, obj_name(o, i));
+        touch_made_attr(S, ts, type, obj_name(o, i), later ? later->old : o->vals[i], o);
+    }
+    for (size_t j = k + 1; j < p->undo_len; j++) { /* those it has no more */
+        const Undo *u = &p->undo[j];
+        if (u->kind != UNDO_SET || u->id != id || (o && obj_get(o, u->name) != SYM_EMPTY)) continue;
+        if (first_set(p, k, id, u->name) == u) touch_made_attr(S, ts, type, u->name, u->old, o);
+    }
+}
+
 /* Every change of the undo records [from, end): what an event met. */
 static void touches_all(Search *S, size_t from, Touches *ts)
 {
@@ -1527,6 +1564,7 @@ static void touches_all(Search *S, size_t from, Touches *ts)
         const Obj *o = u->kind == UNDO_DELETE ? u->saved : obj_at(p, u->id, k, p->undo_len);
         Sym type = o ? obj_get(o, SYM_type) : SYM_EMPTY;
         if (u->kind != UNDO_SET) touch(S, ts, type, SYM_EMPTY, SYM_EMPTY, SYM_EMPTY, o);
+        if (u->kind == UNDO_CREATE && u->whole) touch_made(S, ts, k, o, type);
         else if (u->name == SYM_type) { /* it leaves one type and joins another ("": none) */
             if (u->old != SYM_EMPTY) touch(S, ts, sym_canon(u->old), SYM_EMPTY, SYM_EMPTY, SYM_EMPTY, o);
             if (u->new != SYM_EMPTY) touch(S, ts, sym_canon(u->new), SYM_EMPTY, SYM_EMPTY, SYM_EMPTY, o);
