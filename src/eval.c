@@ -740,7 +740,7 @@ static Sym eval_concat(Ctx *cx, const Node *n, const Obj *cand)
         if (v == SYM_EMPTY || !meter_text(cx, sym_len(v) + 1)) continue;
         size_t vlen = sym_len(v), sep = (b.s ? b.len : len) != 0;
         if (!b.s && len + sep + vlen <= sizeof local) {
-            local[len] = ' ';
+            if (sep) local[len] = ' ';
             memcpy(local + len + sep, sym_text(v), vlen);
             len += sep + vlen;
             continue;

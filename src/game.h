@@ -129,6 +129,14 @@ struct Incoming {
     const char *subject; /* a mail's Subject, or NULL */
 };
 
+/* The attributes the Mechanics give a move, written to a (room for
+ * MOVE_MECHANICS): type, moveSender, moveTimeStamp, moveBatch and, when
+ * index > 0, moveIndex (its place in its message, from 1; 0 for a game
+ * begun before moves had it); their number.  The scam search makes its
+ * moves with them too. */
+#define MOVE_MECHANICS 5
+int move_mechanics(Attr *a, Sym from, Sym when, Sym batch, int index);
+
 /* The most moves one message may hold (docs/limits.md). */
 #define MAX_MOVES 1000
 /* How long an address waits between two answers about mails refused

@@ -485,27 +485,32 @@ static void answer_code_notes(Outcome *o, const char *sender)
     free(text);
 }
 
-/* Turns a message body into move objects and runs the rules. */
-/* One move of a message as an object: the Mechanics' attributes, then
- * the move's own (which a name of the Mechanics' does not escape: the
- * later value of a name stands).  index: its place in the message, from
- * 1, for the rules (0: none, a game begun before moves had it). */
-static ObjId create_move(Pool *p, const FmtObj *m, Sym from, Sym when, Sym batch, int index)
+int move_mechanics(Attr *a, Sym from, Sym when, Sym batch, int index)
 {
-    enum { MECHANICS = 5, LOCAL = 32 };
-    Attr local[LOCAL], *a = MECHANICS + m->n <= LOCAL ? local : xmalloc((MECHANICS + (size_t)m->n) * sizeof *a);
-    uint32_t n = 0;
+    int n = 0;
     a[n++] = (Attr){SYM_type, SYM_move};
     a[n++] = (Attr){SYM_moveSender, from};
     a[n++] = (Attr){SYM_moveTimeStamp, when};
     a[n++] = (Attr){SYM_moveBatch, batch};
     if (index) a[n++] = (Attr){SYM_moveIndex, sym_from_long(index)};
+    return n;
+}
+
+/* One move of a message as an object: the Mechanics' attributes, then the
+ * move's own (validate_moves refused any of the Mechanics' names). */
+static ObjId create_move(Pool *p, const FmtObj *m, Sym from, Sym when, Sym batch, int index)
+{
+    enum { LOCAL = 32 };
+    size_t room = MOVE_MECHANICS + (size_t)m->n;
+    Attr local[LOCAL], *a = room <= LOCAL ? local : xmalloc(room * sizeof *a);
+    int n = move_mechanics(a, from, when, batch, index);
     for (int k = 0; k < m->n; k++) a[n++] = (Attr){m->attrs[k].name, m->attrs[k].value};
-    ObjId id = pool_create_with(p, a, n);
+    ObjId id = pool_create_with(p, a, (uint32_t)n);
     if (a != local) free(a);
     return id;
 }
 
+/* Turns a message body into move objects and runs the rules. */
 static Verdict process_move(EventCtx *c, Outcome *o)
 {
     Game *g = c->g;

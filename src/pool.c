@@ -736,29 +736,58 @@ bool pool_create_reserved(Pool *p, ObjId id)
     return true;
 }
 
+/* An attribute and its place in the list given: a name given twice keeps
+ * the value given last, so the sort of a long list must not mix them. */
+typedef struct AttrAt {
+    Attr a;
+    uint32_t at;
+} AttrAt;
+
+static int cmp_attr_at(const void *x, const void *y)
+{
+    const AttrAt *a = x, *b = y;
+    if (a->a.name != b->a.name) return a->a.name < b->a.name ? -1 : 1;
+    return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* Lists longer than this are sorted by qsort: a message may hold a move
+ * of many thousands of attributes, in any order of their Syms. */
+#define SORT_BY_INSERTION 32
+
+/* in[0..n) sorted by name into out[0..n), ties in the order given. */
+static void sort_attrs(const Attr *in, uint32_t n, Attr *out)
+{
+    if (n > SORT_BY_INSERTION) {
+        AttrAt *t = xmalloc(n * sizeof *t);
+        for (uint32_t k = 0; k < n; k++) t[k] = (AttrAt){in[k], k};
+        qsort(t, n, sizeof *t, cmp_attr_at);
+        for (uint32_t k = 0; k < n; k++) out[k] = t[k].a;
+        free(t);
+        return;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = k;
+        while (i > 0 && out[i - 1].name > in[k].name) {
+            out[i] = out[i - 1];
+            i--;
+        }
+        out[i] = in[k];
+    }
+}
+
 /* pool_create_with's attributes in order of name, each name once with
  * the last value given for it (as the last pool_set leaves it), none
  * empty and no objectId; their number. */
 static uint32_t sorted_attrs(const Attr *in, uint32_t n, Attr *out)
 {
+    sort_attrs(in, n, out);
     uint32_t m = 0;
     for (uint32_t k = 0; k < n; k++) {
-        Sym name = in[k].name;
-        if (name == SYM_objectId || name == SYM_EMPTY) continue;
-        uint32_t i = m;
-        while (i > 0 && out[i - 1].name > name) i--;
-        if (i > 0 && out[i - 1].name == name) {
-            out[i - 1].value = in[k].value;
-            continue;
-        }
-        memmove(out + i + 1, out + i, (m - i) * sizeof *out);
-        out[i] = in[k];
-        m++;
+        if (out[k].name == SYM_objectId || out[k].name == SYM_EMPTY) continue;
+        if (k + 1 < n && out[k + 1].name == out[k].name) continue; /* a later value stands */
+        if (out[k].value != SYM_EMPTY) out[m++] = out[k];
     }
-    uint32_t kept = 0;
-    for (uint32_t k = 0; k < m; k++)
-        if (out[k].value != SYM_EMPTY) out[kept++] = out[k];
-    return kept;
+    return m;
 }
 
 /* Room for the sorted attributes of a move on the stack. */

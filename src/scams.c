@@ -964,20 +964,13 @@ static void frame_restore(Search *S, Frame *f)
     S->now = f->now;
 }
 
-/* One move of a step's message, made as the Mechanics make a move
- * (game_event.c; the names they set are reserved, so the order of the
- * attributes changes nothing). */
+/* One move of a step's message, made as the Mechanics make a move. */
 static void make_move(Pool *p, const Attr *attrs, int nattrs, Sym from, Sym when, Sym batch, int index)
 {
-    Attr a[SCAM_MAX_ATTRS + 5];
-    uint32_t n = 0;
-    a[n++] = (Attr){SYM_moveSender, from};
-    a[n++] = (Attr){SYM_moveTimeStamp, when};
-    a[n++] = (Attr){SYM_moveBatch, batch};
-    a[n++] = (Attr){SYM_moveIndex, sym_from_long(index)};
-    for (int k = 0; k < nattrs; k++) a[n++] = attrs[k];
-    a[n++] = (Attr){SYM_type, SYM_move};
-    pool_create_with(p, a, n);
+    Attr a[MOVE_MECHANICS + SCAM_MAX_ATTRS];
+    int n = move_mechanics(a, from, when, batch, index);
+    memcpy(a + n, attrs, (size_t)nattrs * sizeof *a);
+    pool_create_with(p, a, (uint32_t)(n + nattrs));
 }
 
 /* Runs one step as an event (a message of one move, or a wait for the
@@ -1563,9 +1556,10 @@ static void touches_all(Search *S, size_t from, Touches *ts)
         const Undo *u = &p->undo[k];
         const Obj *o = u->kind == UNDO_DELETE ? u->saved : obj_at(p, u->id, k, p->undo_len);
         Sym type = o ? obj_get(o, SYM_type) : SYM_EMPTY;
-        if (u->kind != UNDO_SET) touch(S, ts, type, SYM_EMPTY, SYM_EMPTY, SYM_EMPTY, o);
-        if (u->kind == UNDO_CREATE && u->whole) touch_made(S, ts, k, o, type);
-        else if (u->name == SYM_type) { /* it leaves one type and joins another ("": none) */
+        if (u->kind != UNDO_SET) {
+            touch(S, ts, type, SYM_EMPTY, SYM_EMPTY, SYM_EMPTY, o);
+            if (u->kind == UNDO_CREATE && u->whole) touch_made(S, ts, k, o, type);
+        } else if (u->name == SYM_type) { /* it leaves one type and joins another ("": none) */
             if (u->old != SYM_EMPTY) touch(S, ts, sym_canon(u->old), SYM_EMPTY, SYM_EMPTY, SYM_EMPTY, o);
             if (u->new != SYM_EMPTY) touch(S, ts, sym_canon(u->new), SYM_EMPTY, SYM_EMPTY, SYM_EMPTY, o);
         } else touch(S, ts, type, u->name, u->old, u->new, o);

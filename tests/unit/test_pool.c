@@ -244,6 +244,50 @@ static void unchanged_since_sees_a_real_difference(void **state)
 /* Thousands of lists of one id each (a time per move, as a game has):
  * every one found while the index grows past its first sizes, after
  * the emptied ones are dropped, and after an undo puts them back. */
+/* A long list made whole (sorted by qsort, past the insertion sort's
+ * length) gives the object, index and state hash that pool_create and a
+ * pool_set of each attribute in turn give: names given many times, in
+ * an order their Syms do not follow, "" and objectId among them. */
+static void long_lists_made_whole_are_their_sets(void **state)
+{
+    enum { LEN = 600, NNAMES = 150 };
+    uint64_t key[2] = {3, 4};
+    Pool *whole = pool_new(), *sets = pool_new();
+    pool_set_hash_key(whole, key);
+    pool_set_hash_key(sets, key);
+    char text[32];
+    Sym name[NNAMES];
+    for (int k = NNAMES - 1; k >= 0; k--) { /* interned backwards */
+        snprintf(text, sizeof text, "long%d", k);
+        name[k] = sym_cstr(text);
+    }
+    static Attr a[LEN];
+    for (int trial = 0; trial < 8; trial++) {
+        uint32_t n = trial == 0 ? 0 : LEN - 50 * (uint32_t)trial;
+        for (uint32_t k = 0; k < n; k++) {
+            unsigned r = roll(20);
+            snprintf(text, sizeof text, "%u", roll(5));
+            a[k] = (Attr){r == 0 ? SYM_objectId : name[roll(NNAMES)], r == 1 ? SYM_EMPTY : sym_cstr(text)};
+        }
+        ObjId w = pool_create_with(whole, a, n), s = pool_create(sets);
+        assert_int_equal(w, s);
+        for (uint32_t k = 0; k < n; k++) pool_set(sets, s, a[k].name, a[k].value);
+        const Obj *ow = pool_get(whole, w), *os = pool_get(sets, s);
+        assert_int_equal(obj_n(ow), obj_n(os));
+        for (uint32_t k = 0; k < obj_n(ow); k++) {
+            assert_int_equal(obj_name(ow, k), obj_name(os, k));
+            assert_int_equal(ow->vals[k], os->vals[k]);
+        }
+        assert_true(whole->state_hash == sets->state_hash);
+        for (int k = 0; k < NNAMES; k += 7) {
+            const IdSet *x = pool_lookup(whole, name[k], sym_cstr("3")), *y = pool_lookup(sets, name[k], sym_cstr("3"));
+            assert_int_equal(x && idset_has(x, w), y && idset_has(y, s));
+        }
+    }
+    pool_free(whole);
+    pool_free(sets);
+}
+
 static void many_lists_of_one_id(void **state)
 {
     enum { MANY = 5000 };
@@ -711,6 +755,7 @@ int run_pool_tests(void)
         cmocka_unit_test(random_changes_keep_the_invariants),
         cmocka_unit_test(undo_restores_exactly),
         cmocka_unit_test(unchanged_since_sees_a_real_difference),
+        cmocka_unit_test(long_lists_made_whole_are_their_sets),
         cmocka_unit_test(many_lists_of_one_id),
         cmocka_unit_test(names_are_indexed_from_their_first_lookup),
         cmocka_unit_test(many_names_looked_up_index_every_name),
