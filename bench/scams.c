@@ -81,9 +81,9 @@ static void bench(const char *name, Game *g, int64_t now, int nsenders, int dept
         exit(1);
     }
     double s = cpu_seconds() - t0, w = wall_seconds() - w0;
-    printf("%-6s %d sender%s depth %d: %9ld events %8ld states %6.2f s wall %6.2f s CPU  %8.0f events/s  %7.0f states/s  %ld skipped  %ld last skipped  %ld revisits%s\n", name,
+    printf("%-6s %d sender%s depth %d: %9ld events %8ld states %6.2f s wall %6.2f s CPU  %8.0f events/s  %7.0f states/s  %ld skipped  %ld last skipped  %ld out of reach  %ld revisits%s\n", name,
            nsenders, nsenders == 1 ? ", " : "s,", r.depth_done > depth ? depth : (r.budget_spent ? r.depth_done + 1 : depth), r.events, r.explored, w, s,
-           (double)r.events / s, (double)r.explored / s, r.skipped, r.skipped_last, r.revisits, r.budget_spent ? "  (budget spent)" : "");
+           (double)r.events / s, (double)r.explored / s, r.skipped, r.skipped_last, r.skipped_reach, r.revisits, r.budget_spent ? "  (budget spent)" : "");
     scam_result_free(&r);
     buf_free(&err);
 }

@@ -652,6 +652,19 @@ int engine_rules(Engine *e, RuleInfo **out)
     return n;
 }
 
+int engine_false_rules(const Engine *e, int64_t now, ObjId *out)
+{
+    const ChangeList *l = &e->pool->changes;
+    if (e->dirty || !e->have_now || e->now != now || l->len || l->lost)
+        return 0; /* nothing known, the clock moved, or changes not yet marked */
+    int n = 0;
+    for (int i = 0; i < e->nrules; i++) {
+        const RuleEntry *re = &e->rules[i];
+        if (re->prog && re->known_false && !re->stale && !re->nseeds) out[n++] = re->id;
+    }
+    return n;
+}
+
 static int cmp_ids(const void *x, const void *y)
 {
     ObjId a = *(const ObjId *)x, b = *(const ObjId *)y;

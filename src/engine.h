@@ -140,6 +140,10 @@ typedef struct RuleInfo {
 } RuleInfo;
 /* The run order, then the suspended rules still in the pool. */
 int engine_rules(Engine *e, RuleInfo **out); /* caller frees *out */
+/* The rules known false at the pool's state as it is and at time `now`:
+ * tested false, and no change since concerns them (the run skips them).
+ * Writes their ids to out (room for every rule); returns how many. */
+int engine_false_rules(const Engine *e, int64_t now, ObjId *out);
 
 /* The rules the game-keeper set aside (a Mechanics' list, outside the
  * pool: no rule reads or changes it): the engine leaves them out of its

@@ -7,6 +7,7 @@
  */
 #include "scams.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -123,6 +124,7 @@ typedef struct Vocab {
     RuleFp *fp_if;      /* ... what its if alone reads */
     struct RuleIx *by_id; /* the rules by id: (id, index in fp) */
     struct Guards *guards; /* per rule: objects its if cannot hold without */
+    struct Reach *reach; /* what each rule's changes can concern (reach_build) */
     int nfp;
     Sym run_type;       /* the rules' type: a change to one stops all skipping */
     Word *w;
@@ -589,22 +591,40 @@ static void fp_var_types(const Node *n, Sym *var_type, int nvars)
     for (int i = 0; i < n->n; i++) fp_var_types(n->kid[i], var_type, nvars);
 }
 
-static FpCtx fp_match(const Node *m, bool in_then, const Sym *var_type, int nvars, bool all_attrs)
+/* A rule's variables, for its footprint: the type of the object each
+ * names, and whether its if names it (binds it, and reads that object). */
+typedef struct FpVars {
+    Sym *type;
+    bool *in_if;
+    int n;
+} FpVars;
+
+static void vars_in(const Node *n, bool *in, int nvars)
+{
+    if (n->kind == N_VAR && n->var >= 0 && n->var < nvars) in[n->var] = true;
+    for (int i = 0; i < n->n; i++) vars_in(n->kid[i], in, nvars);
+}
+
+/* A then's match on objectId==%v is pinned to one object the if found
+ * when the if names %v; otherwise (a forEach's own %v, say) it may find
+ * any object. */
+static FpCtx fp_match(const Node *m, bool in_then, const FpVars *fv, bool all_attrs)
 {
     FpCtx cx = {.on = true, .type = match_type(m)};
     match_consts(m, &cx.c);
     const Match *mi = m->match;
-    for (int k = 0; in_then && mi && k < mi->nkeys; k++)
-        if (mi->keys[k].name == SYM_objectId && (mi->keys[k].val->kind == N_VAR || is_literal(mi->keys[k].val))) {
-            cx.flags |= FP_PINNED;
-            int var = mi->keys[k].val->kind == N_VAR ? mi->keys[k].val->var : -1;
-            if (cx.type == SYM_EMPTY && var >= 0 && var < nvars) cx.type = var_type[var];
-        }
+    for (int k = 0; in_then && mi && k < mi->nkeys; k++) {
+        if (mi->keys[k].name != SYM_objectId) continue;
+        const Node *val = mi->keys[k].val;
+        int var = val->kind == N_VAR && val->var < fv->n ? val->var : -1;
+        if (cx.type == SYM_EMPTY && var >= 0) cx.type = fv->type[var];
+        if (is_literal(val) || (var >= 0 && fv->in_if[var])) cx.flags |= FP_PINNED;
+    }
     if (all_attrs) cx.flags |= FP_ALLATTR;
     return cx;
 }
 
-static void fp_walk(RuleFp *f, const Node *n, const FpCtx *cx, bool in_then, const Sym *var_type, int nvars)
+static void fp_walk(RuleFp *f, const Node *n, const FpCtx *cx, bool in_then, const FpVars *fv)
 {
     if (n->kind == N_CALL) {
         const Builtin *b = &builtins[n->bi];
@@ -621,36 +641,37 @@ static void fp_walk(RuleFp *f, const Node *n, const FpCtx *cx, bool in_then, con
         for (int i = 0; i < n->n; i++) {
             ArgKind k = builtin_argkind(b, i);
             if (k == ARG_MATCH) {
-                last = fp_match(n->kid[i], in_then, var_type, nvars, n->bi == BI_sendObject);
+                last = fp_match(n->kid[i], in_then, fv, n->bi == BI_sendObject);
                 fp_add(f, last.type, &last.c, SYM_EMPTY, last.flags); /* its presence */
-                fp_walk(f, n->kid[i], &last, in_then, var_type, nvars);
+                fp_walk(f, n->kid[i], &last, in_then, fv);
             } else if (k == ARG_ASSIGN) {
                 FpCtx none = {0};
                 /* set's assignments read the target (score==score+1), and
                  * whether they change anything depends on what it holds */
-                fp_walk(f, n->kid[i], n->bi == BI_set || n->bi == BI_setAll ? &last : &none, in_then, var_type, nvars);
+                fp_walk(f, n->kid[i], n->bi == BI_set || n->bi == BI_setAll ? &last : &none, in_then, fv);
             } else {
-                fp_walk(f, n->kid[i], cx, in_then, var_type, nvars);
+                fp_walk(f, n->kid[i], cx, in_then, fv);
             }
         }
         return;
     }
     if (n->kind == N_ATTR && cx->on && n->sym != SYM_objectId) fp_add(f, cx->type, &cx->c, n->sym, cx->flags);
-    for (int i = 0; i < n->n; i++) fp_walk(f, n->kid[i], cx, in_then, var_type, nvars);
+    for (int i = 0; i < n->n; i++) fp_walk(f, n->kid[i], cx, in_then, fv);
 }
 
 /* What a rule reads: its if and its then (f), and its if alone (f_if,
  * unless NULL): a rule that did not fire read no more than its if. */
 static void rule_footprint(RuleFp *f, RuleFp *f_if, const Prog *p)
 {
-    Sym *var_type = xcalloc((size_t)p->nvars + 1, sizeof *var_type);
-    if (p->cond) fp_var_types(p->cond, var_type, p->nvars);
-    if (p->then) fp_var_types(p->then, var_type, p->nvars);
+    FpVars fv = {xcalloc((size_t)p->nvars + 1, sizeof *fv.type), xcalloc((size_t)p->nvars + 1, sizeof *fv.in_if), p->nvars};
+    if (p->cond) fp_var_types(p->cond, fv.type, p->nvars), vars_in(p->cond, fv.in_if, p->nvars);
+    if (p->then) fp_var_types(p->then, fv.type, p->nvars);
     FpCtx none = {0};
-    if (p->cond) fp_walk(f, p->cond, &none, false, var_type, p->nvars);
-    if (p->cond && f_if) fp_walk(f_if, p->cond, &none, false, var_type, p->nvars);
-    if (p->then) fp_walk(f, p->then, &none, true, var_type, p->nvars);
-    free(var_type);
+    if (p->cond) fp_walk(f, p->cond, &none, false, &fv);
+    if (p->cond && f_if) fp_walk(f_if, p->cond, &none, false, &fv);
+    if (p->then) fp_walk(f, p->then, &none, true, &fv);
+    free(fv.type);
+    free(fv.in_if);
 }
 
 static void vocab_free(Vocab *v);
@@ -699,8 +720,20 @@ typedef struct RuleIx {
 #define MAX_GUARDS 4
 typedef struct Guards {
     FpRead g[MAX_GUARDS];
+    Sym timed[MAX_GUARDS]; /* the attribute the guard's match asks timeGE of (a
+                              time reached: timeGE(expiryTime)), or SYM_EMPTY */
     int n;
 } Guards;
+
+static Sym timed_attr(const Node *m)
+{
+    const Match *mi = m->match;
+    for (int i = 0; mi && i < mi->nconj; i++) {
+        const Node *c = mi->conj[i];
+        if (c->kind == N_CALL && c->bi == BI_timeGE && c->n == 1 && c->kid[0]->kind == N_ATTR) return c->kid[0]->sym;
+    }
+    return SYM_EMPTY;
+}
 
 static void rule_guards(Guards *gs, const Prog *p)
 {
@@ -714,11 +747,404 @@ static void rule_guards(Guards *gs, const Prog *p)
         if (c->kind != N_CALL || c->bi != BI_exists || c->n != 1) continue;
         Sym type = match_type(c->kid[0]);
         if (type == SYM_EMPTY) continue;
+        gs->timed[gs->n] = timed_attr(c->kid[0]);
         FpRead *g = &gs->g[gs->n++];
         *g = (FpRead){.type = type};
         match_consts(c->kid[0], &g->c);
     }
     free(conj);
+}
+
+/* ---- what an event can change: the reach of a last move ----
+ *
+ * A move played as the last of a sequence (at the depth's limit) is
+ * played only for the goal to be asked of the state after it, and its
+ * event can change no more than the move itself, then what the rules
+ * those changes concern can write, and so on.  A rule no change concerns
+ * does what it did at the state before, which was quiet (every rule false,
+ * or true and changing nothing: the engine ran to quiescence), so it
+ * changes nothing; a rule whose guard (an object its if asks for) is not
+ * in the state, and that nothing reached can make, does not fire.  When
+ * nothing reached concerns what the goal reads, the goal is as false
+ * after the move as it was before, and the move is not played there.  A
+ * rule that can change rules or settings, or objects of a type it does
+ * not name, reaches everything. */
+
+/* What a rule's then can change: each change with the type of the object
+ * (SYM_EMPTY: any), the literal keys the object has, and the attribute
+ * (SYM_EMPTY: the object made, gone, or given another type), in FpRead's
+ * terms so that a change meets a read as a touch does. */
+typedef struct RuleWrites {
+    FpRead *w;
+    int n, cap;
+    bool wild;          /* rules or settings, or objects of no known type or key */
+    bool loose;         /* objects of no known type, by literal keys: wild while a rule
+                           or the settings hold those keys (reach_ready) */
+    Sym *future;        /* per change: an object made with this attribute a time to
+                           come (timeNow() + a positive constant), or SYM_EMPTY */
+    int fcap;
+} RuleWrites;
+
+enum { W_GONE = 1,  /* the object is deleted, or leaves its type: it fills no guard */
+       W_LOOSE = 2, /* of no known type, by literal keys: its types are read from the state (loose_rows) */
+       W_SOME = 4   /* an object made with values computed too: it may hold any key */ };
+
+static void write_add(RuleWrites *rw, Sym type, const Consts *c, Sym attr, Sym future, unsigned flags)
+{
+    static const Consts none;
+    GROW(rw->w, rw->n, rw->cap);
+    if (rw->fcap < rw->cap) rw->future = xrealloc(rw->future, (size_t)(rw->fcap = rw->cap) * sizeof *rw->future);
+    rw->future[rw->n] = future;
+    rw->w[rw->n++] = (FpRead){type, c ? *c : none, attr, flags};
+}
+
+/* A sum or product of positive number literals (10*24*60*60). */
+static bool positive_constant(const Node *n)
+{
+    long x;
+    if (n->kind == N_NUM) return sym_to_long(n->sym, &x) && x > 0;
+    if (n->kind == N_ARITH && (n->op == TK_PLUS || n->op == TK_STAR)) return positive_constant(n->kid[0]) && positive_constant(n->kid[1]);
+    return false;
+}
+
+/* timeNow() + a positive constant: a time after the event's. */
+static bool time_to_come(const Node *n)
+{
+    if (n->kind != N_ARITH || n->op != TK_PLUS) return false;
+    for (int i = 0; i < 2; i++)
+        if (n->kid[i]->kind == N_CALL && n->kid[i]->bi == BI_timeNow && positive_constant(n->kid[1 - i])) return true;
+    return false;
+}
+
+/* A change to objects of type `type` with keys c: rules or settings, or
+ * perhaps (no type known); returns the flag its writes take. */
+static unsigned write_target(RuleWrites *rw, Sym type, const Consts *c, Sym run_type)
+{
+    if (type == run_type || type == SYM_engineSettings || (type == SYM_EMPTY && !c->n)) rw->wild = true;
+    else if (type == SYM_EMPTY) return rw->loose = true, W_LOOSE;
+    return 0;
+}
+
+/* What the then's variables name as its verbs run, in order: the type of
+ * the object each found or made (objectId==%v) and the literal keys it was
+ * found or made with.  A verb that assigns an attribute makes it unknown
+ * on every variable's object after it (two variables may name one
+ * object), and a type it assigns makes every other variable's type
+ * unknown. */
+typedef struct VarObjs {
+    Sym *type;
+    Consts *c;
+    int n;
+} VarObjs;
+
+/* The names a verb (or every verb within n) assigns. */
+typedef struct Assigned {
+    Sym name[16];
+    int n;
+    bool many;
+} Assigned;
+
+static void assigns_of(const Node *assigns, Assigned *a)
+{
+    const Node **conj = NULL;
+    int k = 0, cap = 0;
+    node_conjuncts(assigns, &conj, &k, &cap);
+    for (int i = 0; i < k; i++) {
+        if (conj[i]->kind != N_CMP || conj[i]->kid[0]->kind != N_ATTR) continue;
+        if (a->n == 16) a->many = true;
+        else a->name[a->n++] = conj[i]->kid[0]->sym;
+    }
+    free(conj);
+}
+
+static void assigns_within(const Node *n, Assigned *a)
+{
+    if (n->kind == N_CALL && (n->bi == BI_set || n->bi == BI_setAll) && n->n == 2) assigns_of(n->kid[1], a);
+    for (int i = 0; i < n->n; i++) assigns_within(n->kid[i], a);
+}
+
+static bool is_assigned(const Assigned *a, Sym name)
+{
+    for (int i = 0; i < a->n; i++)
+        if (a->name[i] == name) return true;
+    return a->many;
+}
+
+/* After verbs that assign a: what every variable's object is no longer
+ * known to be; var (if >= 0) is the object whose type became `type`. */
+static void vars_forget(VarObjs *vo, const Assigned *a, int var, Sym type)
+{
+    for (int u = 0; u < vo->n; u++) {
+        Consts *c = &vo->c[u];
+        int kept = 0;
+        for (int i = 0; i < c->n; i++)
+            if (!is_assigned(a, c->a[i].name)) c->a[kept++] = c->a[i];
+        c->n = kept;
+        if (is_assigned(a, SYM_type)) vo->type[u] = u == var ? type : SYM_EMPTY;
+    }
+}
+
+/* A match that binds objectId==%v names an object of its literal type and
+ * keys (less those `a` assigns, when verbs may have run since). */
+static void vars_bind(VarObjs *vo, const Node *m, const Assigned *a)
+{
+    for (int k = 0; m->match && k < m->match->nkeys; k++) {
+        const MatchKey *key = &m->match->keys[k];
+        if (key->name != SYM_objectId || key->val->kind != N_VAR || key->val->var >= vo->n) continue;
+        int v = key->val->var;
+        Consts all, *c = &vo->c[v];
+        match_consts(m, &all);
+        for (int i = 0; i < all.n && c->n < MAX_CONSTS; i++) {
+            bool have = false;
+            for (int j = 0; j < c->n && !have; j++) have = c->a[j].name == all.a[i].name;
+            if (!have && !(a && is_assigned(a, all.a[i].name))) c->a[c->n++] = all.a[i];
+        }
+        if (vo->type[v] == SYM_EMPTY && !(a && is_assigned(a, SYM_type))) vo->type[v] = match_type(m);
+    }
+}
+
+static int var_of(const Node *m, const VarObjs *vo)
+{
+    for (int k = 0; m->match && k < m->match->nkeys; k++) {
+        const MatchKey *key = &m->match->keys[k];
+        if (key->name == SYM_objectId && key->val->kind == N_VAR && key->val->var < vo->n) return key->val->var;
+    }
+    return -1;
+}
+
+/* The objects a verb's match names: its literal type and keys, and those
+ * of the object its variable names (objectId==%v); type SYM_EMPTY if none. */
+static Sym target_of(const Node *m, const VarObjs *vo, Consts *c)
+{
+    Sym t = match_type(m);
+    match_consts(m, c);
+    int var = var_of(m, vo);
+    if (var < 0) return t;
+    if (t == SYM_EMPTY) t = vo->type[var];
+    const Consts *vc = &vo->c[var];
+    for (int i = 0; i < vc->n && c->n < MAX_CONSTS; i++) {
+        bool have = false;
+        for (int k = 0; k < c->n && !have; k++) have = c->a[k].name == vc->a[i].name;
+        if (!have) c->a[c->n++] = vc->a[i];
+    }
+    return t;
+}
+
+/* create(...): an object made, with its literal values as keys. */
+static void writes_of_create(RuleWrites *rw, const Node *assigns, VarObjs *vo, Sym run_type)
+{
+    const Node **conj = NULL;
+    int n = 0, cap = 0;
+    node_conjuncts(assigns, &conj, &n, &cap);
+    Sym type = SYM_EMPTY, future = SYM_EMPTY;
+    Consts c = {0};
+    int var = -1;
+    unsigned some = 0;
+    for (int i = 0; i < n; i++) {
+        const Node *a = conj[i];
+        if (a->kind != N_CMP || a->op != TK_EQ || a->kid[0]->kind != N_ATTR) continue;
+        Sym name = a->kid[0]->sym;
+        bool lit = is_literal(a->kid[1]) && a->kid[1]->sym != SYM_EMPTY;
+        if (future == SYM_EMPTY && time_to_come(a->kid[1])) future = name;
+        if (name == SYM_objectId && a->kid[1]->kind == N_VAR && a->kid[1]->var < vo->n) var = a->kid[1]->var;
+        else if (name == SYM_type && lit) type = sym_canon(a->kid[1]->sym);
+        else if (name == SYM_type) rw->wild = true; /* a type computed: anything */
+        else if (lit && !is_mech(name) && c.n < MAX_CONSTS) c.a[c.n++] = (Attr){name, sym_canon(a->kid[1]->sym)};
+        else if (name != SYM_type) some = W_SOME;
+    }
+    free(conj);
+    if (type == run_type || type == SYM_engineSettings) rw->wild = true;
+    write_add(rw, type, &c, SYM_EMPTY, future, some); /* (no type: an object no typed read sees, SYM_EMPTY meets them all anyway) */
+    if (var >= 0) vo->type[var] = type, vo->c[var] = c;
+}
+
+/* set(M)(...) and setAll: each attribute assigned on M's objects; a type
+ * assigned takes them out of M's type and into another. */
+static void writes_of_set(RuleWrites *rw, const Node *m, const Node *assigns, VarObjs *vo, Sym run_type)
+{
+    Consts c;
+    Sym type = target_of(m, vo, &c), to = SYM_EMPTY;
+    unsigned loose = write_target(rw, type, &c, run_type);
+    const Node **conj = NULL;
+    int n = 0, cap = 0;
+    node_conjuncts(assigns, &conj, &n, &cap);
+    for (int i = 0; i < n; i++) {
+        const Node *a = conj[i];
+        if (a->kind != N_CMP || a->op != TK_EQ || a->kid[0]->kind != N_ATTR) continue;
+        Sym name = a->kid[0]->sym;
+        if (name != SYM_type) {
+            write_add(rw, type, &c, name, SYM_EMPTY, loose);
+            continue;
+        }
+        write_add(rw, type, &c, SYM_EMPTY, SYM_EMPTY, W_GONE | loose); /* gone from its type */
+        to = is_literal(a->kid[1]) ? sym_canon(a->kid[1]->sym) : SYM_EMPTY;
+        if (to == SYM_EMPTY || to == run_type || to == SYM_engineSettings) rw->wild = true;
+        write_add(rw, to, NULL, SYM_EMPTY, SYM_EMPTY, W_SOME); /* ... and come into another, with whatever keys it had */
+    }
+    free(conj);
+    Assigned as = {0};
+    assigns_of(assigns, &as);
+    vars_forget(vo, &as, var_of(m, vo), to);
+}
+
+static void writes_walk(RuleWrites *rw, const Node *n, VarObjs *vo, Sym run_type)
+{
+    if (n->kind == N_AND) {
+        for (int i = 0; i < n->n; i++) writes_walk(rw, n->kid[i], vo, run_type);
+        return;
+    }
+    if (n->kind != N_CALL) {
+        rw->wild = true;
+        return;
+    }
+    switch (n->bi) {
+    case BI_create:
+        writes_of_create(rw, n->kid[0], vo, run_type);
+        break;
+    case BI_delete:
+    case BI_deleteAll: {
+        Consts c;
+        Sym type = target_of(n->kid[0], vo, &c);
+        unsigned loose = write_target(rw, type, &c, run_type);
+        write_add(rw, type, &c, SYM_EMPTY, SYM_EMPTY, W_GONE | loose);
+        break;
+    }
+    case BI_set:
+    case BI_setAll:
+        writes_of_set(rw, n->kid[0], n->kid[1], vo, run_type);
+        break;
+    case BI_forEach: {
+        /* its verbs run once per object: what they assign is unknown from
+         * the first on, the objects taken first included */
+        Assigned body = {0};
+        for (int i = 1; i < n->n; i++) assigns_within(n->kid[i], &body);
+        vars_forget(vo, &body, -1, SYM_EMPTY);
+        vars_bind(vo, n->kid[0], &body);
+        for (int i = 1; i < n->n; i++) writes_walk(rw, n->kid[i], vo, run_type);
+        break;
+    }
+    case BI_send:
+    case BI_sendObject:
+    case BI_sendNow:
+    case BI_halt: /* no object */
+        break;
+    default: /* not a verb this reading knows */
+        rw->wild = true;
+        break;
+    }
+}
+
+static void rule_writes(RuleWrites *rw, const Prog *p, Sym run_type)
+{
+    if (!p->then) return;
+    VarObjs vo = {xcalloc((size_t)p->nvars + 1, sizeof *vo.type), xcalloc((size_t)p->nvars + 1, sizeof *vo.c), p->nvars};
+    if (p->cond) { /* what the if found: its top-level exists */
+        const Node **conj = NULL;
+        int n = 0, cap = 0;
+        node_conjuncts(p->cond, &conj, &n, &cap);
+        for (int i = 0; i < n; i++)
+            if (conj[i]->kind == N_CALL && conj[i]->bi == BI_exists && conj[i]->n == 1) vars_bind(&vo, conj[i]->kid[0], NULL);
+        free(conj);
+    }
+    writes_walk(rw, p->then, &vo, run_type);
+    free(vo.c);
+    free(vo.type);
+}
+
+/* Whether change w can concern read r (as touch_relevant, before the
+ * fact): the same type, no literal key they disagree on (unless w changes
+ * that key), and the attribute r reads, a key of r's, or the object
+ * itself. */
+static bool write_meets(const FpRead *w, const FpRead *r)
+{
+    if (w->type != SYM_EMPTY && r->type != SYM_EMPTY && w->type != r->type) return false;
+    for (int i = 0; i < w->c.n; i++)
+        for (int k = 0; k < r->c.n; k++)
+            if (w->c.a[i].name == r->c.a[k].name && w->c.a[i].value != r->c.a[k].value && w->c.a[i].name != w->attr)
+                return false;
+    if (w->attr == SYM_EMPTY) return !(r->flags & FP_PINNED);
+    for (int k = 0; k < r->c.n; k++)
+        if (r->c.a[k].name == w->attr) return true;
+    return (r->flags & FP_ALLATTR) || r->attr == w->attr;
+}
+
+static bool writes_meet(const FpRead *w, int nw, const RuleFp *f)
+{
+    for (int i = 0; i < nw; i++) {
+        if (w[i].flags & W_LOOSE) continue; /* (loose_rows) */
+        if (f->all) return true;
+        for (int k = 0; k < f->n; k++)
+            if (write_meets(&w[i], &f->r[k])) return true;
+    }
+    return false;
+}
+
+/* Whether change w (of rule writes rw, index x) can fill guard k of gs:
+ * make, or give its keys to, an object the guard asks for; for a guard on
+ * a time reached (timeGE(expiryTime)), one whose time may be reached now,
+ * which an object made with that time to come is not. */
+static bool write_fills(const FpRead *w, Sym future, const Guards *gs, int k)
+{
+    FpRead g = gs->g[k];
+    Sym timed = gs->timed[k];
+    if (w->flags & (W_GONE | W_LOOSE)) return false;
+    if (timed == SYM_EMPTY) return write_meets(w, &g);
+    g.attr = timed;
+    return write_meets(w, &g) && !(w->attr == SYM_EMPTY && future == timed);
+}
+
+/* The rules' reach, as bits: a rule reaches those whose reads its changes
+ * can concern (the if's alone, for a rule known false where the move is
+ * played; if and then, for one that may hold), and the guards they can
+ * fill. */
+typedef struct Reach {
+    int words;          /* a row of rules: a bit per rule of the vocabulary's order */
+    int gwords;         /* a row of guards: bit j * MAX_GUARDS + k, guard k of rule j */
+    uint64_t *wild;     /* the rules that reach everything */
+    uint64_t *meets_if; /* row i: the rules whose if rule i's changes concern */
+    uint64_t *meets;    /* row i: the rules whose if or then they concern */
+    uint64_t *fills;    /* row i (gwords): the guards rule i's changes can fill */
+    RuleWrites *rw;     /* per rule */
+} Reach;
+
+static void reach_build(Reach *R, const Prog *const *progs, const RuleFp *fp, const RuleFp *fp_if, const Guards *guards,
+                        int nr, Sym run_type)
+{
+    R->words = (nr + 63) / 64 + 1;
+    R->gwords = (nr * MAX_GUARDS + 63) / 64 + 1;
+    R->rw = xcalloc((size_t)nr + 1, sizeof *R->rw);
+    R->wild = xcalloc((size_t)R->words, sizeof *R->wild);
+    R->meets_if = xcalloc((size_t)(nr + 1) * (size_t)R->words, sizeof *R->meets_if);
+    R->meets = xcalloc((size_t)(nr + 1) * (size_t)R->words, sizeof *R->meets);
+    R->fills = xcalloc((size_t)(nr + 1) * (size_t)R->gwords, sizeof *R->fills);
+    for (int i = 0; i < nr; i++) {
+        if (progs[i]) rule_writes(&R->rw[i], progs[i], run_type);
+        if (R->rw[i].wild) R->wild[i / 64] |= 1ULL << (i % 64);
+    }
+    for (int i = 0; i < nr; i++) {
+        const RuleWrites *rw = &R->rw[i];
+        for (int j = 0; j < nr && rw->n; j++) {
+            uint64_t bit = 1ULL << (j % 64);
+            if (writes_meet(rw->w, rw->n, &fp_if[j])) R->meets_if[(size_t)i * R->words + j / 64] |= bit;
+            if (writes_meet(rw->w, rw->n, &fp[j])) R->meets[(size_t)i * R->words + j / 64] |= bit;
+            for (int k = 0; k < guards[j].n; k++) {
+                bool fill = false;
+                for (int x = 0; x < rw->n && !fill; x++) fill = write_fills(&rw->w[x], rw->future[x], &guards[j], k);
+                int g = j * MAX_GUARDS + k;
+                if (fill) R->fills[(size_t)i * R->gwords + g / 64] |= 1ULL << (g % 64);
+            }
+        }
+    }
+}
+
+static void reach_free(Reach *R, int nr)
+{
+    for (int i = 0; R->rw && i < nr; i++) free(R->rw[i].w), free(R->rw[i].future);
+    free(R->rw);
+    free(R->wild);
+    free(R->meets_if);
+    free(R->meets);
+    free(R->fills);
 }
 
 static int cmp_rule_ix(const void *a, const void *b)
@@ -769,6 +1195,8 @@ static void vocab_build(Vocab *v, Game *g)
         free(u.u);
     }
     seen_fixpoint(v, progs, nr);
+    v->reach = xcalloc(1, sizeof *v->reach);
+    reach_build(v->reach, (const Prog *const *)progs, v->fp, v->fp_if, v->guards, nr, v->run_type);
     for (int i = 0; i < nr; i++) prog_free(progs[i]);
     free(progs);
     free(ri);
@@ -788,6 +1216,8 @@ static void vocab_free(Vocab *v)
     free(v->fp_if);
     free(v->by_id);
     free(v->guards);
+    if (v->reach) reach_free(v->reach, v->nfp);
+    free(v->reach);
     free(v->w);
     free(v->s);
     free(v->reads);
@@ -822,6 +1252,12 @@ static void vocab_mark(const Vocab *v)
             sym_mark(r->type), sym_mark(r->attr);
             for (int a = 0; a < r->c.n; a++) sym_mark(r->c.a[a].name), sym_mark(r->c.a[a].value);
         }
+    for (int i = 0; v->reach && i < v->nfp; i++)
+        for (int k = 0; k < v->reach->rw[i].n; k++) {
+            const FpRead *w = &v->reach->rw[i].w[k];
+            sym_mark(w->type), sym_mark(w->attr), sym_mark(v->reach->rw[i].future[k]);
+            for (int a = 0; a < w->c.n; a++) sym_mark(w->c.a[a].name), sym_mark(w->c.a[a].value);
+        }
     sym_mark(v->fresh);
 }
 
@@ -845,6 +1281,38 @@ typedef struct Touches {
     int n, cap;
     bool rules;         /* a rule or the settings changed: skip nothing */
 } Touches;
+
+#define LOOSE_TYPES 8   /* per rule, the types of the objects its loose changes may find now */
+#define LOOSE_PAIRS 64  /* (rule, type) taken in one closure */
+
+/* A rule's loose change (no type known: delete(cleanup==T)) taken as a
+ * change of objects of one type: what it concerns, as reach_build's rows.
+ * Kept for the search, emptied when texts are collected. */
+typedef struct LooseRows {
+    int rule, write;
+    Sym type;
+    bool goal;          /* the goal reads them (or they change rules) */
+    uint64_t *rows;     /* meets_if (words), meets (words), fills (gwords) */
+} LooseRows;
+
+/* What the search knows of the reach at the state of the last moves
+ * (reach_ready), and its scratch. */
+typedef struct ReachNow {
+    uint64_t *goal_hit;         /* the rules whose changes the goal's reads concern */
+    uint64_t *present;          /* the guards that may have an object here */
+    uint64_t *wild_now;         /* the rules that reach everything here */
+    uint64_t *false_now;        /* the rules the engine knows false here */
+    ObjId *false_ids;
+    Sym (*loose_types)[LOOSE_TYPES]; /* per rule: the types of the objects its loose changes find here */
+    int *nloose;                /* ... how many (-1: too many to tell: the rule is wild here) */
+    uint64_t *tmp;              /* cand, active (words), sat (gwords) */
+    LooseRows *cache;
+    int ncache, cachecap;
+    uint64_t here;              /* a hash of what reach_ready found */
+    uint64_t *known;            /* answers by hash of (here, move): key | 1 when it reaches
+                                   the goal, key & ~1 when not; 0 empty */
+    size_t nknown, known_cap;
+} ReachNow;
 
 typedef struct Search {
     Game *g;
@@ -873,6 +1341,8 @@ typedef struct Search {
     RuleFp goal_fp;             /* what the goal reads: a last move whose known effect misses it is not played */
     bool goal_blind;            /* the goal's reads are not known (random(), names from values, messages) */
     uint64_t *fired;            /* the rules (a bit each, the vocabulary's order) that fired in the last event */
+    struct ReachNow rn;         /* the reach at the state of the last moves (reaches_goal) */
+    bool reach_on;              /* last moves out of the goal's reach are not played (not --play-all) */
     struct Jobs *jobs;          /* a round shared between processes (--jobs), or NULL */
     int split;                  /* > 0: the fresh states at this depth are the tasks of a round shared */
     long task;                  /* the tasks numbered so far in this round */
@@ -914,7 +1384,7 @@ typedef struct Frame {
 #define JOB_CLAIMS (1u << 20) /* tasks claimed one by one; past them, by number */
 
 typedef struct JobCounts {
-    long explored, skipped, skipped_last, revisits, cut[NCUTS];
+    long explored, skipped, skipped_last, skipped_reach, revisits, cut[NCUTS];
     bool budget_spent;
 } JobCounts;
 
@@ -1406,6 +1876,8 @@ static void all_moves(Search *S, Moves *out)
     }
 }
 
+static void reach_cache_clear(ReachNow *N);
+
 static void step_mark(const ScamStep *st)
 {
     for (int k = 0; k < st->nattrs; k++) sym_mark(st->attrs[k].name), sym_mark(st->attrs[k].value);
@@ -1444,6 +1916,7 @@ static void collect_all(Search *S, const Moves *stack, int depth, const Tree *t,
         for (int m = 0; stack && m < stack[d].n; m++) step_mark(&stack[d].m[m]);
     }
     sym_gc_end();
+    reach_cache_clear(&S->rn);
 }
 
 static void collect(Search *S, const Moves *stack, int depth) { collect_all(S, stack, depth, NULL, NULL); }
@@ -1712,10 +2185,19 @@ static void guards_touched(const Search *S, const Touches *ts, uint64_t *bits)
  * whose changes are ts: none is there now, and none of its changes is
  * relevant to the guard (made, deleted, given or losing its keys).  False
  * when it would take long to tell. */
+static bool guard_absent(const Search *S, const FpRead *g);
+
 static bool guard_empty(const Search *S, const FpRead *g, const Touches *ts)
 {
     for (int k = 0; k < ts->n; k++)
         if (touch_relevant(g, &ts->t[k])) return false;
+    return guard_absent(S, g);
+}
+
+/* Whether no object the guard asks for is there now (false when it would
+ * take long to tell). */
+static bool guard_absent(const Search *S, const FpRead *g)
+{
     const Pool *p = S->g->pool;
     const IdSet *best = pool_lookup(p, SYM_type, g->type);
     for (int i = 0; best && best->live && i < g->c.n; i++) {
@@ -1731,22 +2213,25 @@ static bool guard_empty(const Search *S, const FpRead *g, const Touches *ts)
     return true;
 }
 
-/* The engine's hook during the search: the rules that fire. */
-static void fired_hook(void *ud, ObjId rule, const Prog *p, const Sym *vars, bool changed)
+/* The place of a rule in the vocabulary's order, or -1. */
+static int rule_index(const Search *S, ObjId rule)
 {
-    Search *S = ud;
     int lo = 0, hi = S->v.nfp;
     while (lo < hi) {
         int mid = (lo + hi) / 2;
         if (S->v.by_id[mid].id < rule) lo = mid + 1;
         else hi = mid;
     }
-    if (lo < S->v.nfp && S->v.by_id[lo].id == rule) {
-        int i = S->v.by_id[lo].i;
-        S->fired[i / 64] |= 1ULL << (i % 64);
-    } else {
-        S->fired[rule_words(S) - 1] |= 1ULL << 63; /* a rule the vocabulary does not know */
-    }
+    return lo < S->v.nfp && S->v.by_id[lo].id == rule ? S->v.by_id[lo].i : -1;
+}
+
+/* The engine's hook during the search: the rules that fire. */
+static void fired_hook(void *ud, ObjId rule, const Prog *p, const Sym *vars, bool changed)
+{
+    Search *S = ud;
+    int i = rule_index(S, rule);
+    if (i >= 0) S->fired[i / 64] |= 1ULL << (i % 64);
+    else S->fired[rule_words(S) - 1] |= 1ULL << 63; /* a rule the vocabulary does not know */
 }
 
 /* The objects the undo records from `mark` changed or deleted that were
@@ -1855,6 +2340,344 @@ static const Noop *noop_known(const Noops *ns, const ScamStep *st, uint64_t h)
     return NULL;
 }
 
+/* ---- a last move out of the goal's reach (see "what an event can
+ * change" above) ---- */
+
+/* The keys of a move the search makes: its own attributes' values. */
+static void step_consts(const Attr *a, int n, Consts *c)
+{
+    c->n = 0;
+    for (int i = 0; i < n && c->n < MAX_CONSTS; i++)
+        if (!is_mech(a[i].name) && a[i].value != SYM_EMPTY) c->a[c->n++] = (Attr){a[i].name, sym_canon(a[i].value)};
+}
+
+static bool fp_names(const RuleFp *f, Sym type)
+{
+    for (int i = 0; f->ntypes >= 0 && i < f->ntypes; i++)
+        if (f->types[i] == type) return true;
+    return f->ntypes < 0 || f->all;
+}
+
+static void reach_now_init(Search *S)
+{
+    const Reach *R = S->v.reach;
+    ReachNow *N = &S->rn;
+    int nr = S->v.nfp + 1;
+    N->goal_hit = xcalloc((size_t)R->words, sizeof *N->goal_hit);
+    N->present = xcalloc((size_t)R->gwords, sizeof *N->present);
+    N->wild_now = xcalloc((size_t)R->words, sizeof *N->wild_now);
+    N->false_now = xcalloc((size_t)R->words, sizeof *N->false_now);
+    N->false_ids = xcalloc((size_t)nr, sizeof *N->false_ids);
+    N->loose_types = xcalloc((size_t)nr, sizeof *N->loose_types);
+    N->nloose = xcalloc((size_t)nr, sizeof *N->nloose);
+    N->tmp = xcalloc((size_t)(2 * R->words + R->gwords), sizeof *N->tmp);
+    for (int j = 0; j < S->v.nfp; j++)
+        if (writes_meet(R->rw[j].w, R->rw[j].n, &S->goal_fp)) N->goal_hit[j / 64] |= 1ULL << (j % 64);
+}
+
+/* Empties what is kept by Sym (the collector may give a Sym to another
+ * text). */
+static void reach_cache_clear(ReachNow *N)
+{
+    for (int i = 0; i < N->ncache; i++) free(N->cache[i].rows);
+    N->ncache = 0;
+    if (N->known) memset(N->known, 0, N->known_cap * sizeof *N->known);
+    N->nknown = 0;
+}
+
+static void reach_now_free(ReachNow *N)
+{
+    reach_cache_clear(N);
+    free(N->cache);
+    free(N->goal_hit);
+    free(N->present);
+    free(N->wild_now);
+    free(N->false_now);
+    free(N->false_ids);
+    free(N->loose_types);
+    free(N->nloose);
+    free(N->tmp);
+    free(N->known);
+}
+
+/* Whether guard k of rule j may have an object now: one the guard asks for
+ * and, for a guard on a time reached, one whose time is reached at `now`
+ * (true when it would take long to tell). */
+static bool guard_present(const Search *S, int j, int k)
+{
+    const FpRead *g = &S->v.guards[j].g[k];
+    Sym timed = S->v.guards[j].timed[k];
+    if (guard_absent(S, g)) return false;
+    if (timed == SYM_EMPTY) return true;
+    const IdSet *all = pool_lookup(S->g->pool, SYM_type, g->type);
+    if (!all || all->live > 64) return true;
+    IDSET_FOREACH(all, id) {
+        const Obj *o = pool_get(S->g->pool, id);
+        long t;
+        if (!o || !keys_hold(&g->c, o)) continue;
+        if (!sym_to_long(obj_get(o, timed), &t) || t <= S->now) return true; /* reached (or not a whole number) */
+    }
+    return false;
+}
+
+/* The types of the objects that hold keys c now, added to types[*n]
+ * (LOOSE_TYPES at most); false when there are too many to tell. */
+static bool types_holding(const Search *S, const Consts *c, Sym *types, int *n)
+{
+    const Pool *p = S->g->pool;
+    const IdSet *best = NULL;
+    for (int i = 0; i < c->n; i++) {
+        const IdSet *s = pool_lookup(p, c->a[i].name, c->a[i].value);
+        if (!s || !s->live) return true; /* nothing holds them */
+        if (!best || s->live < best->live) best = s;
+    }
+    if (!best || best->live > 64) return false;
+    IDSET_FOREACH(best, id) {
+        const Obj *o = pool_get(p, id);
+        if (!o || !keys_hold(c, o)) continue;
+        Sym t = sym_canon(obj_get(o, SYM_type));
+        bool have = false;
+        for (int k = 0; k < *n && !have; k++) have = types[k] == t;
+        if (have) continue;
+        if (*n == LOOSE_TYPES) return false;
+        types[(*n)++] = t;
+    }
+    return true;
+}
+
+/* Before the last moves at a state: which guards may have an object
+ * there (bit j * MAX_GUARDS + k), which rules the engine knows false
+ * there, and the types of the objects each rule's loose changes find. */
+static void reach_ready(Search *S)
+{
+    const Reach *R = S->v.reach;
+    ReachNow *N = &S->rn;
+    memset(N->present, 0, (size_t)R->gwords * sizeof *N->present);
+    memcpy(N->wild_now, R->wild, (size_t)R->words * sizeof *N->wild_now);
+    memset(N->false_now, 0, (size_t)R->words * sizeof *N->false_now);
+    for (int j = 0; j < S->v.nfp; j++) {
+        for (int k = 0; k < S->v.guards[j].n; k++) {
+            int bit = j * MAX_GUARDS + k;
+            if (guard_present(S, j, k)) N->present[bit / 64] |= 1ULL << (bit % 64);
+        }
+        const RuleWrites *rw = &R->rw[j];
+        N->nloose[j] = 0;
+        for (int x = 0; rw->loose && x < rw->n && N->nloose[j] >= 0; x++)
+            if ((rw->w[x].flags & W_LOOSE) && !types_holding(S, &rw->w[x].c, N->loose_types[j], &N->nloose[j]))
+                N->nloose[j] = -1;
+        if (N->nloose[j] < 0) N->wild_now[j / 64] |= 1ULL << (j % 64);
+    }
+    int n = engine_false_rules(S->g->eng, S->now, N->false_ids);
+    for (int i = 0; i < n; i++) {
+        int j = rule_index(S, N->false_ids[i]);
+        if (j >= 0) N->false_now[j / 64] |= 1ULL << (j % 64);
+    }
+    uint64_t h = 0x7265616368ULL; /* all of it: a move's answer depends on nothing else */
+    for (int x = 0; x < R->gwords; x++) h = hash_mix(h ^ N->present[x]);
+    for (int x = 0; x < R->words; x++) h = hash_mix(h ^ N->wild_now[x] ^ hash_mix(N->false_now[x]));
+    for (int j = 0; j < S->v.nfp; j++)
+        for (int t = 0; t < N->nloose[j]; t++) h = hash_mix(h ^ ((uint64_t)j << 32 | N->loose_types[j][t]));
+    N->here = h;
+}
+
+/* Change x of rule j, a loose one, as a change of objects of `type`
+ * (cached). */
+static const LooseRows *loose_rows(Search *S, int j, int x, Sym type)
+{
+    ReachNow *N = &S->rn;
+    for (int i = 0; i < N->ncache; i++)
+        if (N->cache[i].rule == j && N->cache[i].write == x && N->cache[i].type == type) return &N->cache[i];
+    const Reach *R = S->v.reach;
+    int W = R->words, G = R->gwords;
+    GROW(N->cache, N->ncache, N->cachecap);
+    LooseRows *L = &N->cache[N->ncache++];
+    *L = (LooseRows){j, x, type, type == SYM_EMPTY || type == S->v.run_type || type == SYM_engineSettings,
+                     xcalloc((size_t)(2 * W + G), sizeof *L->rows)};
+    FpRead w = R->rw[j].w[x];
+    w.type = type, w.flags &= ~(unsigned)W_LOOSE;
+    if (writes_meet(&w, 1, &S->goal_fp)) L->goal = true;
+    for (int k = 0; k < S->v.nfp; k++) {
+        if (writes_meet(&w, 1, &S->v.fp_if[k])) L->rows[k / 64] |= 1ULL << (k % 64);
+        if (writes_meet(&w, 1, &S->v.fp[k])) L->rows[W + k / 64] |= 1ULL << (k % 64);
+        for (int g = 0; g < S->v.guards[k].n; g++) {
+            int bit = k * MAX_GUARDS + g;
+            if (write_fills(&w, SYM_EMPTY, &S->v.guards[k], g)) L->rows[2 * W + bit / 64] |= 1ULL << (bit % 64);
+        }
+    }
+    return L;
+}
+
+static bool guards_filled(const Search *S, int j, const uint64_t *sat)
+{
+    for (int k = 0; k < S->v.guards[j].n; k++) {
+        int bit = j * MAX_GUARDS + k;
+        if (!(sat[bit / 64] >> (bit % 64) & 1)) return false;
+    }
+    return true;
+}
+
+/* The closure of reaches_goal: what the event may change, grown by the
+ * rules it reaches. */
+typedef struct Closure {
+    uint64_t *cand, *active, *sat;
+    const FpRead *made;         /* the move's object (or two) */
+    int nmade;
+    struct { int rule, write; Sym type; } taken[LOOSE_PAIRS]; /* loose changes taken, on a type */
+    int ntaken;
+} Closure;
+
+/* Adds rows (meets_if, meets, fills) to the closure. */
+static void closure_add(const Search *S, Closure *c, const uint64_t *mi, const uint64_t *ma, const uint64_t *fills)
+{
+    const Reach *R = S->v.reach;
+    for (int x = 0; x < R->words; x++) c->cand[x] |= mi[x] | (ma[x] & ~S->rn.false_now[x]);
+    for (int x = 0; x < R->gwords; x++) c->sat[x] |= fills[x];
+}
+
+/* Whether change p may leave an object holding keys c that it did not:
+ * it makes one with them (or with values computed), brings one into its
+ * type, or sets one of them. */
+static bool gives_keys(const FpRead *p, const Consts *c, bool exact)
+{
+    if (p->flags & W_GONE) return false;
+    if (p->attr != SYM_EMPTY) { /* (whatever keys its object had: others may change too) */
+        for (int k = 0; k < c->n; k++)
+            if (p->attr == c->a[k].name) return true;
+        return false;
+    }
+    for (int i = 0; i < p->c.n; i++) /* made with other values (a later change is a change of its own) */
+        for (int k = 0; k < c->n; k++)
+            if (p->c.a[i].name == c->a[k].name && p->c.a[i].value != c->a[k].value) return false;
+    if (!exact && (p->flags & W_SOME)) return true;
+    for (int k = 0; k < c->n; k++) { /* made with each of them */
+        bool have = false;
+        for (int i = 0; i < p->c.n && !have; i++) have = p->c.a[i].name == c->a[k].name;
+        if (!have) return false;
+    }
+    return true;
+}
+
+/* Takes loose change x of rule j on objects of `type`, once.  1: the
+ * goal is reached (or too much to tell); 0: taken before; 2: taken. */
+static int take_loose(Search *S, Closure *c, int j, int x, Sym type)
+{
+    for (int i = 0; i < c->ntaken; i++)
+        if (c->taken[i].rule == j && c->taken[i].write == x && c->taken[i].type == type) return 0;
+    if (c->ntaken == LOOSE_PAIRS) return 1;
+    c->taken[c->ntaken].rule = j, c->taken[c->ntaken].write = x, c->taken[c->ntaken++].type = type;
+    const LooseRows *L = loose_rows(S, j, x, type);
+    if (L->goal) return 1;
+    int W = S->v.reach->words;
+    closure_add(S, c, L->rows, L->rows + W, L->rows + 2 * W);
+    return 2;
+}
+
+/* Rule j's loose changes on the objects of each type they may find: those
+ * holding their keys here, and those the event may give their keys (the
+ * move, and the changes of the rules reached).  1: the goal is reached;
+ * 0: nothing new; 2: the closure grew. */
+static int closure_loose(Search *S, Closure *c, int j)
+{
+    const Reach *R = S->v.reach;
+    const ReachNow *N = &S->rn;
+    const RuleWrites *rw = &R->rw[j];
+    int grew = 0;
+    for (int x = 0; x < rw->n; x++) {
+        const FpRead *w = &rw->w[x];
+        if (!(w->flags & W_LOOSE)) continue;
+        for (int t = 0; t < N->nloose[j]; t++) {
+            int r = take_loose(S, c, j, x, N->loose_types[j][t]);
+            if (r == 1) return 1;
+            grew |= r;
+        }
+        for (int m = 0; m < c->nmade; m++)
+            if (gives_keys(&c->made[m], &w->c, true)) {
+                int r = take_loose(S, c, j, x, c->made[m].type);
+                if (r == 1) return 1;
+                grew |= r;
+            }
+        for (int i = 0; i < S->v.nfp; i++) {
+            if (!(c->active[i / 64] >> (i % 64) & 1)) continue;
+            for (int y = 0; y < R->rw[i].n; y++)
+                if (gives_keys(&R->rw[i].w[y], &w->c, false)) {
+                    if (R->rw[i].w[y].flags & W_LOOSE) return 1; /* to objects of no known type */
+                    int r = take_loose(S, c, j, x, R->rw[i].w[y].type);
+                    if (r == 1) return 1;
+                    grew |= r;
+                }
+        }
+    }
+    return grew;
+}
+
+/* Whether the event of move st, played now as a last move, can change
+ * anything the goal reads: the move's object (or two), then the rules
+ * they concern whose guards are filled, to a fixed point. */
+static bool closure_reaches(Search *S, const ScamStep *st)
+{
+    const Reach *R = S->v.reach;
+    const ReachNow *N = &S->rn;
+    int W = R->words, G = R->gwords;
+    FpRead made[2] = {{.type = SYM_move}, {.type = SYM_move}};
+    step_consts(st->attrs, st->nattrs, &made[0].c);
+    int nmade = 1;
+    if (st->nattrs2) step_consts(st->attrs2, st->nattrs2, &made[nmade++].c);
+    if (writes_meet(made, nmade, &S->goal_fp)) return true;
+    Closure c = {.cand = N->tmp, .active = N->tmp + W, .sat = N->tmp + 2 * W, .made = made, .nmade = nmade};
+    memset(c.cand, 0, (size_t)(2 * W) * sizeof *c.cand);
+    memcpy(c.sat, N->present, (size_t)G * sizeof *c.sat);
+    for (int j = 0; j < S->v.nfp; j++) {
+        const RuleFp *f = N->false_now[j / 64] >> (j % 64) & 1 ? &S->v.fp_if[j] : &S->v.fp[j];
+        if (fp_names(f, SYM_move) && writes_meet(made, nmade, f)) c.cand[j / 64] |= 1ULL << (j % 64);
+        for (int k = 0; k < S->v.guards[j].n; k++) {
+            int bit = j * MAX_GUARDS + k;
+            if (S->v.guards[j].g[k].type == SYM_move &&
+                (write_fills(&made[0], SYM_EMPTY, &S->v.guards[j], k) ||
+                 (nmade > 1 && write_fills(&made[1], SYM_EMPTY, &S->v.guards[j], k))))
+                c.sat[bit / 64] |= 1ULL << (bit % 64);
+        }
+    }
+    for (bool more = true; more;) {
+        more = false;
+        for (int w = 0; w < W; w++)
+            for (uint64_t b = c.cand[w] & ~c.active[w]; b; b &= b - 1) {
+                int j = w * 64 + __builtin_ctzll(b);
+                if (!guards_filled(S, j, c.sat)) continue;
+                if ((N->wild_now[w] | N->goal_hit[w]) >> (j % 64) & 1) return true;
+                c.active[w] |= 1ULL << (j % 64);
+                closure_add(S, &c, R->meets_if + (size_t)j * W, R->meets + (size_t)j * W, R->fills + (size_t)j * G);
+                more = true;
+            }
+        for (int j = 0; j < S->v.nfp; j++) { /* the loose changes of the rules reached, on every type known so far */
+            if (!(c.active[j / 64] >> (j % 64) & 1) || !R->rw[j].loose) continue;
+            int r = closure_loose(S, &c, j);
+            if (r == 1) return true;
+            if (r == 2) more = true;
+        }
+    }
+    return false;
+}
+
+/* closure_reaches, remembered by (what reach_ready found, the move: h its
+ * step_hash): the same move at another state alike has the same answer. */
+static bool reaches_goal(Search *S, const ScamStep *st, uint64_t h)
+{
+    ReachNow *N = &S->rn;
+    if (N->nknown * 2 >= N->known_cap) {
+        if (!N->known_cap) N->known_cap = 1 << 16, N->known = xcalloc(N->known_cap, sizeof *N->known);
+        else memset(N->known, 0, N->known_cap * sizeof *N->known);
+        N->nknown = 0;
+    }
+    uint64_t key = hash_mix(N->here ^ h) | 2; /* never 0 */
+    size_t mask = N->known_cap - 1, j = key & mask;
+    for (; N->known[j]; j = (j + 1) & mask)
+        if ((N->known[j] | 1) == (key | 1)) return N->known[j] & 1;
+    bool r = closure_reaches(S, st);
+    N->known[j] = r ? key | 1 : key & ~1ULL;
+    N->nknown++;
+    return r;
+}
+
 static bool claim(Search *S, long t)
 {
     if (S->only_task != NO_TASK) return t == S->only_task;
@@ -1879,9 +2702,6 @@ static bool budget_spent(const Search *S)
     return S->events >= S->q->budget || (S->q->work_budget && S->work >= S->q->work_budget);
 }
 
-/* Depth-first to S->limit: true when the goal was reached (S->path holds
- * the way).  The move just made is tried again first: a scam is often one
- * move that counts more than once. */
 /* Step k at this state: move k of ms, sent now, or, past the moves, the
  * wait for the next timer.  False when there is no such wait. */
 static bool step_at(const Search *S, const Moves *ms, int k, ScamStep *st)
@@ -1897,6 +2717,27 @@ static bool step_at(const Search *S, const Moves *ms, int k, ScamStep *st)
     return S->have_timer && !S->halted;
 }
 
+#ifndef NDEBUG
+/* Builds with asserts play every last move found out of the goal's reach,
+ * uncounted, and check that none of its event's changes concerns what the
+ * goal reads. */
+static void check_out_of_reach(Search *S, const Moves *ms, int i, Frame *f)
+{
+    ScamStep st;
+    long events = S->events;
+    uint64_t work = S->work;
+    if (step_at(S, ms, i, &st) && run_step(S, &st, NULL)) {
+        touches_all(S, f->mark, &S->tmp);
+        assert(!S->tmp.rules && !rule_touched(&S->goal_fp, &S->tmp));
+    }
+    S->events = events, S->work = work;
+    frame_restore(S, f);
+}
+#endif
+
+/* Depth-first to S->limit: true when the goal was reached (S->path holds
+ * the way).  The move just made is tried again first: a scam is often one
+ * move that counts more than once. */
 static bool dfs(Search *S, Moves *stack, int depth)
 {
     if (depth == S->limit || S->halted) return false;
@@ -1909,6 +2750,8 @@ static bool dfs(Search *S, Moves *stack, int depth)
     frame_save(S, f);
     Noops *mine = &S->noops[depth];
     uint64_t here = state_key(S, depth);
+    bool last = depth + 1 == S->limit && S->reach_on && !S->no_skip; /* last moves out of the goal's reach are not played */
+    if (last) reach_ready(S);
     int nm = ms->n + (S->q->wait ? 1 : 0);
     for (int k = 0; k < nm && !S->stop; k++) {
         int i = again < 0 ? k : k == 0 ? again : k <= again ? k - 1 : k;
@@ -1934,6 +2777,13 @@ static bool dfs(Search *S, Moves *stack, int depth)
                 S->r->skipped_last++; /* as above, and it changes nothing the goal reads */
                 continue;
             }
+            if (last && !reaches_goal(S, &ms->m[i], h)) {
+#ifndef NDEBUG
+                if (!S->jobs) check_out_of_reach(S, ms, i, f);
+#endif
+                S->r->skipped_reach++;
+                continue;
+            }
         }
         if (!step_at(S, ms, i, &st)) continue;
         S->at = depth;
@@ -1950,9 +2800,13 @@ static bool dfs(Search *S, Moves *stack, int depth)
             S->path[depth] = st;
             bool no_skip = S->no_skip;
             if (depth + 1 < S->limit) {
-                if (st.wait) noops_clear(&S->noops[depth + 1]); /* the clock moved: every rule may see it */
-                else noops_inherit(S, mine, &S->noops[depth + 1], f->mark, f->next_id);
-                if (S->tmp.rules && !st.wait) S->no_skip = true; /* the rules changed: their reads are not known */
+                if (st.wait) { /* the clock moved: every rule may see it */
+                    noops_clear(&S->noops[depth + 1]);
+                    touches_net(S, f->mark, &S->tmp);
+                } else {
+                    noops_inherit(S, mine, &S->noops[depth + 1], f->mark, f->next_id);
+                }
+                if (S->tmp.rules) S->no_skip = true; /* the rules changed: their reads are not known */
             }
             bool won = goal_holds(S, depth + 1);
             if (won && S->jobs) {
@@ -1996,7 +2850,7 @@ static bool round_alone(Search *S, Moves *stack)
 
 static JobCounts job_counts(const Search *S)
 {
-    JobCounts c = {S->explored, S->r->skipped, S->r->skipped_last, S->r->revisits, {0}, S->r->budget_spent};
+    JobCounts c = {S->explored, S->r->skipped, S->r->skipped_last, S->r->skipped_reach, S->r->revisits, {0}, S->r->budget_spent};
     memcpy(c.cut, S->r->cut, sizeof c.cut);
     return c;
 }
@@ -2026,6 +2880,7 @@ static bool round_jobs(Search *S, Moves *stack, int njobs, bool *failed)
             round_alone(S, stack);
             JobCounts c = job_counts(S);
             c.skipped -= base.skipped, c.skipped_last -= base.skipped_last, c.revisits -= base.revisits;
+            c.skipped_reach -= base.skipped_reach;
             for (int k = 0; k < NCUTS; k++) c.cut[k] -= base.cut[k];
             J->w[i] = c;
             _exit(0);
@@ -2044,6 +2899,7 @@ static bool round_jobs(Search *S, Moves *stack, int njobs, bool *failed)
         const JobCounts *c = &J->w[i + 1];
         S->explored += c->explored;
         S->r->skipped += c->skipped, S->r->skipped_last += c->skipped_last, S->r->revisits += c->revisits;
+        S->r->skipped_reach += c->skipped_reach;
         for (int k = 0; k < NCUTS; k++) S->r->cut[k] += c->cut[k];
         if (c->budget_spent) S->r->budget_spent = S->stop = true;
     }
@@ -2523,6 +3379,8 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
     S.see_messages = strstr(q->goal, "scamMessage") != NULL;
     rule_footprint(&S.goal_fp, NULL, S.goal);
     S.goal_blind = S.goal_fp.all || S.see_messages;
+    S.reach_on = !S.goal_blind && !q->play_all;
+    reach_now_init(&S);
     S.fired = xcalloc((size_t)rule_words(&S), sizeof *S.fired);
     g->eng->mute_texts = !S.see_messages; /* texts nobody reads are not composed (not in the answer's replay) */
     if (goal_holds(&S, 0)) {
@@ -2581,6 +3439,7 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
     free(S.senders);
     free(S.goal_fp.r);
     free(S.fired);
+    reach_now_free(&S.rn);
     prog_free(S.goal);
     return true;
 }

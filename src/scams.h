@@ -97,6 +97,7 @@ typedef struct ScamResult {
     uint64_t work;              /* units of work they cost, summed */
     long skipped;               /* moves not played: no-ops whose reads nothing changed */
     long skipped_last;          /* last moves not played: their known effect the goal does not read */
+    long skipped_reach;         /* last moves not played: nothing their event can change is read by the goal */
     long revisits;              /* events that changed the state to one reached already: what
                                    a reduction of commuting moves could spare at most */
     long cut[NCUTS];            /* what the vocabulary dropped (ScamCut) */
