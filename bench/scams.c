@@ -1,10 +1,11 @@
 /*
  * scams.c - the scam search's speed (build/scams-bench; bench/scams runs
  * it): a game of favor and one of suber, each with three players and an
- * open proposal, searched in memory for a goal that never holds, so that
- * every sequence within the depth is played: favor as alice, suber (where
- * most moves wait for their turn) as the three players together, one
- * level deeper.  Prints the hypothetical
+ * open proposal, searched in memory for one of the set's own scamGoals
+ * (favor: a win; suber: two ballots on one proposal), which no sequence
+ * within the depth meets, so that the search is complete: favor as alice,
+ * suber (where most moves wait for their turn) as the three players
+ * together, one level deeper.  Prints the hypothetical
  * events (messages played and rolled back) and the distinct states per
  * second of CPU time.  Figures, not a test.
  */
@@ -64,13 +65,14 @@ static Game *play(const char *set, const char *const *moves, int n, int64_t *now
     return g;
 }
 
-static void bench(const char *name, Game *g, int64_t now, int nsenders, int depth, long budget)
+static void bench(const char *name, Game *g, int64_t now, int nsenders, int depth, long budget, const char *goal)
 {
     const char *as[] = {"alice@x", "bob@x", "carol@x"};
-    /* GOAL: the condition searched for (default F, which never holds, so
-     * that every sequence within the depth is played); PLAY_ALL=1: skip no
-     * move; JOBS=N: N processes share each round */
-    const char *goal = getenv("GOAL") ? getenv("GOAL") : "F";
+    /* GOAL: the condition searched for (default: one of the set's own
+     * scamGoals, which no sequence within these depths meets, so that the
+     * search is complete; F, which nothing can make hold, plays no last
+     * move); PLAY_ALL=1: skip no move; JOBS=N: N processes share each round */
+    if (getenv("GOAL")) goal = getenv("GOAL");
     ScamQuery q = {.senders = as, .nsenders = nsenders, .goal = goal, .depth = depth, .budget = budget,
                    .play_all = getenv("PLAY_ALL") != NULL, .jobs = getenv("JOBS") ? atoi(getenv("JOBS")) : 1};
     ScamResult r;
@@ -81,9 +83,10 @@ static void bench(const char *name, Game *g, int64_t now, int nsenders, int dept
         exit(1);
     }
     double s = cpu_seconds() - t0, w = wall_seconds() - w0;
-    printf("%-6s %d sender%s depth %d: %9ld events %8ld states %6.2f s wall %6.2f s CPU  %8.0f events/s  %7.0f states/s  %ld skipped  %ld last skipped  %ld out of reach  %ld revisits%s\n", name,
+    printf("%-6s %d sender%s depth %d: %9ld events %8ld states %6.2f s wall %6.2f s CPU  %8.0f events/s  %7.0f states/s  %ld skipped  %ld last skipped  %ld out of reach  %ld revisits%s%s\n", name,
            nsenders, nsenders == 1 ? ", " : "s,", r.depth_done > depth ? depth : (r.budget_spent ? r.depth_done + 1 : depth), r.events, r.explored, w, s,
-           (double)r.events / s, (double)r.explored / s, r.skipped, r.skipped_last, r.skipped_reach, r.revisits, r.budget_spent ? "  (budget spent)" : "");
+           (double)r.events / s, (double)r.explored / s, r.skipped, r.skipped_last, r.skipped_reach, r.revisits, r.budget_spent ? "  (budget spent)" : "",
+           r.found ? "  (found)" : "");
     scam_result_free(&r);
     buf_free(&err);
 }
@@ -104,12 +107,14 @@ int main(int argc, char **argv)
     int64_t now;
     if (strcmp(only, "suber")) {
         Game *g = play("favor", favor, 8, &now);
-        bench("favor", g, now, 1, depth, budget);
+        bench("favor", g, now, 1, depth, budget, "exists(type==\"win\")");
         game_close(g);
     }
     if (strcmp(only, "favor")) {
         Game *g = play("suber", suber, 8, &now);
-        bench("suber", g, now, 3, depth + 1, budget); /* most of suber's moves wait for a turn: the whole table plays */
+        bench("suber", g, now, 3, depth + 1, budget, /* most of suber's moves wait for a turn: the whole table plays */
+              "exists(type==\"ballot\" & proposal==%p & player==%n & objectId==%a) & "
+              "exists(type==\"ballot\" & proposal==%p & player==%n & objectId!=%a)");
         game_close(g);
     }
     return 0;

@@ -592,22 +592,26 @@ static void fp_var_types(const Node *n, Sym *var_type, int nvars)
 }
 
 /* A rule's variables, for its footprint: the type of the object each
- * names, and whether its if names it (binds it, and reads that object). */
+ * names, and whether its if found that object (objectId==%v in a match of
+ * the if, which reads the object's presence). */
 typedef struct FpVars {
     Sym *type;
     bool *in_if;
     int n;
 } FpVars;
 
-static void vars_in(const Node *n, bool *in, int nvars)
+static void ids_found(const Node *n, bool *in, int nvars)
 {
-    if (n->kind == N_VAR && n->var >= 0 && n->var < nvars) in[n->var] = true;
-    for (int i = 0; i < n->n; i++) vars_in(n->kid[i], in, nvars);
+    for (int k = 0; n->match && k < n->match->nkeys; k++) {
+        const MatchKey *key = &n->match->keys[k];
+        if (key->name == SYM_objectId && key->val->kind == N_VAR && key->val->var < nvars) in[key->val->var] = true;
+    }
+    for (int i = 0; i < n->n; i++) ids_found(n->kid[i], in, nvars);
 }
 
 /* A then's match on objectId==%v is pinned to one object the if found
- * when the if names %v; otherwise (a forEach's own %v, say) it may find
- * any object. */
+ * when the if found %v so; otherwise (a forEach's own %v, an id read from
+ * a value) it may find any object. */
 static FpCtx fp_match(const Node *m, bool in_then, const FpVars *fv, bool all_attrs)
 {
     FpCtx cx = {.on = true, .type = match_type(m)};
@@ -664,7 +668,7 @@ static void fp_walk(RuleFp *f, const Node *n, const FpCtx *cx, bool in_then, con
 static void rule_footprint(RuleFp *f, RuleFp *f_if, const Prog *p)
 {
     FpVars fv = {xcalloc((size_t)p->nvars + 1, sizeof *fv.type), xcalloc((size_t)p->nvars + 1, sizeof *fv.in_if), p->nvars};
-    if (p->cond) fp_var_types(p->cond, fv.type, p->nvars), vars_in(p->cond, fv.in_if, p->nvars);
+    if (p->cond) fp_var_types(p->cond, fv.type, p->nvars), ids_found(p->cond, fv.in_if, p->nvars);
     if (p->then) fp_var_types(p->then, fv.type, p->nvars);
     FpCtx none = {0};
     if (p->cond) fp_walk(f, p->cond, &none, false, &fv);

@@ -263,6 +263,29 @@ expect_in out "subtype: bonus" "suber --proposal: the answer uses the formal cha
 expect_status 1 "--proposal on a set that declares no changes" "$NOMIC" scams pay.db --proposal 1 --as alice@x --goal T
 expect_in err "declare no changes to their rules" "--proposal: the error says the rules declare no proposal changes"
 
+# --- a last move out of the goal's reach is not played ----------------------
+# (docs/scams.md, "States"); one that reaches it only through a rule that
+# names no type, a timer due at once or a rule's then is played: each
+# found at exactly its depth, where it is the last move
+"$NOMIC" init reach.db --ruleset "$D/reach.nomic" --time 2026-01-01Z --force > /dev/null || fail "init reach"
+G_GEM='!exists(type=="gem")'
+G_PAID='exists(type=="account" & owner=="alice@x" & balance>100)'
+G_MEDAL='exists(type=="medal")'
+expect_status 0 "reach: a mark, then the sweeper (no type) deletes the gem" "$NOMIC" scams reach.db --as alice@x --goal "$G_GEM" --depth 1
+expect_in out "subtype: mark" "reach: the answer marks the gem"
+expect_status 0 "reach: a timer due now pays at once" "$NOMIC" scams reach.db --as alice@x --goal "$G_PAID" --depth 1
+expect_in out "subtype: start" "reach: the answer starts the timer"
+expect_status 0 "reach: a flag a rule's then rewards" "$NOMIC" scams reach.db --as alice@x --goal "$G_MEDAL" --depth 2
+expect_in out "subtype: flag" "reach: the answer's last move is the flag"
+# most of favor's last moves cannot make a win (only a vote moves a
+# score): the search to depth 3 ends within a budget that playing every
+# move exceeds
+G_WIN='exists(type=="win")'
+expect_status 3 "favor, a win: none within depth 3 and 150000 events" "$NOMIC" scams favor.db --as alice@x --goal "$G_WIN" --depth 3 --budget 150000
+expect_in out "none within depth 3" "favor, a win: the search was complete"
+expect_status 3 "favor, a win, every move played" "$NOMIC" scams favor.db --as alice@x --goal "$G_WIN" --depth 3 --budget 150000 --play-all
+expect_in out "the budget of 150000 events ran out" "favor, a win: playing every move needs more than the budget"
+
 # --- --wait: waiting for the next timer is a step --------------------------
 G_CLOSED='count(type=="voteInProgress") == 0'
 expect_status 3 "without --wait, bob's proposal stays open" "$NOMIC" scams favor.db --as alice@x --goal "$G_CLOSED" --depth 2
@@ -295,7 +318,12 @@ sys.exit(0 if a == b else 1)' skip.json other.json && ok || fail "$label: the sa
 }
 same_played_all "favor-draft" draft.db --as alice@x --goal "$GOAL" --depth 4
 same_played_all "favor, none" favor.db --as alice@x --goal "$GOAL" --depth 3 --budget 50000000
-same_played_all "favor, a win" favor.db --as alice@x --goal 'exists(type=="win")' --depth 3
+same_played_all "favor, a win" favor.db --as alice@x --goal "$G_WIN" --depth 3
+same_played_all "favor, a proposal passed, --wait" favor.db --as alice@x --goal 'exists(type=="proposalPassed")' --depth 2 --wait
+same_played_all "favor, a report" favor.db --as alice@x --goal 'exists(type=="reportDraft") | exists(type=="player" & reportMark==T)' --depth 2
+for g in "$G_GEM:1" "$G_PAID:1" "$G_MEDAL:2"; do
+    same_played_all "reach, ${g%:*}" reach.db --as alice@x --goal "${g%:*}" --depth "${g##*:}"
+done
 same_played_all "favor, two ballots" favor.db --as alice@x --with bob@x \
     --goal 'exists(type=="vote" & propId==%p & from==%f & objectId==%a) & exists(type=="vote" & propId==%p & from==%f & objectId!=%a)' --depth 2
 same_played_all "favor, --wait" favor.db --as alice@x --goal "$G_CLOSED" --depth 2 --wait
