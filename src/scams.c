@@ -782,8 +782,8 @@ typedef struct RuleWrites {
     FpRead *w;
     int n, cap;
     bool wild;          /* rules or settings, or objects of no known type or key */
-    bool loose;         /* objects of no known type, by literal keys: wild while a rule
-                           or the settings hold those keys (reach_ready) */
+    bool loose;         /* objects of no known type, by literal keys (W_LOOSE): taken on the
+                           types of the objects that hold them (closure_loose) */
     Sym *future;        /* per change: an object made with this attribute a time to
                            come (timeNow() + a positive constant), or SYM_EMPTY */
     int fcap;
@@ -889,13 +889,16 @@ static void vars_forget(VarObjs *vo, const Assigned *a, int var, Sym type)
 }
 
 /* A match that binds objectId==%v names an object of its literal type and
- * keys (less those `a` assigns, when verbs may have run since). */
+ * keys (less those `a` assigns, when verbs may have run since).  The if's
+ * matches add to what each other says of one variable; a forEach's says
+ * all that is known of the objects it goes through. */
 static void vars_bind(VarObjs *vo, const Node *m, const Assigned *a)
 {
     for (int k = 0; m->match && k < m->match->nkeys; k++) {
         const MatchKey *key = &m->match->keys[k];
         if (key->name != SYM_objectId || key->val->kind != N_VAR || key->val->var >= vo->n) continue;
         int v = key->val->var;
+        if (a) vo->type[v] = SYM_EMPTY, vo->c[v].n = 0; /* a forEach */
         Consts all, *c = &vo->c[v];
         match_consts(m, &all);
         for (int i = 0; i < all.n && c->n < MAX_CONSTS; i++) {
@@ -2185,19 +2188,6 @@ static void guards_touched(const Search *S, const Touches *ts, uint64_t *bits)
     }
 }
 
-/* Whether no object the guard asks for was there at any time of the event
- * whose changes are ts: none is there now, and none of its changes is
- * relevant to the guard (made, deleted, given or losing its keys).  False
- * when it would take long to tell. */
-static bool guard_absent(const Search *S, const FpRead *g);
-
-static bool guard_empty(const Search *S, const FpRead *g, const Touches *ts)
-{
-    for (int k = 0; k < ts->n; k++)
-        if (touch_relevant(g, &ts->t[k])) return false;
-    return guard_absent(S, g);
-}
-
 /* Whether no object the guard asks for is there now (false when it would
  * take long to tell). */
 static bool guard_absent(const Search *S, const FpRead *g)
@@ -2215,6 +2205,17 @@ static bool guard_absent(const Search *S, const FpRead *g)
         if (o && sym_canon(obj_get(o, SYM_type)) == g->type && keys_hold(&g->c, o)) return false;
     }
     return true;
+}
+
+/* Whether no object the guard asks for was there at any time of the event
+ * whose changes are ts: none is there now, and none of its changes is
+ * relevant to the guard (made, deleted, given or losing its keys).  False
+ * when it would take long to tell. */
+static bool guard_empty(const Search *S, const FpRead *g, const Touches *ts)
+{
+    for (int k = 0; k < ts->n; k++)
+        if (touch_relevant(g, &ts->t[k])) return false;
+    return guard_absent(S, g);
 }
 
 /* The place of a rule in the vocabulary's order, or -1. */

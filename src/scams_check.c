@@ -86,7 +86,8 @@ static bool goal_parse(const char *line, size_t len, Goal *g)
     g->cond = trimmed(colon + 1, strlen(colon + 1));
     Buf why = {0};
     int n = 0;
-    for (char *w = strtok(text, " \t"); w; w = strtok(NULL, " \t"), n++) {
+    char *at;
+    for (char *w = strtok_r(text, " \t", &at); w; w = strtok_r(NULL, " \t", &at), n++) {
         if (n == 0) {
             if (strcmp(w, "lockout") == 0) g->lockout = g->all = true;
             else if (strcmp(w, "scam") != 0) buf_printf(&why, "the kind %s is neither scam nor lockout; ", w);
@@ -199,7 +200,8 @@ char *scam_check_opened(Game *g)
             if (!*kt || strpbrk(kt, " \t\r\n")) continue;
             /* once each */
             char *have = xstrdup(buf_str(&keys)), *dup = NULL;
-            for (char *w = strtok(have, " "); w && !dup; w = strtok(NULL, " "))
+            char *at;
+            for (char *w = strtok_r(have, " ", &at); w && !dup; w = strtok_r(NULL, " ", &at))
                 if (strcmp(w, kt) == 0) dup = w;
             free(have);
             if (!dup) buf_printf(&keys, " %s", kt);
@@ -412,7 +414,8 @@ static void check_all(Game *g, int64_t now, const char *pending, char **who, int
     int ngoals = goals_read(g->pool, goals);
     long budget = budget_read(g->pool);
     char *keys = xstrdup(pending + strlen("pending"));
-    for (char *key = strtok(keys, " "); key; key = strtok(NULL, " ")) {
+    char *at; /* strtok_r: the searches within must not move this loop's place */
+    for (char *key = strtok_r(keys, " ", &at); key; key = strtok_r(NULL, " ", &at)) {
         Pool *p = g->pool;
         bool was = p->logging;
         p->logging = true;
@@ -451,7 +454,9 @@ bool scam_check_start(Game *g, long event, int64_t time, const char *pending, Sc
     if (!all) return false;
     char *who[SCAM_CHECK_COALITION + 1]; /* one more than a coalition: more players than it holds */
     int nwho = 0;
-    for (char *w = strtok(all, " "); w && nwho < (int)(sizeof who / sizeof *who); w = strtok(NULL, " ")) who[nwho++] = w;
+    char *next;
+    for (char *w = strtok_r(all, " ", &next); w && nwho < (int)(sizeof who / sizeof *who); w = strtok_r(NULL, " ", &next))
+        who[nwho++] = w;
     int fds[2];
     if (pipe(fds) != 0) {
         free(all);
@@ -492,7 +497,8 @@ static char *failed_entries(const char *pending, const char *why)
 {
     Buf b = {0};
     char *keys = xstrdup(pending + strlen("pending"));
-    for (char *key = strtok(keys, " "); key; key = strtok(NULL, " ")) {
+    char *at;
+    for (char *key = strtok_r(keys, " ", &at); key; key = strtok_r(NULL, " ", &at)) {
         buf_puts(&b, "{\"proposal\":");
         json_string(&b, key, strlen(key));
         buf_puts(&b, ",\"flagged\":false,\"error\":");

@@ -298,7 +298,8 @@ static Sym compared(const char *compare, const char *old)
 {
     char buf[256];
     snprintf(buf, sizeof buf, "%s", compare);
-    for (char *pair = strtok(buf, ","); pair; pair = strtok(NULL, ",")) {
+    char *at;
+    for (char *pair = strtok_r(buf, ",", &at); pair; pair = strtok_r(NULL, ",", &at)) {
         char *colon = strchr(pair, ':');
         if (colon && strcmp(colon + 1, old) == 0) return sym_intern(pair, (size_t)(colon - pair));
     }
