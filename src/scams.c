@@ -1114,6 +1114,9 @@ typedef struct Reach {
     RuleWrites *rw;     /* per rule */
 } Reach;
 
+/* Past this many rules every last move is played: the reach is not read. */
+#define REACH_RULES_MAX 512
+
 static void reach_build(Reach *R, const Prog *const *progs, const RuleFp *fp, const RuleFp *fp_if, const Guards *guards,
                         int nr, Sym run_type)
 {
@@ -1202,8 +1205,10 @@ static void vocab_build(Vocab *v, Game *g)
         free(u.u);
     }
     seen_fixpoint(v, progs, nr);
-    v->reach = xcalloc(1, sizeof *v->reach);
-    reach_build(v->reach, (const Prog *const *)progs, v->fp, v->fp_if, v->guards, nr, v->run_type);
+    if (nr <= REACH_RULES_MAX) { /* (reach_build's cost is the square of the rules') */
+        v->reach = xcalloc(1, sizeof *v->reach);
+        reach_build(v->reach, (const Prog *const *)progs, v->fp, v->fp_if, v->guards, nr, v->run_type);
+    }
     for (int i = 0; i < nr; i++) prog_free(progs[i]);
     free(progs);
     free(ri);
@@ -3384,8 +3389,8 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
     S.see_messages = strstr(q->goal, "scamMessage") != NULL;
     rule_footprint(&S.goal_fp, NULL, S.goal);
     S.goal_blind = S.goal_fp.all || S.see_messages;
-    S.reach_on = !S.goal_blind && !q->play_all;
-    reach_now_init(&S);
+    S.reach_on = S.v.reach && !S.goal_blind && !q->play_all;
+    if (S.reach_on) reach_now_init(&S);
     S.fired = xcalloc((size_t)rule_words(&S), sizeof *S.fired);
     g->eng->mute_texts = !S.see_messages; /* texts nobody reads are not composed (not in the answer's replay) */
     if (goal_holds(&S, 0)) {
