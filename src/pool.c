@@ -491,6 +491,21 @@ static RangeIndex *range_get(Pool *p, Sym name)
 
 const RangeIndex *pool_range_index(const Pool *p, Sym name) { return index_name((Pool *)p, name); }
 
+int pool_number_max(const Pool *p, Sym name, Sym *max)
+{
+    const RangeIndex *r = range_find(p, name);
+    if (!keys_kept(p, r)) return -1;
+    *max = SYM_EMPTY;
+    if (!r) return 1; /* every name is indexed and nothing holds this one */
+    if (r->text_live) return 0;
+    for (uint32_t i = r->n; i-- > 0;)
+        if (index_live(p, r, r->nums[i])) {
+            *max = r->nums[i];
+            break;
+        }
+    return 1;
+}
+
 size_t pool_index_keys(const Pool *p)
 {
     size_t n = 0;

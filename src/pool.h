@@ -225,6 +225,11 @@ const IdSet *pool_lookup_at(const Pool *p, const void *site, Sym name, Sym value
 /* The range index of `name` (indexing it, as a lookup does), or NULL
  * when the index keeps every name and no object holds this one. */
 const RangeIndex *pool_range_index(const Pool *p, Sym name);
+/* The largest number a live object holds under `name` (SYM_EMPTY when
+ * none), for a reader that must leave the index as it is: 1; 0 when some
+ * live object holds a text that is not a number; -1 when the index does
+ * not keep the name's keys (the reader looks at the objects itself). */
+int pool_number_max(const Pool *p, Sym name, Sym *max);
 /* How many keys (name, value) the index holds, emptied ones included. */
 size_t pool_index_keys(const Pool *p);
 /* The objects and bytes of the state now, and as the oldest record of

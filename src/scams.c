@@ -9,6 +9,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -726,6 +727,9 @@ typedef struct Guards {
     FpRead g[MAX_GUARDS];
     Sym timed[MAX_GUARDS]; /* the attribute the guard's match asks timeGE of (a
                               time reached: timeGE(expiryTime)), or SYM_EMPTY */
+    Sym num[MAX_GUARDS];   /* the attribute the guard's match asks to pass a whole
+                              number (score>100, score>=100), or SYM_EMPTY ... */
+    long num_floor[MAX_GUARDS]; /* ... the least value that passes (101, 100) */
     int n;
 } Guards;
 
@@ -735,6 +739,23 @@ static Sym timed_attr(const Node *m)
     for (int i = 0; mi && i < mi->nconj; i++) {
         const Node *c = mi->conj[i];
         if (c->kind == N_CALL && c->bi == BI_timeGE && c->n == 1 && c->kid[0]->kind == N_ATTR) return c->kid[0]->sym;
+    }
+    return SYM_EMPTY;
+}
+
+/* attr > L or attr >= L in m, L a whole number: the attribute, and the
+ * least whole number that passes in *floor. */
+static Sym numeric_floor(const Node *m, long *floor)
+{
+    const Match *mi = m->match;
+    for (int i = 0; mi && i < mi->nranges; i++) {
+        const MatchRange *r = &mi->ranges[i];
+        long l;
+        if ((r->op != TK_GT && r->op != TK_GE) || is_mech(r->name) || r->val->kind != N_NUM ||
+            !sym_to_long(sym_canon(r->val->sym), &l) || l <= LONG_MIN / 4 || l >= LONG_MAX / 4)
+            continue;
+        *floor = r->op == TK_GT ? l + 1 : l;
+        return r->name;
     }
     return SYM_EMPTY;
 }
@@ -752,6 +773,7 @@ static void rule_guards(Guards *gs, const Prog *p)
         Sym type = match_type(c->kid[0]);
         if (type == SYM_EMPTY) continue;
         gs->timed[gs->n] = timed_attr(c->kid[0]);
+        gs->num[gs->n] = numeric_floor(c->kid[0], &gs->num_floor[gs->n]);
         FpRead *g = &gs->g[gs->n++];
         *g = (FpRead){.type = type};
         match_consts(c->kid[0], &g->c);
@@ -778,6 +800,15 @@ static void rule_guards(Guards *gs, const Prog *p)
  * (SYM_EMPTY: any), the literal keys the object has, and the attribute
  * (SYM_EMPTY: the object made, gone, or given another type), in FpRead's
  * terms so that a change meets a read as a touch does. */
+enum { NW_LIT, /* set to c */
+       NW_INC, /* raised by c from a value the attribute held */
+       NW_ANY };
+typedef struct NumWrite {
+    Sym attr;
+    int kind;
+    long c;
+} NumWrite;
+
 typedef struct RuleWrites {
     FpRead *w;
     int n, cap;
@@ -786,20 +817,78 @@ typedef struct RuleWrites {
                            types of the objects that hold them (closure_loose) */
     Sym *future;        /* per change: an object made with this attribute a time to
                            come (timeNow() + a positive constant), or SYM_EMPTY */
+    Sym *value;         /* per change of an attribute: the literal it is set to, or SYM_EMPTY */
     int fcap;
+    NumWrite *num;      /* what each firing does to numbers (num_reachable) */
+    int nnum, numcap;
+    bool has_token;     /* each firing takes an object out of `token`, one of the
+                           if's exists (set(objectId==%v)(credited==T) after
+                           exists(type=="vote" & credited==F & objectId==%v)) */
+    FpRead token;
+    const Node *cond;   /* (while reading: the rule's if) */
+    int many;           /* (while reading: inside a forEach or a setAll) */
 } RuleWrites;
 
 enum { W_GONE = 1,  /* the object is deleted, or leaves its type: it fills no guard */
        W_LOOSE = 2, /* of no known type, by literal keys: its types are read from the state (loose_rows) */
-       W_SOME = 4   /* an object made with values computed too: it may hold any key */ };
+       W_SOME = 4,  /* an object made with values computed too: it may hold any key */
+       W_MANY = 8   /* made or changed many times in a firing (forEach, setAll) */ };
 
 static void write_add(RuleWrites *rw, Sym type, const Consts *c, Sym attr, Sym future, unsigned flags)
 {
     static const Consts none;
     GROW(rw->w, rw->n, rw->cap);
-    if (rw->fcap < rw->cap) rw->future = xrealloc(rw->future, (size_t)(rw->fcap = rw->cap) * sizeof *rw->future);
+    if (rw->fcap < rw->cap) {
+        rw->fcap = rw->cap;
+        rw->future = xrealloc(rw->future, (size_t)rw->fcap * sizeof *rw->future);
+        rw->value = xrealloc(rw->value, (size_t)rw->fcap * sizeof *rw->value);
+    }
     rw->future[rw->n] = future;
-    rw->w[rw->n++] = (FpRead){type, c ? *c : none, attr, flags};
+    rw->value[rw->n] = SYM_EMPTY;
+    rw->w[rw->n++] = (FpRead){type, c ? *c : none, attr, flags | (rw->many ? W_MANY : 0)};
+}
+
+/* Whether the if finds %var as the value of `name` of some object: a key
+ * name==%var of one of its top-level exists. */
+static bool var_holds(const Node *cond, int var, Sym name)
+{
+    const Node **conj = NULL;
+    int n = 0, cap = 0;
+    bool found = false;
+    if (cond) node_conjuncts(cond, &conj, &n, &cap);
+    for (int i = 0; i < n && !found; i++) {
+        const Node *c = conj[i];
+        if (c->kind != N_CALL || c->bi != BI_exists || c->n != 1 || !c->kid[0]->match) continue;
+        const Match *m = c->kid[0]->match;
+        for (int k = 0; k < m->nkeys && !found; k++)
+            found = m->keys[k].name == name && m->keys[k].val->kind == N_VAR && m->keys[k].val->var == var;
+    }
+    free(conj);
+    return found;
+}
+
+/* name==val assigned by a firing, as a change of a number: a whole number
+ * literal, a constant added to a value `name` held (so that no value of
+ * `name` grows by more than c a time), or anything. */
+static void num_write(RuleWrites *rw, Sym name, const Node *val)
+{
+    if (is_mech(name)) return;
+    NumWrite nw = {name, NW_ANY, 0};
+    long x;
+    if (is_literal(val)) {
+        if (val->sym == SYM_EMPTY) return; /* the attribute removed: "" passes no floor */
+        if (sym_to_long(sym_canon(val->sym), &x)) nw.kind = NW_LIT, nw.c = x;
+    } else if (!rw->many && val->kind == N_ARITH && (val->op == TK_PLUS || val->op == TK_MINUS)) {
+        for (int i = 0; i < 2 && nw.kind == NW_ANY; i++) {
+            const Node *k = val->kid[i], *v = val->kid[1 - i];
+            if (i == 0 && val->op == TK_MINUS) continue; /* c - %s */
+            if (k->kind == N_NUM && sym_to_long(sym_canon(k->sym), &x) && x > LONG_MIN / 4 && x < LONG_MAX / 4 &&
+                v->kind == N_VAR && var_holds(rw->cond, v->var, name))
+                nw.kind = NW_INC, nw.c = val->op == TK_MINUS ? -x : x;
+        }
+    }
+    GROW(rw->num, rw->nnum, rw->numcap);
+    rw->num[rw->nnum++] = nw;
 }
 
 /* A sum or product of positive number literals (10*24*60*60). */
@@ -952,6 +1041,7 @@ static void writes_of_create(RuleWrites *rw, const Node *assigns, VarObjs *vo, S
         if (a->kind != N_CMP || a->op != TK_EQ || a->kid[0]->kind != N_ATTR) continue;
         Sym name = a->kid[0]->sym;
         bool lit = is_literal(a->kid[1]) && a->kid[1]->sym != SYM_EMPTY;
+        num_write(rw, name, a->kid[1]);
         if (future == SYM_EMPTY && time_to_come(a->kid[1])) future = name;
         if (name == SYM_objectId && a->kid[1]->kind == N_VAR && a->kid[1]->var < vo->n) var = a->kid[1]->var;
         else if (name == SYM_type && lit) type = sym_canon(a->kid[1]->sym);
@@ -981,6 +1071,8 @@ static void writes_of_set(RuleWrites *rw, const Node *m, const Node *assigns, Va
         Sym name = a->kid[0]->sym;
         if (name != SYM_type) {
             write_add(rw, type, &c, name, SYM_EMPTY, loose);
+            if (is_literal(a->kid[1])) rw->value[rw->n - 1] = sym_canon(a->kid[1]->sym);
+            num_write(rw, name, a->kid[1]);
             continue;
         }
         write_add(rw, type, &c, SYM_EMPTY, SYM_EMPTY, W_GONE | loose); /* gone from its type */
@@ -1017,8 +1109,12 @@ static void writes_walk(RuleWrites *rw, const Node *n, VarObjs *vo, Sym run_type
         break;
     }
     case BI_set:
-    case BI_setAll:
         writes_of_set(rw, n->kid[0], n->kid[1], vo, run_type);
+        break;
+    case BI_setAll:
+        rw->many++;
+        writes_of_set(rw, n->kid[0], n->kid[1], vo, run_type);
+        rw->many--;
         break;
     case BI_forEach: {
         /* its verbs run once per object: what they assign is unknown from
@@ -1027,7 +1123,9 @@ static void writes_walk(RuleWrites *rw, const Node *n, VarObjs *vo, Sym run_type
         for (int i = 1; i < n->n; i++) assigns_within(n->kid[i], &body);
         vars_forget(vo, &body, -1, SYM_EMPTY);
         vars_bind(vo, n->kid[0], &body);
+        rw->many++;
         for (int i = 1; i < n->n; i++) writes_walk(rw, n->kid[i], vo, run_type);
+        rw->many--;
         break;
     }
     case BI_send:
@@ -1041,9 +1139,75 @@ static void writes_walk(RuleWrites *rw, const Node *n, VarObjs *vo, Sym run_type
     }
 }
 
+/* Whether match m is objectId==%var alone: the one object %var names. */
+static bool names_only(const Node *m, int var)
+{
+    const Match *mi = m->match;
+    return mi && mi->nconj == 1 && mi->nkeys == 1 && mi->keys[0].name == SYM_objectId &&
+           mi->keys[0].val->kind == N_VAR && mi->keys[0].val->var == var;
+}
+
+/* Whether verb n takes the object %var names out of the objects of `type`
+ * with keys c: deletes it, or sets its type or one of the keys to another
+ * literal. */
+static bool takes_out(const Node *n, int var, Sym type, const Consts *c)
+{
+    if (n->kind != N_CALL || n->n < 1 || !names_only(n->kid[0], var)) return false;
+    if (n->bi == BI_delete) return true;
+    if (n->bi != BI_set || n->n != 2) return false;
+    const Node **conj = NULL;
+    int k = 0, cap = 0;
+    bool out = false;
+    node_conjuncts(n->kid[1], &conj, &k, &cap);
+    for (int i = 0; i < k && !out; i++) {
+        const Node *a = conj[i];
+        if (a->kind != N_CMP || a->op != TK_EQ || a->kid[0]->kind != N_ATTR || !is_literal(a->kid[1])) continue;
+        Sym name = a->kid[0]->sym, to = sym_canon(a->kid[1]->sym);
+        if (name == SYM_type) out = to != type;
+        for (int j = 0; j < c->n && !out; j++) out = c->a[j].name == name && c->a[j].value != to;
+    }
+    free(conj);
+    return out;
+}
+
+/* The token of a rule (RuleWrites.token): a top-level exists of a literal
+ * type that finds objectId==%v, and a verb of the then, at its top level
+ * (run once a firing), that takes %v's object out of it.  Such a rule
+ * fires at most once for each object that matches the exists at the
+ * start of the event or comes to match it during it. */
+static void rule_token(RuleWrites *rw, const Prog *p)
+{
+    const Node **conj = NULL, **verbs = NULL;
+    int n = 0, cap = 0, nv = 0, vcap = 0;
+    node_conjuncts(p->cond, &conj, &n, &cap);
+    node_conjuncts(p->then, &verbs, &nv, &vcap);
+    for (int i = 0; i < n && !rw->has_token; i++) {
+        const Node *c = conj[i];
+        if (c->kind != N_CALL || c->bi != BI_exists || c->n != 1 || !c->kid[0]->match) continue;
+        Sym type = match_type(c->kid[0]);
+        int var = -1;
+        const Match *m = c->kid[0]->match;
+        for (int k = 0; k < m->nkeys; k++)
+            if (m->keys[k].name == SYM_objectId && m->keys[k].val->kind == N_VAR) var = m->keys[k].val->var;
+        if (type == SYM_EMPTY || var < 0) continue;
+        Consts keys;
+        match_consts(c->kid[0], &keys);
+        int lits = 0; /* (each must be kept: a change of one left out could bring an object back) */
+        for (int k = 0; k < m->nkeys; k++)
+            lits += !is_mech(m->keys[k].name) && is_literal(m->keys[k].val) && m->keys[k].val->sym != SYM_EMPTY;
+        if (lits > keys.n) continue;
+        for (int v = 0; v < nv && !rw->has_token; v++)
+            if (takes_out(verbs[v], var, type, &keys)) rw->has_token = true, rw->token = (FpRead){.type = type, .c = keys};
+    }
+    free(verbs);
+    free(conj);
+}
+
 static void rule_writes(RuleWrites *rw, const Prog *p, Sym run_type)
 {
     if (!p->then) return;
+    rw->cond = p->cond;
+    if (p->cond) rule_token(rw, p);
     VarObjs vo = {xcalloc((size_t)p->nvars + 1, sizeof *vo.type), xcalloc((size_t)p->nvars + 1, sizeof *vo.c), p->nvars};
     if (p->cond) { /* what the if found: its top-level exists */
         const Node **conj = NULL;
@@ -1054,6 +1218,7 @@ static void rule_writes(RuleWrites *rw, const Prog *p, Sym run_type)
         free(conj);
     }
     writes_walk(rw, p->then, &vo, run_type);
+    rw->cond = NULL;
     free(vo.c);
     free(vo.type);
 }
@@ -1095,6 +1260,10 @@ static bool write_fills(const FpRead *w, Sym future, const Guards *gs, int k)
     FpRead g = gs->g[k];
     Sym timed = gs->timed[k];
     if (w->flags & (W_GONE | W_LOOSE)) return false;
+    if (gs->num[k] != SYM_EMPTY) { /* a number raised may pass the floor */
+        g.attr = gs->num[k];
+        if (write_meets(w, &g) && w->attr != SYM_EMPTY) return true;
+    }
     if (timed == SYM_EMPTY) return write_meets(w, &g);
     g.attr = timed;
     return write_meets(w, &g) && !(w->attr == SYM_EMPTY && future == timed);
@@ -1111,6 +1280,8 @@ typedef struct Reach {
     uint64_t *meets_if; /* row i: the rules whose if rule i's changes concern */
     uint64_t *meets;    /* row i: the rules whose if or then they concern */
     uint64_t *fills;    /* row i (gwords): the guards rule i's changes can fill */
+    uint64_t *numeric;  /* (gwords) the guards that ask a floor of a number: filled only
+                           if the event can raise a number that far (num_reachable) */
     RuleWrites *rw;     /* per rule */
 } Reach;
 
@@ -1127,6 +1298,10 @@ static void reach_build(Reach *R, const Prog *const *progs, const RuleFp *fp, co
     R->meets_if = xcalloc((size_t)(nr + 1) * (size_t)R->words, sizeof *R->meets_if);
     R->meets = xcalloc((size_t)(nr + 1) * (size_t)R->words, sizeof *R->meets);
     R->fills = xcalloc((size_t)(nr + 1) * (size_t)R->gwords, sizeof *R->fills);
+    R->numeric = xcalloc((size_t)R->gwords, sizeof *R->numeric);
+    for (int j = 0; j < nr; j++)
+        for (int k = 0; k < guards[j].n; k++)
+            if (guards[j].num[k] != SYM_EMPTY) R->numeric[(j * MAX_GUARDS + k) / 64] |= 1ULL << ((j * MAX_GUARDS + k) % 64);
     for (int i = 0; i < nr; i++) {
         if (progs[i]) rule_writes(&R->rw[i], progs[i], run_type);
         if (R->rw[i].wild) R->wild[i / 64] |= 1ULL << (i % 64);
@@ -1149,12 +1324,13 @@ static void reach_build(Reach *R, const Prog *const *progs, const RuleFp *fp, co
 
 static void reach_free(Reach *R, int nr)
 {
-    for (int i = 0; R->rw && i < nr; i++) free(R->rw[i].w), free(R->rw[i].future);
+    for (int i = 0; R->rw && i < nr; i++) free(R->rw[i].w), free(R->rw[i].future), free(R->rw[i].value), free(R->rw[i].num);
     free(R->rw);
     free(R->wild);
     free(R->meets_if);
     free(R->meets);
     free(R->fills);
+    free(R->numeric);
 }
 
 static int cmp_rule_ix(const void *a, const void *b)
@@ -1309,6 +1485,9 @@ typedef struct LooseRows {
 
 /* What the search knows of the reach at the state of the last moves
  * (reach_ready), and its scratch. */
+#define NUM_ATTRS 8
+#define NO_NUMBER (LONG_MIN / 4)
+#define UNBOUNDED LONG_MAX
 typedef struct ReachNow {
     uint64_t *goal_hit;         /* the rules whose changes the goal's reads concern */
     uint64_t *present;          /* the guards that may have an object here */
@@ -1317,7 +1496,14 @@ typedef struct ReachNow {
     ObjId *false_ids;
     Sym (*loose_types)[LOOSE_TYPES]; /* per rule: the types of the objects its loose changes find here */
     int *nloose;                /* ... how many (-1: too many to tell: the rule is wild here) */
-    uint64_t *tmp;              /* cand, active (words), sat (gwords) */
+    uint64_t *tmp;              /* cand, active (words), sat, nsat (gwords) */
+    Sym num_attrs[NUM_ATTRS];   /* the attributes the guards ask a floor of ... */
+    int nnum;
+    long num_top[NUM_ATTRS];    /* ... the largest whole number an object holds in each
+                                   here (NO_NUMBER: none), or UNBOUNDED (a text, a fraction, ...) */
+    long *tokens_now;           /* per rule with a token: the objects that match it here
+                                   (UNBOUNDED: too many to count) */
+    long *fire;                 /* (scratch of firings()) */
     LooseRows *cache;
     int ncache, cachecap;
     uint64_t here;              /* a hash of what reach_ready found */
@@ -2380,9 +2566,18 @@ static void reach_now_init(Search *S)
     N->false_ids = xcalloc((size_t)nr, sizeof *N->false_ids);
     N->loose_types = xcalloc((size_t)nr, sizeof *N->loose_types);
     N->nloose = xcalloc((size_t)nr, sizeof *N->nloose);
-    N->tmp = xcalloc((size_t)(2 * R->words + R->gwords), sizeof *N->tmp);
-    for (int j = 0; j < S->v.nfp; j++)
+    N->tmp = xcalloc((size_t)(2 * R->words + 2 * R->gwords), sizeof *N->tmp);
+    N->tokens_now = xcalloc((size_t)nr, sizeof *N->tokens_now);
+    N->fire = xcalloc((size_t)nr, sizeof *N->fire);
+    for (int j = 0; j < S->v.nfp; j++) {
         if (writes_meet(R->rw[j].w, R->rw[j].n, &S->goal_fp)) N->goal_hit[j / 64] |= 1ULL << (j % 64);
+        const Guards *gs = &S->v.guards[j];
+        for (int k = 0; k < gs->n; k++) {
+            int have = 0;
+            while (have < N->nnum && N->num_attrs[have] != gs->num[k]) have++;
+            if (gs->num[k] != SYM_EMPTY && have == N->nnum && N->nnum < NUM_ATTRS) N->num_attrs[N->nnum++] = gs->num[k];
+        }
+    }
 }
 
 /* Empties what is kept by Sym (the collector may give a Sym to another
@@ -2407,6 +2602,8 @@ static void reach_now_free(ReachNow *N)
     free(N->loose_types);
     free(N->nloose);
     free(N->tmp);
+    free(N->tokens_now);
+    free(N->fire);
     free(N->known);
 }
 
@@ -2416,18 +2613,61 @@ static void reach_now_free(ReachNow *N)
 static bool guard_present(const Search *S, int j, int k)
 {
     const FpRead *g = &S->v.guards[j].g[k];
-    Sym timed = S->v.guards[j].timed[k];
+    Sym timed = S->v.guards[j].timed[k], num = S->v.guards[j].num[k];
     if (guard_absent(S, g)) return false;
-    if (timed == SYM_EMPTY) return true;
+    if (timed == SYM_EMPTY && num == SYM_EMPTY) return true;
     const IdSet *all = pool_lookup(S->g->pool, SYM_type, g->type);
     if (!all || all->live > 64) return true;
     IDSET_FOREACH(all, id) {
         const Obj *o = pool_get(S->g->pool, id);
-        long t;
+        long t, x;
         if (!o || !keys_hold(&g->c, o)) continue;
-        if (!sym_to_long(obj_get(o, timed), &t) || t <= S->now) return true; /* reached (or not a whole number) */
+        if (timed != SYM_EMPTY && sym_to_long(obj_get(o, timed), &t) && t > S->now) continue; /* a time to come */
+        Sym v = num == SYM_EMPTY ? SYM_EMPTY : obj_get(o, num);
+        if (num != SYM_EMPTY && (v == SYM_EMPTY || (sym_to_long(v, &x) && x < S->v.guards[j].num_floor[k]))) continue;
+        return true; /* (or a value not a whole number, which may pass) */
     }
     return false;
+}
+
+/* The largest whole number an object holds under `name` here, NO_NUMBER
+ * when none holds one, UNBOUNDED when one holds a text or a fraction (which
+ * may pass any floor) or there are too many objects to look at. */
+static long number_top(const Search *S, Sym name)
+{
+    const Pool *p = S->g->pool;
+    Sym max;
+    long top = NO_NUMBER, x;
+    int r = pool_number_max(p, name, &max);
+    if (r == 0) return UNBOUNDED;
+    if (r > 0) return max == SYM_EMPTY ? NO_NUMBER : sym_to_long(max, &x) && x < LONG_MAX / 4 ? x : UNBOUNDED;
+    if (p->all.live > 4096) return UNBOUNDED;
+    IDSET_FOREACH(&p->all, id) {
+        Sym v = obj_get(pool_get(p, id), name);
+        if (v == SYM_EMPTY) continue;
+        if (!sym_to_long(v, &x) || x >= LONG_MAX / 4) return UNBOUNDED;
+        if (x > top) top = x;
+    }
+    return top;
+}
+
+/* How many objects match token t here (UNBOUNDED: too many to count). */
+static long tokens_here(const Search *S, const FpRead *t)
+{
+    const Pool *p = S->g->pool;
+    const IdSet *best = pool_lookup(p, SYM_type, t->type);
+    for (int i = 0; best && best->live && i < t->c.n; i++) {
+        const IdSet *s = pool_lookup(p, t->c.a[i].name, t->c.a[i].value);
+        if (!s || s->live < best->live) best = s;
+    }
+    if (!best || !best->live) return 0;
+    if (best->live > 4096) return UNBOUNDED;
+    long n = 0;
+    IDSET_FOREACH(best, id) {
+        const Obj *o = pool_get(p, id);
+        n += o && sym_canon(obj_get(o, SYM_type)) == t->type && keys_hold(&t->c, o);
+    }
+    return n;
 }
 
 /* The types of the objects that hold keys c now, added to types[*n]
@@ -2482,7 +2722,12 @@ static void reach_ready(Search *S)
         int j = rule_index(S, N->false_ids[i]);
         if (j >= 0) N->false_now[j / 64] |= 1ULL << (j % 64);
     }
+    for (int i = 0; i < N->nnum; i++) N->num_top[i] = number_top(S, N->num_attrs[i]);
+    for (int j = 0; j < S->v.nfp; j++)
+        N->tokens_now[j] = N->nnum && R->rw[j].has_token ? tokens_here(S, &R->rw[j].token) : 0;
     uint64_t h = 0x7265616368ULL; /* all of it: a move's answer depends on nothing else */
+    for (int i = 0; i < N->nnum; i++) h = hash_mix(h ^ (uint64_t)N->num_top[i]);
+    for (int j = 0; j < S->v.nfp; j++) h = hash_mix(h ^ (uint64_t)N->tokens_now[j]);
     for (int x = 0; x < R->gwords; x++) h = hash_mix(h ^ N->present[x]);
     for (int x = 0; x < R->words; x++) h = hash_mix(h ^ N->wild_now[x] ^ hash_mix(N->false_now[x]));
     for (int j = 0; j < S->v.nfp; j++)
@@ -2517,20 +2762,14 @@ static const LooseRows *loose_rows(Search *S, int j, int x, Sym type)
     return L;
 }
 
-static bool guards_filled(const Search *S, int j, const uint64_t *sat)
-{
-    for (int k = 0; k < S->v.guards[j].n; k++) {
-        int bit = j * MAX_GUARDS + k;
-        if (!(sat[bit / 64] >> (bit % 64) & 1)) return false;
-    }
-    return true;
-}
-
 /* The closure of reaches_goal: what the event may change, grown by the
  * rules it reaches. */
 typedef struct Closure {
     uint64_t *cand, *active, *sat;
+    uint64_t *nsat;             /* guards on a number that a change reached concerns
+                                   (filled if num_reachable) */
     const FpRead *made;         /* the move's object (or two) */
+    const ScamStep *st;         /* ... and the move */
     int nmade;
     struct { int rule, write; Sym type; } taken[LOOSE_PAIRS]; /* loose changes taken, on a type */
     int ntaken;
@@ -2541,7 +2780,129 @@ static void closure_add(const Search *S, Closure *c, const uint64_t *mi, const u
 {
     const Reach *R = S->v.reach;
     for (int x = 0; x < R->words; x++) c->cand[x] |= mi[x] | (ma[x] & ~S->rn.false_now[x]);
-    for (int x = 0; x < R->gwords; x++) c->sat[x] |= fills[x];
+    for (int x = 0; x < R->gwords; x++) {
+        c->sat[x] |= fills[x] & ~R->numeric[x];
+        c->nsat[x] |= fills[x] & R->numeric[x];
+    }
+}
+
+/* ---- how far a number can go in one event ----
+ *
+ * A guard that asks a floor of a number (score>100) is filled only if some
+ * object can hold a number that high during the event.  Let top be the
+ * largest the attribute has been: no more than the largest here, a
+ * literal a rule reached sets, or the move's own; a change c+%s, where the
+ * if found %s as the attribute of some object, raises top by c at most.
+ * So the event leaves top below the largest here plus, for each such
+ * change of a rule reached, c times how often the rule can fire.  A rule
+ * with a token fires at most once for each object that matches its token
+ * here or comes to match it during the event (made, given its type or a
+ * key): the move itself, or a change of a rule reached, itself counted.  A
+ * rule without one, a change counted in a forEach, or a cycle of tokens
+ * bounds nothing. */
+
+static bool gives_keys(const FpRead *p, const Consts *c, bool exact);
+
+/* How many objects change x of rule i can bring into token t in one
+ * firing: 0, 1, or UNBOUNDED. */
+static long gives_token(const RuleWrites *rw, int x, const FpRead *t)
+{
+    const FpRead *w = &rw->w[x];
+    if (w->flags & W_GONE) return 0;
+    if (w->type != SYM_EMPTY && w->type != t->type) return 0;
+    bool gives;
+    if (w->attr != SYM_EMPTY) {
+        gives = false;
+        for (int k = 0; k < t->c.n && !gives; k++)
+            gives = t->c.a[k].name == w->attr && (rw->value[x] == SYM_EMPTY || rw->value[x] == t->c.a[k].value);
+    } else
+        gives = gives_keys(w, &t->c, false);
+    if (!gives) return 0;
+    return w->flags & (W_MANY | W_LOOSE) ? UNBOUNDED : 1;
+}
+
+/* How often rule i can fire in the event, at most (UNBOUNDED: no bound
+ * known); N->fire holds what is known, -1 unknown, -2 being counted. */
+static long firings(Search *S, const Closure *c, int i)
+{
+    ReachNow *N = &S->rn;
+    const Reach *R = S->v.reach;
+    const RuleWrites *rw = &R->rw[i];
+    if (!rw->has_token || N->fire[i] == -2) return UNBOUNDED; /* (a cycle) */
+    if (N->fire[i] >= 0) return N->fire[i];
+    N->fire[i] = -2;
+    long n = N->tokens_now[i];
+    for (int m = 0; m < c->nmade && n != UNBOUNDED; m++) /* the move: its keys as made, the rest unknown */
+        if (c->made[m].type == rw->token.type) {
+            bool clash = false;
+            for (int a = 0; a < c->made[m].c.n; a++)
+                for (int k = 0; k < rw->token.c.n; k++)
+                    clash |= c->made[m].c.a[a].name == rw->token.c.a[k].name && c->made[m].c.a[a].value != rw->token.c.a[k].value;
+            if (!clash) n += m == 0 ? c->st->copies : 1;
+        }
+    for (int r = 0; r < S->v.nfp && n != UNBOUNDED; r++) {
+        if (!(c->active[r / 64] >> (r % 64) & 1)) continue;
+        for (int x = 0; x < R->rw[r].n && n != UNBOUNDED; x++) {
+            long g = gives_token(&R->rw[r], x, &rw->token);
+            long f = g ? firings(S, c, r) : 0;
+            n = g == UNBOUNDED || f == UNBOUNDED || f > LONG_MAX / 8 - n ? UNBOUNDED : n + g * f;
+        }
+    }
+    N->fire[i] = n;
+    return n;
+}
+
+/* Whether an object can hold a whole number >= floor under `name` during
+ * the event, as far as the closure's rules can take it. */
+static bool num_reachable(Search *S, const Closure *c, Sym name, long floor)
+{
+    ReachNow *N = &S->rn;
+    const Reach *R = S->v.reach;
+    int a = 0;
+    while (a < N->nnum && N->num_attrs[a] != name) a++;
+    if (a == N->nnum || N->num_top[a] == UNBOUNDED) return true;
+    long top = N->num_top[a], raise = 0, x;
+    for (int m = 0; m < 2; m++) { /* the move's own values */
+        const Attr *at = m ? c->st->attrs2 : c->st->attrs;
+        for (int k = 0; k < (m ? c->st->nattrs2 : c->st->nattrs); k++)
+            if (at[k].name == name && at[k].value != SYM_EMPTY) {
+                if (!sym_to_long(at[k].value, &x) || x >= LONG_MAX / 4) return true;
+                if (x > top) top = x;
+            }
+    }
+    for (int i = 0; i < S->v.nfp; i++) N->fire[i] = -1;
+    for (int i = 0; i < S->v.nfp; i++) {
+        if (!(c->active[i / 64] >> (i % 64) & 1)) continue;
+        const RuleWrites *rw = &R->rw[i];
+        for (int k = 0; k < rw->nnum; k++) {
+            const NumWrite *nw = &rw->num[k];
+            if (nw->attr != name) continue;
+            if (nw->kind == NW_ANY) return true;
+            if (nw->kind == NW_LIT) {
+                if (nw->c > top) top = nw->c;
+                continue;
+            }
+            if (nw->c <= 0) continue; /* it lowers */
+            long f = firings(S, c, i);
+            if (f == UNBOUNDED || (f && nw->c > (LONG_MAX / 4 - raise) / f)) return true;
+            raise += nw->c * f;
+        }
+    }
+    return top != NO_NUMBER && top + raise >= floor;
+}
+
+/* Whether every guard of rule j may have an object in the event. */
+static bool guards_filled(Search *S, Closure *c, int j)
+{
+    const Guards *gs = &S->v.guards[j];
+    for (int k = 0; k < gs->n; k++) {
+        int bit = j * MAX_GUARDS + k;
+        uint64_t b = 1ULL << (bit % 64);
+        if (c->sat[bit / 64] & b) continue;
+        if (!(c->nsat[bit / 64] & b) || !num_reachable(S, c, gs->num[k], gs->num_floor[k])) return false;
+        c->sat[bit / 64] |= b;
+    }
+    return true;
 }
 
 /* Whether change p may leave an object holding keys c that it did not:
@@ -2633,8 +2994,10 @@ static bool closure_reaches(Search *S, const ScamStep *st)
     int nmade = 1;
     if (st->nattrs2) step_consts(st->attrs2, st->nattrs2, &made[nmade++].c);
     if (writes_meet(made, nmade, &S->goal_fp)) return true;
-    Closure c = {.cand = N->tmp, .active = N->tmp + W, .sat = N->tmp + 2 * W, .made = made, .nmade = nmade};
+    Closure c = {.cand = N->tmp, .active = N->tmp + W, .sat = N->tmp + 2 * W, .nsat = N->tmp + 2 * W + G,
+                 .made = made, .nmade = nmade, .st = st};
     memset(c.cand, 0, (size_t)(2 * W) * sizeof *c.cand);
+    memset(c.nsat, 0, (size_t)G * sizeof *c.nsat);
     memcpy(c.sat, N->present, (size_t)G * sizeof *c.sat);
     for (int j = 0; j < S->v.nfp; j++) {
         const RuleFp *f = N->false_now[j / 64] >> (j % 64) & 1 ? &S->v.fp_if[j] : &S->v.fp[j];
@@ -2644,7 +3007,7 @@ static bool closure_reaches(Search *S, const ScamStep *st)
             if (S->v.guards[j].g[k].type == SYM_move &&
                 (write_fills(&made[0], SYM_EMPTY, &S->v.guards[j], k) ||
                  (nmade > 1 && write_fills(&made[1], SYM_EMPTY, &S->v.guards[j], k))))
-                c.sat[bit / 64] |= 1ULL << (bit % 64);
+                (R->numeric[bit / 64] >> (bit % 64) & 1 ? c.nsat : c.sat)[bit / 64] |= 1ULL << (bit % 64);
         }
     }
     for (bool more = true; more;) {
@@ -2652,7 +3015,7 @@ static bool closure_reaches(Search *S, const ScamStep *st)
         for (int w = 0; w < W; w++)
             for (uint64_t b = c.cand[w] & ~c.active[w]; b; b &= b - 1) {
                 int j = w * 64 + __builtin_ctzll(b);
-                if (!guards_filled(S, j, c.sat)) continue;
+                if (!guards_filled(S, &c, j)) continue;
                 if ((N->wild_now[w] | N->goal_hit[w]) >> (j % 64) & 1) return true;
                 c.active[w] |= 1ULL << (j % 64);
                 closure_add(S, &c, R->meets_if + (size_t)j * W, R->meets + (size_t)j * W, R->fills + (size_t)j * G);

@@ -277,14 +277,30 @@ expect_status 0 "reach: a timer due now pays at once" "$NOMIC" scams reach.db --
 expect_in out "subtype: start" "reach: the answer starts the timer"
 expect_status 0 "reach: a flag a rule's then rewards" "$NOMIC" scams reach.db --as alice@x --goal "$G_MEDAL" --depth 2
 expect_in out "subtype: flag" "reach: the answer's last move is the flag"
-# most of favor's last moves cannot make a win (only a vote moves a
-# score): the search to depth 3 ends within a budget that playing every
-# move exceeds
+# most of favor's last moves cannot make a win: only a vote moves a
+# score, by one point, and no score is near the 101 the win asks
+# (docs/scams.md, "How far a number can go"): the search to depth 3 ends
+# within a budget that playing every move exceeds twenty times over
 G_WIN='exists(type=="win")'
-expect_status 3 "favor, a win: none within depth 3 and 150000 events" "$NOMIC" scams favor.db --as alice@x --goal "$G_WIN" --depth 3 --budget 150000
+expect_status 3 "favor, a win: none within depth 3 and 10000 events" "$NOMIC" scams favor.db --as alice@x --goal "$G_WIN" --depth 3 --budget 10000
 expect_in out "none within depth 3" "favor, a win: the search was complete"
-expect_status 3 "favor, a win, every move played" "$NOMIC" scams favor.db --as alice@x --goal "$G_WIN" --depth 3 --budget 150000 --play-all
-expect_in out "the budget of 150000 events ran out" "favor, a win: playing every move needs more than the budget"
+expect_status 3 "favor, a win, every move played" "$NOMIC" scams favor.db --as alice@x --goal "$G_WIN" --depth 3 --budget 10000 --play-all
+expect_in out "the budget of 10000 events ran out" "favor, a win: playing every move needs more than the budget"
+# a crown for a balance of 100, from 95: a last move is played only if
+# its rules can raise the balance that far, counting each object they
+# take once (a tip: 1 point; a double: two coins, 2; two copies of a
+# move in one message, twice that), and a loan, whose repayments make
+# loans again (a cycle), always
+"$NOMIC" init floor.db --ruleset "$D/floor.nomic" --time 2026-01-01Z --force > /dev/null || fail "init floor"
+G_CROWN='exists(type=="crown")'
+expect_status 3 "floor: no crown within depth 1 (4 points at most)" "$NOMIC" scams floor.db --as alice@x --goal "$G_CROWN" --depth 1
+expect_status 0 "floor: a crown at depth 2" "$NOMIC" scams floor.db --as alice@x --goal "$G_CROWN" --depth 2 --json
+expect_in out '{"subtype": "double"}, {"subtype": "double"}' "floor: the last message is two doubles (4 points)"
+sed 's/^balance: 95$/balance: 90/' "$D/floor.nomic" > floor90.nomic
+"$NOMIC" init loan.db --ruleset floor90.nomic --time 2026-01-01Z --force > /dev/null || fail "init loan"
+printf 'subtype: open\n' | "$NOMIC" move loan.db --from alice@x --time 2026-01-01T00:00:00Z > /dev/null || fail "loan: open"
+expect_status 0 "loan: a crown from 90 at depth 2" "$NOMIC" scams loan.db --as alice@x --goal "$G_CROWN" --depth 2 --json
+expect_in out '{"subtype": "loan"}, {"subtype": "loan"}]}]' "loan: the last message is two loans (6 points, through a cycle)"
 
 # --- --wait: waiting for the next timer is a step --------------------------
 G_CLOSED='count(type=="voteInProgress") == 0'
@@ -324,6 +340,10 @@ same_played_all "favor, a report" favor.db --as alice@x --goal 'exists(type=="re
 for g in "$G_GEM:1" "$G_PAID:1" "$G_MEDAL:2"; do
     same_played_all "reach, ${g%:*}" reach.db --as alice@x --goal "${g%:*}" --depth "${g##*:}"
 done
+for d in 1 2 3; do
+    same_played_all "floor, depth $d" floor.db --as alice@x --goal "$G_CROWN" --depth "$d"
+done
+same_played_all "loan" loan.db --as alice@x --goal "$G_CROWN" --depth 2
 same_played_all "favor, two ballots" favor.db --as alice@x --with bob@x \
     --goal 'exists(type=="vote" & propId==%p & from==%f & objectId==%a) & exists(type=="vote" & propId==%p & from==%f & objectId!=%a)' --depth 2
 same_played_all "favor, --wait" favor.db --as alice@x --goal "$G_CLOSED" --depth 2 --wait
