@@ -1501,6 +1501,7 @@ typedef struct ReachNow {
     int nnum;
     long num_top[NUM_ATTRS];    /* ... the largest whole number an object holds in each
                                    here (NO_NUMBER: none), or UNBOUNDED (a text, a fraction, ...) */
+    long moves_top[NUM_ATTRS];  /* the largest of each in the moves of the state (any_reaches) */
     long *tokens_now;           /* per rule with a token: the objects that match it here
                                    (UNBOUNDED: too many to count) */
     long *fire;                 /* (scratch of firings()) */
@@ -2838,7 +2839,7 @@ static long firings(Search *S, const Closure *c, int i)
             for (int a = 0; a < c->made[m].c.n; a++)
                 for (int k = 0; k < rw->token.c.n; k++)
                     clash |= c->made[m].c.a[a].name == rw->token.c.a[k].name && c->made[m].c.a[a].value != rw->token.c.a[k].value;
-            if (!clash) n += m == 0 ? c->st->copies : 1;
+            if (!clash) n += !c->st ? 2 : m == 0 ? c->st->copies : 1; /* (any move: a message holds two at most) */
         }
     for (int r = 0; r < S->v.nfp && n != UNBOUNDED; r++) {
         if (!(c->active[r / 64] >> (r % 64) & 1)) continue;
@@ -2862,7 +2863,11 @@ static bool num_reachable(Search *S, const Closure *c, Sym name, long floor)
     while (a < N->nnum && N->num_attrs[a] != name) a++;
     if (a == N->nnum || N->num_top[a] == UNBOUNDED) return true;
     long top = N->num_top[a], raise = 0, x;
-    for (int m = 0; m < 2; m++) { /* the move's own values */
+    if (!c->st) { /* any move of the state */
+        if (N->moves_top[a] == UNBOUNDED) return true;
+        if (N->moves_top[a] > top) top = N->moves_top[a];
+    }
+    for (int m = 0; c->st && m < 2; m++) { /* the move's own values */
         const Attr *at = m ? c->st->attrs2 : c->st->attrs;
         for (int k = 0; k < (m ? c->st->nattrs2 : c->st->nattrs); k++)
             if (at[k].name == name && at[k].value != SYM_EMPTY) {
@@ -2962,7 +2967,7 @@ static int closure_loose(Search *S, Closure *c, int j)
             grew |= r;
         }
         for (int m = 0; m < c->nmade; m++)
-            if (gives_keys(&c->made[m], &w->c, true)) {
+            if (gives_keys(&c->made[m], &w->c, !(c->made[m].flags & W_SOME))) {
                 int r = take_loose(S, c, j, x, c->made[m].type);
                 if (r == 1) return 1;
                 grew |= r;
@@ -2983,16 +2988,19 @@ static int closure_loose(Search *S, Closure *c, int j)
 
 /* Whether the event of move st, played now as a last move, can change
  * anything the goal reads: the move's object (or two), then the rules
- * they concern whose guards are filled, to a fixed point. */
+ * they concern whose guards are filled, to a fixed point.  st NULL: any
+ * move of the state (a move of no known keys, that may hold any; its
+ * numbers as large as the state's moves' largest). */
 static bool closure_reaches(Search *S, const ScamStep *st)
 {
     const Reach *R = S->v.reach;
     const ReachNow *N = &S->rn;
     int W = R->words, G = R->gwords;
     FpRead made[2] = {{.type = SYM_move}, {.type = SYM_move}};
-    step_consts(st->attrs, st->nattrs, &made[0].c);
     int nmade = 1;
-    if (st->nattrs2) step_consts(st->attrs2, st->nattrs2, &made[nmade++].c);
+    if (!st) made[0].flags = W_SOME;
+    else step_consts(st->attrs, st->nattrs, &made[0].c);
+    if (st && st->nattrs2) step_consts(st->attrs2, st->nattrs2, &made[nmade++].c);
     if (writes_meet(made, nmade, &S->goal_fp)) return true;
     Closure c = {.cand = N->tmp, .active = N->tmp + W, .sat = N->tmp + 2 * W, .nsat = N->tmp + 2 * W + G,
                  .made = made, .nmade = nmade, .st = st};
@@ -3049,6 +3057,28 @@ static bool reaches_goal(Search *S, const ScamStep *st, uint64_t h)
     N->known[j] = r ? key | 1 : key & ~1ULL;
     N->nknown++;
     return r;
+}
+
+/* Whether some move of ms, played now as a last move, may reach the goal:
+ * closure_reaches of any move, remembered as reaches_goal's answers are.
+ * When none can, the state's last moves are not looked at one by one. */
+static bool any_reaches(Search *S, const Moves *ms)
+{
+    ReachNow *N = &S->rn;
+    uint64_t h = 0x616e79ULL;
+    for (int a = 0; a < N->nnum; a++) {
+        long top = NO_NUMBER, x;
+        for (int i = 0; i < ms->n && top != UNBOUNDED; i++)
+            for (int m = 0; m < 2; m++) {
+                const Attr *at = m ? ms->m[i].attrs2 : ms->m[i].attrs;
+                for (int k = 0; k < (m ? ms->m[i].nattrs2 : ms->m[i].nattrs); k++)
+                    if (at[k].name == N->num_attrs[a] && at[k].value != SYM_EMPTY)
+                        top = !sym_to_long(at[k].value, &x) || x >= LONG_MAX / 4 ? UNBOUNDED : x > top ? x : top;
+            }
+        N->moves_top[a] = top;
+        h = hash_mix(h ^ (uint64_t)top);
+    }
+    return reaches_goal(S, NULL, h);
 }
 
 static bool claim(Search *S, long t)
@@ -3125,6 +3155,13 @@ static bool dfs(Search *S, Moves *stack, int depth)
     uint64_t here = state_key(S, depth);
     bool last = depth + 1 == S->limit && S->reach_on && !S->no_skip; /* last moves out of the goal's reach are not played */
     if (last) reach_ready(S);
+    if (last && !S->q->wait && !any_reaches(S, ms)) {
+#ifndef NDEBUG
+        for (int i = 0; i < ms->n && !S->jobs; i++) check_out_of_reach(S, ms, i, f);
+#endif
+        S->r->skipped_reach += ms->n;
+        return false;
+    }
     int nm = ms->n + (S->q->wait ? 1 : 0);
     for (int k = 0; k < nm && !S->stop; k++) {
         int i = again < 0 ? k : k == 0 ? again : k <= again ? k - 1 : k;

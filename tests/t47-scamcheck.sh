@@ -209,6 +209,31 @@ expect_status 0 "replay of the checks offered" "$NOMIC" replay o.db
 "$NOMIC" log g.db --json >g.json
 expect_not_in g.json '"kind":"check"' "without scamCheckEvent, no event of kind check"
 
+# ---- two proposals opened by one event: each is checked ----
+# agora's Promotor distributes every pending proposal at once, on the
+# Monday after: the distribution's event checks both
+"$NOMIC" init a.db --ruleset agora --time 2026-01-01Z --force >/dev/null || fail "init agora"
+for p in alice:a bob:b carol:c; do
+    printf 'REGISTER %s\n' "${p%:*}" | "$NOMIC" move a.db --from "${p#*:}@x" --time 2026-01-01T01:00:00Z >/dev/null
+done
+printf 'PROPOSE AI 1 Hats\nENACT TITLE Hats TEXT Every player wears a hat.\n' |
+    "$NOMIC" move a.db --from a@x --time 2026-01-01T02:00:00Z >/dev/null
+printf 'PROPOSE AI 1 Shoes\nENACT TITLE Shoes TEXT Every player wears shoes.\n' |
+    "$NOMIC" move a.db --from b@x --time 2026-01-01T02:10:00Z >/dev/null
+ids=$("$NOMIC" show a.db --type proposal | awk '$1 == "objectId:" { print $2 }')
+for id in $ids; do
+    printf 'PEND %s\n' "$id" | "$NOMIC" move a.db --from b@x --time 2026-01-02T00:00:00Z >/dev/null
+done
+"$NOMIC" tick a.db --time 2026-01-05T00:00:00Z >/dev/null || fail "agora: the distribution"
+"$NOMIC" log a.db --json >a.json
+got=$(python3 -c '
+import json, sys
+for e in json.load(open(sys.argv[1]))["events"]:
+    for c in e.get("scamCheck") or []:
+        print(e["kind"], c["proposal"], c["goal"], c["flagged"], "error" in c)' a.json)
+want=$(for id in $ids; do echo "tick $id twoBallots False False"; done)
+expect_eq "$got" "$want" "agora: both proposals the distribution opened are checked, in one event"
+
 # ---- the server: the check in the background, in /api/log ----
 "$NOMIC" init s.db --ruleset favor --ruleset "$PWD/offer.nomic" --time 2026-01-01Z --force >/dev/null
 for p in alice bob carol; do printf 'REGISTER %s\n' $p | "$NOMIC" move s.db --from $p@x >/dev/null; done
