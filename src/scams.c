@@ -2380,9 +2380,9 @@ static void guards_touched(const Search *S, const Touches *ts, uint64_t *bits)
     }
 }
 
-/* Whether no object the guard asks for is there now (false when it would
- * take long to tell). */
-static bool guard_absent(const Search *S, const FpRead *g)
+/* The shortest of the posting lists of g's type and keys: every object
+ * of that type with those keys is on it (NULL or empty: there is none). */
+static const IdSet *shortest_list(const Search *S, const FpRead *g)
 {
     const Pool *p = S->g->pool;
     const IdSet *best = pool_lookup(p, SYM_type, g->type);
@@ -2390,6 +2390,15 @@ static bool guard_absent(const Search *S, const FpRead *g)
         const IdSet *s = pool_lookup(p, g->c.a[i].name, g->c.a[i].value);
         if (!s || s->live < best->live) best = s;
     }
+    return best;
+}
+
+/* Whether no object the guard asks for is there now (false when it would
+ * take long to tell). */
+static bool guard_absent(const Search *S, const FpRead *g)
+{
+    const Pool *p = S->g->pool;
+    const IdSet *best = shortest_list(S, g);
     if (!best || !best->live) return true;
     if (best->live > 64) return false;
     IDSET_FOREACH(best, id) {
@@ -2656,11 +2665,7 @@ static long number_top(const Search *S, Sym name)
 static long tokens_here(const Search *S, const FpRead *t)
 {
     const Pool *p = S->g->pool;
-    const IdSet *best = pool_lookup(p, SYM_type, t->type);
-    for (int i = 0; best && best->live && i < t->c.n; i++) {
-        const IdSet *s = pool_lookup(p, t->c.a[i].name, t->c.a[i].value);
-        if (!s || s->live < best->live) best = s;
-    }
+    const IdSet *best = shortest_list(S, t);
     if (!best || !best->live) return 0;
     if (best->live > 4096) return UNBOUNDED;
     long n = 0;
