@@ -344,6 +344,11 @@ for d in 1 2 3; do
     same_played_all "floor, depth $d" floor.db --as alice@x --goal "$G_CROWN" --depth "$d"
 done
 same_played_all "loan" loan.db --as alice@x --goal "$G_CROWN" --depth 2
+# and on 200 random sets of the same kind (tokens made one to three at a
+# time, cycles, forEach, literals, values computed, spent tokens opened
+# again by setAll): the same answer with every move played
+python3 "$SRCDIR/tests/scams_property.py" --cases 200 "$NOMIC" > property.out 2>&1 && ok ||
+    fail "random sets: the same answers with --play-all ($(tail -1 property.out))"
 same_played_all "favor, two ballots" favor.db --as alice@x --with bob@x \
     --goal 'exists(type=="vote" & propId==%p & from==%f & objectId==%a) & exists(type=="vote" & propId==%p & from==%f & objectId!=%a)' --depth 2
 same_played_all "favor, --wait" favor.db --as alice@x --goal "$G_CLOSED" --depth 2 --wait
