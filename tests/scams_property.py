@@ -14,7 +14,9 @@ amount), or re-opens tokens already spent; and for each kind of token a rule
 that spends it for points (setting a flag or deleting it), some of them
 making tokens again (a chain of rounds: a cycle of tokens), some counting
 in a forEach, and for one kind of token or none a rule that gives a spent
-token back once (a cycle through two rules).  The goal is the crown, at depths 1 and 2.
+token back once (a cycle through two rules).  The goal is the crown (or,
+one time in three, another: a lender, a spent coin of a later round, no
+chip left, a chip given back, three coins), at depths 1 and 2.
 
 The skipping (docs/scams.md, "States" and "How far a number can go") must
 never leave out a move that leads to the goal: the search with it and the
@@ -106,8 +108,13 @@ def ruleset(rng):
     return "\n".join(out)
 
 
-def answer(nomic, db, depth, play_all):
-    args = [nomic, "scams", db, "--as", "alice@x", "--goal", 'exists(type=="crown")',
+GOALS = ['exists(type=="crown")'] * 10 + [
+    'exists(type=="lender")', 'exists(type=="coin" & spent==T & round>=2)', '!exists(type=="chip" & spent==F)',
+    'exists(type=="chip" & back==T)', 'count(type=="coin")>=3']
+
+
+def answer(nomic, db, depth, play_all, goal):
+    args = [nomic, "scams", db, "--as", "alice@x", "--goal", goal,
             "--depth", str(depth), "--json", "--budget", "200000"]
     if play_all:
         args.append("--play-all")
@@ -141,12 +148,13 @@ def main():
                 print(f"case {case}: init failed: {p.stderr.strip()}\n{text}")
                 failed += 1
                 continue
+            goal = rng.choice(GOALS)
             for depth in (1, 2):
-                a, ra, ea = answer(o.nomic, db, depth, False)
-                b, rb, eb = answer(o.nomic, db, depth, True)
+                a, ra, ea = answer(o.nomic, db, depth, False, goal)
+                b, rb, eb = answer(o.nomic, db, depth, True, goal)
                 if a is None or b is None or a != b or ra != rb:
                     failed += 1
-                    print(f"case {case} (seed {o.seed}), depth {depth}: skipping {ra} {a} {ea.strip()}\n"
+                    print(f"case {case} (seed {o.seed}), goal {goal}, depth {depth}: skipping {ra} {a} {ea.strip()}\n"
                           f"  every move {rb} {b} {eb.strip()}\n{text}")
                     break
                 found += a.get("found", False)
