@@ -2617,6 +2617,8 @@ static void reach_now_free(ReachNow *N)
     free(N->known);
 }
 
+static long number_top(const Search *S, Sym name);
+
 /* Whether guard k of rule j may have an object now: one the guard asks for
  * and, for a guard on a time reached, one whose time is reached at `now`
  * (true when it would take long to tell). */
@@ -2627,6 +2629,10 @@ static bool guard_present(const Search *S, int j, int k)
     if (guard_absent(S, g)) return false;
     if (timed == SYM_EMPTY && num == SYM_EMPTY) return true;
     const IdSet *all = pool_lookup(S->g->pool, SYM_type, g->type);
+    if (all && all->live > 64 && num != SYM_EMPTY) { /* too many to look at: is any number that high? */
+        long top = number_top(S, num);
+        if (top == NO_NUMBER || (top != UNBOUNDED && top < S->v.guards[j].num_floor[k])) return false;
+    }
     if (!all || all->live > 64) return true;
     IDSET_FOREACH(all, id) {
         const Obj *o = pool_get(S->g->pool, id);

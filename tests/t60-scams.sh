@@ -301,6 +301,13 @@ sed 's/^balance: 95$/balance: 90/' "$D/floor.nomic" > floor90.nomic
 printf 'subtype: open\n' | "$NOMIC" move loan.db --from alice@x --time 2026-01-01T00:00:00Z > /dev/null || fail "loan: open"
 expect_status 0 "loan: a crown from 90 at depth 2" "$NOMIC" scams loan.db --as alice@x --goal "$G_CROWN" --depth 2 --json
 expect_in out '{"subtype": "loan"}, {"subtype": "loan"}]}]' "loan: the last message is two loans (6 points, through a cycle)"
+# with more accounts than are looked at one by one (70 more, of 3 each),
+# the largest balance still tells that no crown is there yet: no last
+# move within 4 points of it is played
+{ cat "$D/floor.nomic"; for i in $(seq 70); do printf '\ntype: account\nowner: x%s@x\nbalance: 3\n' "$i"; done; } > many.nomic
+"$NOMIC" init many.db --ruleset many.nomic --time 2026-01-01Z --force > /dev/null || fail "init many"
+expect_status 3 "many accounts: no crown within depth 1" "$NOMIC" scams many.db --as alice@x --goal "$G_CROWN" --depth 1 --json
+expect_in out '"explored": 0' "many accounts: no last move played"
 
 # --- --wait: waiting for the next timer is a step --------------------------
 G_CLOSED='count(type=="voteInProgress") == 0'
@@ -344,6 +351,7 @@ for d in 1 2 3; do
     same_played_all "floor, depth $d" floor.db --as alice@x --goal "$G_CROWN" --depth "$d"
 done
 same_played_all "loan" loan.db --as alice@x --goal "$G_CROWN" --depth 2
+same_played_all "many accounts" many.db --as alice@x --goal "$G_CROWN" --depth 2
 # and on 200 random sets of the same kind (tokens made one to three at a
 # time, cycles, forEach, literals, values computed, spent tokens opened
 # again by setAll): the same answer with every move played
