@@ -301,6 +301,12 @@ sed 's/^balance: 95$/balance: 90/' "$D/floor.nomic" > floor90.nomic
 printf 'subtype: open\n' | "$NOMIC" move loan.db --from alice@x --time 2026-01-01T00:00:00Z > /dev/null || fail "loan: open"
 expect_status 0 "loan: a crown from 90 at depth 2" "$NOMIC" scams loan.db --as alice@x --goal "$G_CROWN" --depth 2 --json
 expect_in out '{"subtype": "loan"}, {"subtype": "loan"}]}]' "loan: the last message is two loans (6 points, through a cycle)"
+# a refund opens every credited tip at once: it counts as often as there
+# are tips (two tips, then one refund, from 98)
+"$NOMIC" init refund.db --ruleset "$D/refund.nomic" --time 2026-01-01Z --force > /dev/null || fail "init refund"
+expect_status 0 "refund: a crown at depth 2" "$NOMIC" scams refund.db --as alice@x --goal "$G_CROWN" --depth 2 --json
+expect_in out '{"subtype": "tip"}, {"subtype": "tip"}]}, {"from": "alice@x", "time": 1767225600, "moves": [{"subtype": "refund"}]}]' \
+    "refund: two tips, then one refund"
 # with more accounts than are looked at one by one (70 more, of 3 each),
 # the largest balance still tells that no crown is there yet: no last
 # move within 4 points of it is played
@@ -352,6 +358,7 @@ for d in 1 2 3; do
 done
 same_played_all "loan" loan.db --as alice@x --goal "$G_CROWN" --depth 2
 same_played_all "many accounts" many.db --as alice@x --goal "$G_CROWN" --depth 2
+same_played_all "refund" refund.db --as alice@x --goal "$G_CROWN" --depth 2
 # and on 200 random sets of the same kind (tokens made one to three at a
 # time, cycles, forEach, literals, values computed, spent tokens opened
 # again by setAll): the same answer with every move played
