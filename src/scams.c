@@ -877,7 +877,7 @@ static void num_write(RuleWrites *rw, Sym name, const Node *val)
     long x;
     if (is_literal(val)) {
         if (val->sym == SYM_EMPTY) return; /* the attribute removed: "" passes no floor */
-        if (sym_to_long(sym_canon(val->sym), &x)) nw.kind = NW_LIT, nw.c = x;
+        if (sym_to_long(sym_canon(val->sym), &x) && x > LONG_MIN / 4 && x < LONG_MAX / 4) nw.kind = NW_LIT, nw.c = x;
     } else if (!rw->many && val->kind == N_ARITH && (val->op == TK_PLUS || val->op == TK_MINUS)) {
         for (int i = 0; i < 2 && nw.kind == NW_ANY; i++) {
             const Node *k = val->kid[i], *v = val->kid[1 - i];
@@ -2782,6 +2782,9 @@ typedef struct Closure {
                                    (filled if num_reachable) */
     const FpRead *made;         /* the move's object (or two) */
     const ScamStep *st;         /* ... and the move */
+    unsigned gen;               /* grows with each rule made active: what level[] was read at */
+    long level[NUM_ATTRS];      /* num_level of each attribute with a floor, ... */
+    unsigned level_gen[NUM_ATTRS]; /* ... as it was at this gen (0: never) */
     int nmade;
     struct { int rule, write; Sym type; } taken[LOOSE_PAIRS]; /* loose changes taken, on a type */
     int ntaken;
@@ -2864,28 +2867,38 @@ static long firings(Search *S, const Closure *c, int i)
     return n;
 }
 
-/* Whether an object can hold a whole number >= floor under `name` during
- * the event, as far as the closure's rules can take it. */
-static bool num_reachable(Search *S, const Closure *c, Sym name, long floor)
+/* The largest whole number among step st's own values of `name`, into
+ * *top; false when one is not a whole number (it may pass any floor). */
+static bool step_top(const ScamStep *st, Sym name, long *top)
+{
+    for (int m = 0; m < 2; m++) {
+        const Attr *at = m ? st->attrs2 : st->attrs;
+        for (int k = 0; k < (m ? st->nattrs2 : st->nattrs); k++) {
+            long x;
+            if (at[k].name != name || at[k].value == SYM_EMPTY) continue;
+            if (!sym_to_long(at[k].value, &x) || x >= LONG_MAX / 4) return false;
+            if (x > *top) *top = x;
+        }
+    }
+    return true;
+}
+
+/* The highest whole number an object can hold under attribute a (of
+ * N->num_attrs) during the event, as far as the closure's active rules
+ * can take it: NO_NUMBER when none can hold one, UNBOUNDED when nothing
+ * bounds it. */
+static long num_level(Search *S, const Closure *c, int a)
 {
     ReachNow *N = &S->rn;
     const Reach *R = S->v.reach;
-    int a = 0;
-    while (a < N->nnum && N->num_attrs[a] != name) a++;
-    if (a == N->nnum || N->num_top[a] == UNBOUNDED) return true;
-    long top = N->num_top[a], raise = 0, x;
+    Sym name = N->num_attrs[a];
+    long top = N->num_top[a], raise = 0;
+    if (top == UNBOUNDED) return UNBOUNDED;
     if (!c->st) { /* any move of the state */
-        if (N->moves_top[a] == UNBOUNDED) return true;
+        if (N->moves_top[a] == UNBOUNDED) return UNBOUNDED;
         if (N->moves_top[a] > top) top = N->moves_top[a];
-    }
-    for (int m = 0; c->st && m < 2; m++) { /* the move's own values */
-        const Attr *at = m ? c->st->attrs2 : c->st->attrs;
-        for (int k = 0; k < (m ? c->st->nattrs2 : c->st->nattrs); k++)
-            if (at[k].name == name && at[k].value != SYM_EMPTY) {
-                if (!sym_to_long(at[k].value, &x) || x >= LONG_MAX / 4) return true;
-                if (x > top) top = x;
-            }
-    }
+    } else if (!step_top(c->st, name, &top))
+        return UNBOUNDED;
     for (int i = 0; i < S->v.nfp; i++) N->fire[i] = -1;
     for (int i = 0; i < S->v.nfp; i++) {
         if (!(c->active[i / 64] >> (i % 64) & 1)) continue;
@@ -2893,18 +2906,30 @@ static bool num_reachable(Search *S, const Closure *c, Sym name, long floor)
         for (int k = 0; k < rw->nnum; k++) {
             const NumWrite *nw = &rw->num[k];
             if (nw->attr != name) continue;
-            if (nw->kind == NW_ANY) return true;
+            if (nw->kind == NW_ANY) return UNBOUNDED;
             if (nw->kind == NW_LIT) {
                 if (nw->c > top) top = nw->c;
                 continue;
             }
             if (nw->c <= 0) continue; /* it lowers */
             long f = firings(S, c, i);
-            if (f == UNBOUNDED || (f && nw->c > (LONG_MAX / 4 - raise) / f)) return true;
+            if (f == UNBOUNDED || (f && nw->c > (LONG_MAX / 4 - raise) / f)) return UNBOUNDED;
             raise += nw->c * f;
         }
     }
-    return top != NO_NUMBER && top + raise >= floor;
+    return top == NO_NUMBER ? NO_NUMBER : top + raise; /* (both under LONG_MAX / 4) */
+}
+
+/* Whether an object can hold a whole number >= floor under `name` during
+ * the event; num_level is read again only once another rule is active. */
+static bool num_reachable(Search *S, Closure *c, Sym name, long floor)
+{
+    const ReachNow *N = &S->rn;
+    int a = 0;
+    while (a < N->nnum && N->num_attrs[a] != name) a++;
+    if (a == N->nnum) return true; /* past NUM_ATTRS */
+    if (c->level_gen[a] != c->gen) c->level[a] = num_level(S, c, a), c->level_gen[a] = c->gen;
+    return c->level[a] != NO_NUMBER && c->level[a] >= floor;
 }
 
 /* Whether every guard of rule j may have an object in the event. */
@@ -3014,7 +3039,7 @@ static bool closure_reaches(Search *S, const ScamStep *st)
     if (st && st->nattrs2) step_consts(st->attrs2, st->nattrs2, &made[nmade++].c);
     if (writes_meet(made, nmade, &S->goal_fp)) return true;
     Closure c = {.cand = N->tmp, .active = N->tmp + W, .sat = N->tmp + 2 * W, .nsat = N->tmp + 2 * W + G,
-                 .made = made, .nmade = nmade, .st = st};
+                 .made = made, .nmade = nmade, .st = st, .gen = 1};
     memset(c.cand, 0, (size_t)(2 * W) * sizeof *c.cand);
     memset(c.nsat, 0, (size_t)G * sizeof *c.nsat);
     memcpy(c.sat, N->present, (size_t)G * sizeof *c.sat);
@@ -3037,6 +3062,7 @@ static bool closure_reaches(Search *S, const ScamStep *st)
                 if (!guards_filled(S, &c, j)) continue;
                 if ((N->wild_now[w] | N->goal_hit[w]) >> (j % 64) & 1) return true;
                 c.active[w] |= 1ULL << (j % 64);
+                c.gen++;
                 closure_add(S, &c, R->meets_if + (size_t)j * W, R->meets + (size_t)j * W, R->fills + (size_t)j * G);
                 more = true;
             }
@@ -3078,14 +3104,9 @@ static bool any_reaches(Search *S, const Moves *ms)
     ReachNow *N = &S->rn;
     uint64_t h = 0x616e79ULL;
     for (int a = 0; a < N->nnum; a++) {
-        long top = NO_NUMBER, x;
+        long top = NO_NUMBER;
         for (int i = 0; i < ms->n && top != UNBOUNDED; i++)
-            for (int m = 0; m < 2; m++) {
-                const Attr *at = m ? ms->m[i].attrs2 : ms->m[i].attrs;
-                for (int k = 0; k < (m ? ms->m[i].nattrs2 : ms->m[i].nattrs); k++)
-                    if (at[k].name == N->num_attrs[a] && at[k].value != SYM_EMPTY)
-                        top = !sym_to_long(at[k].value, &x) || x >= LONG_MAX / 4 ? UNBOUNDED : x > top ? x : top;
-            }
+            if (!step_top(&ms->m[i], N->num_attrs[a], &top)) top = UNBOUNDED;
         N->moves_top[a] = top;
         h = hash_mix(h ^ (uint64_t)top);
     }

@@ -9,10 +9,11 @@ Each case is a set (written out, then `nomic init`): an account whose
 balance starts a few points short of the crown's floor, and for each of
 three kinds of move a rule of a random form: one that makes tokens (one to
 three objects a firing, or the move itself turned into one), raises the
-balance at once (by a constant, a literal, a value computed, the move's own
-amount), or re-opens tokens already spent; and for each kind of token a rule
-that spends it for points (setting a flag or deleting it), some of them
-making tokens again (a chain of rounds: a cycle of tokens), some counting
+balance at once (by a constant, a literal, the largest or least 64-bit
+number among them, a value computed, the move's own amount), or re-opens
+tokens already spent; and for each kind of token a rule that spends it
+for points (setting a flag or deleting it), some of them making tokens
+again (a chain of rounds: a cycle of tokens), some counting
 in a forEach, and for one kind of token or none a rule that gives a spent
 token back once (a cycle through two rules).  The goal is the crown (or,
 one time in three, another: a lender, a spent coin of a later round, no
@@ -51,7 +52,7 @@ def move_rule(rng, kind):
     if form == 2:  # a constant at once
         return f"{m} & {ACCOUNT}", f"set(objectId==%a)(balance==%b + {rng.randint(1, 4)}) & delete(objectId==%m)"
     if form == 3:  # a literal
-        return f"{m} & {ACCOUNT}", f"set(objectId==%a)(balance=={rng.choice([0, 50, 99, 100, 101, 150])}) & delete(objectId==%m)"
+        return f"{m} & {ACCOUNT}", f"set(objectId==%a)(balance=={rng.choice([0, 50, 99, 100, 101, 150, 9223372036854775807, -9223372036854775808])}) & delete(objectId==%m)"
     if form == 4:  # a value computed otherwise
         return f"{m} & {ACCOUNT}", "set(objectId==%a)(balance==%b * 2 - 90) & delete(objectId==%m)"
     if form == 5:  # the move's own amount
