@@ -321,11 +321,44 @@ static bool prove(Ctx *cx, const Node *n, const Obj *cand, const Goal *rest);
  * since the engine tests a rule on every pass. */
 #define LOCAL_GOALS 16
 
+/* The attribute of the candidate that goal n binds a variable to, when n
+ * is `attr==%v` or `%v==attr` with %v unbound (*var: %v), else NULL. */
+static const Node *binding_attr(const Ctx *cx, const Node *n, const Obj *cand, const Node **var)
+{
+    if (n->kind != N_CMP || n->op != TK_EQ || !cand) return NULL;
+    const Node *a = n->kid[0], *b = n->kid[1];
+    if (unbound_var(cx, a) && b->kind == N_ATTR) {
+        *var = a;
+        return b;
+    }
+    if (a->kind == N_ATTR && unbound_var(cx, b)) {
+        *var = b;
+        return a;
+    }
+    return NULL;
+}
+
+/* Proves the goals from rest on.  Those that bind a variable to an
+ * attribute of their candidate (`from==%f`, most of what a match leaves
+ * after its keys) have one solution each: they are made here in a loop,
+ * each charged what prove and prove_binding charge for it (a unit for
+ * the goal, one for the attribute's value), and a failure of what
+ * follows undoes them together, as prove_binding's would one by one. */
 static bool prove_rest(Ctx *cx, const Goal *rest)
 {
     if (cx->failed) return true;
-    if (!rest->n) return rest->fn(cx, rest->ud);
-    return prove(cx, rest->n, rest->cand, rest->next);
+    size_t mark = ctx_trail_mark(cx);
+    for (const Node *var, *attr; rest->n && (attr = binding_attr(cx, rest->n, rest->cand, &var)); rest = rest->next) {
+        if (!meter_work(cx, 1) || !meter_work(cx, 1)) return true;
+        ctx_bind(cx, var->var, obj_get(rest->cand, attr->sym));
+    }
+    if (!rest->n) {
+        if (rest->fn(cx, rest->ud)) return true;
+    } else if (prove(cx, rest->n, rest->cand, rest->next)) {
+        return true;
+    }
+    ctx_trail_undo(cx, mark);
+    return false;
 }
 
 static bool stop_here(Ctx *cx, void *ud) { return true; }
@@ -398,7 +431,7 @@ static bool prove_match(Ctx *cx, const Node *m, const Cands *c, const Obj *cand,
     if (!n) return prove_rest(cx, rest);
     for (int i = 0; i + 1 < n; i++) g[i].next = &g[i + 1];
     g[n - 1].next = rest;
-    return prove(cx, g[0].n, cand, g[0].next);
+    return prove_rest(cx, &g[0]);
 }
 
 static bool prove_exists(Ctx *cx, const Node *m, const Goal *rest)
@@ -566,13 +599,44 @@ static bool each_solution(Ctx *cx, void *ud)
     return true; /* first solution per object only */
 }
 
+/* The object of a match that is `objectId==X` alone, X a literal or a
+ * bound variable that is not "": the target of most sets and deletes.
+ * Found as cands_init and cands_next would find it, and charged as they
+ * charge it (a unit for X; the key vouches for the candidate, so nothing
+ * is left to prove).  *by_id: the match has this form. */
+static const Obj *object_by_id(Ctx *cx, const Match *mi, bool *by_id)
+{
+    *by_id = false;
+    if (mi->nkeys != 1 || mi->nconj != 1 || mi->nranges || mi->key[0] != 0 || mi->keys[0].name != SYM_objectId)
+        return NULL;
+    const Node *x = mi->keys[0].val;
+    bool literal = x->kind == N_STR || x->kind == N_NUM || x->kind == N_BOOL;
+    bool bound = x->kind == N_VAR && cx->vars[x->var] != VAR_UNBOUND;
+    Sym v = literal ? x->sym : bound ? cx->vars[x->var] : SYM_EMPTY;
+    if (v == SYM_EMPTY) return NULL; /* not a key: cands_init's way */
+    *by_id = true;
+    long id;
+    if (cx->failed || !meter_work(cx, 1) || !sym_to_long(v, &id) || id <= 0 || id >= (long)IDSET_DEAD) return NULL;
+    return pool_get(cx->pool, (ObjId)id);
+}
+
 void eval_each_match(Ctx *cx, const Node *m, MatchFn fn, void *ud)
 {
+    Choices *ch = cx->choices;
+    bool by_id;
+    const Obj *o = object_by_id(cx, m->match, &by_id);
+    if (by_id) {
+        size_t mark = ctx_trail_mark(cx);
+        cx->choices = NULL;
+        if (o && !cx->failed) fn(cx, o, ud);
+        cx->choices = ch;
+        ctx_trail_undo(cx, mark);
+        return;
+    }
     Cands c;
     cands_init(cx, m, &c);
     EachState st = {fn, ud, NULL, false};
     Goal g = {.fn = each_solution, .ud = &st};
-    Choices *ch = cx->choices;
     cx->choices = NULL; /* a search inside the condition's: no choice of it */
     for (ObjId id; !cx->failed && !st.stop && (id = cands_next(cx, &c));) {
         size_t mark = ctx_trail_mark(cx);
