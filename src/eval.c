@@ -254,8 +254,7 @@ static void cands_init(Ctx *cx, const Node *m, Cands *c)
             else c->single = (ObjId)id;
             continue;
         }
-        bool literal = k->val->kind == N_STR || k->val->kind == N_NUM || k->val->kind == N_BOOL;
-        const IdSet *s = literal ? pool_lookup_at(cx->pool, k, k->name, v) : pool_lookup(cx->pool, k->name, v);
+        const IdSet *s = pool_lookup_at(cx->pool, k, k->name, v);
         if (!s || s->live == 0) {
             c->none = true;
             return;
