@@ -101,9 +101,19 @@ static bool unbound_var(const Ctx *cx, const Node *n)
  * matches, the sides of comparisons, assigned values) answered here
  * without a call: a literal, a bound variable, an attribute of the
  * candidate.  The same answer and the same unit of work as eval_value. */
+/* The object id a key's value names, if it names one (a whole number that
+ * fits an IdSet), in *id. */
+static bool id_of(Sym v, ObjId *id)
+{
+    long n;
+    if (!sym_to_long(v, &n) || n <= 0 || n >= (long)IDSET_DEAD) return false;
+    *id = (ObjId)n;
+    return true;
+}
+
 static inline Sym eval_leaf(Ctx *cx, const Node *n, const Obj *cand)
 {
-    bool literal = n->kind == N_STR || n->kind == N_NUM || n->kind == N_BOOL;
+    bool literal = node_is_literal(n);
     bool bound = n->kind == N_VAR && cx->vars[n->var] != VAR_UNBOUND;
     bool attr = n->kind == N_ATTR && cand;
     if (!literal && !bound && !attr) return eval_value(cx, n, cand);
@@ -245,13 +255,12 @@ static void cands_init(Ctx *cx, const Node *m, Cands *c)
             c->every_key = false; /* absent attributes are not indexed */
             continue;
         }
-        if (i < 32 && (k->val->kind == N_STR || k->val->kind == N_NUM || k->val->kind == N_BOOL || k->val->kind == N_VAR))
+        if (i < 32 && (node_is_literal(k->val) || k->val->kind == N_VAR))
             c->held |= 1u << i; /* (undone below if the key is not used) */
         if (k->name == SYM_objectId) {
-            long id;
-            if (!sym_to_long(v, &id) || id <= 0 || id >= (long)IDSET_DEAD) c->none = true;
-            else if (c->single && c->single != (ObjId)id) c->none = true;
-            else c->single = (ObjId)id;
+            ObjId id;
+            if (!id_of(v, &id) || (c->single && c->single != id)) c->none = true;
+            else c->single = id;
             continue;
         }
         const IdSet *s = pool_lookup_at(cx->pool, k, k->name, v);
@@ -609,14 +618,13 @@ static const Obj *object_by_id(Ctx *cx, const Match *mi, bool *by_id)
     if (mi->nkeys != 1 || mi->nconj != 1 || mi->nranges || mi->key[0] != 0 || mi->keys[0].name != SYM_objectId)
         return NULL;
     const Node *x = mi->keys[0].val;
-    bool literal = x->kind == N_STR || x->kind == N_NUM || x->kind == N_BOOL;
     bool bound = x->kind == N_VAR && cx->vars[x->var] != VAR_UNBOUND;
-    Sym v = literal ? x->sym : bound ? cx->vars[x->var] : SYM_EMPTY;
+    Sym v = node_is_literal(x) ? x->sym : bound ? cx->vars[x->var] : SYM_EMPTY;
     if (v == SYM_EMPTY) return NULL; /* not a key: cands_init's way */
     *by_id = true;
-    long id;
-    if (cx->failed || !meter_work(cx, 1) || !sym_to_long(v, &id) || id <= 0 || id >= (long)IDSET_DEAD) return NULL;
-    return pool_get(cx->pool, (ObjId)id);
+    ObjId id;
+    if (cx->failed || !meter_work(cx, 1) || !id_of(v, &id)) return NULL;
+    return pool_get(cx->pool, id);
 }
 
 void eval_each_match(Ctx *cx, const Node *m, MatchFn fn, void *ud)

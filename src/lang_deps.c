@@ -23,14 +23,12 @@ static bool takes_match(const Node *n)
     return false;
 }
 
-static bool is_literal(const Node *n) { return n->kind == N_STR || n->kind == N_NUM || n->kind == N_BOOL; }
-
 /* The type a match's candidates must have: its type=="c" key. */
 static Sym match_type(const Node *m)
 {
     const Match *mi = m->match;
     for (int i = 0; mi && i < mi->nkeys; i++)
-        if (mi->keys[i].name == SYM_type && is_literal(mi->keys[i].val)) return sym_canon(mi->keys[i].val->sym);
+        if (mi->keys[i].name == SYM_type && node_is_literal(mi->keys[i].val)) return sym_canon(mi->keys[i].val->sym);
     return SYM_EMPTY;
 }
 
@@ -41,7 +39,7 @@ static void const_keys(Read *r, const Node *m)
     const Match *mi = m->match;
     for (int i = 0; mi && i < mi->nkeys; i++) {
         const MatchKey *k = &mi->keys[i];
-        if (k->name == SYM_objectId || !is_literal(k->val) || k->val->sym == SYM_EMPTY) continue;
+        if (k->name == SYM_objectId || !node_is_literal(k->val) || k->val->sym == SYM_EMPTY) continue;
         r->consts = xrealloc(r->consts, (size_t)(r->nconsts + 1) * sizeof *r->consts);
         int j = r->nconsts++;
         for (; j > 0 && r->consts[j - 1].name > k->name; j--) r->consts[j] = r->consts[j - 1];

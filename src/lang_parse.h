@@ -74,6 +74,9 @@ struct Node {
     int line, col;  /* position in the source text (1-based) */
 };
 
+/* A literal: a text, a number or T/F. */
+static inline bool node_is_literal(const Node *n) { return n->kind == N_STR || n->kind == N_NUM || n->kind == N_BOOL; }
+
 typedef struct Arena Arena;
 
 typedef struct Prog {

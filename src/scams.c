@@ -168,8 +168,6 @@ static bool is_mech(Sym name)
            name == SYM_moveBatch || name == SYM_moveIndex;
 }
 
-static bool is_literal(const Node *n) { return n->kind == N_STR || n->kind == N_NUM || n->kind == N_BOOL; }
-
 static Word *word(Vocab *v, Sym name)
 {
     for (int i = 0; i < v->nw; i++)
@@ -206,7 +204,7 @@ static Sym match_type(const Node *m)
 {
     const Match *mi = m->match;
     for (int i = 0; mi && i < mi->nkeys; i++)
-        if (mi->keys[i].name == SYM_type && is_literal(mi->keys[i].val)) return sym_canon(mi->keys[i].val->sym);
+        if (mi->keys[i].name == SYM_type && node_is_literal(mi->keys[i].val)) return sym_canon(mi->keys[i].val->sym);
     return SYM_EMPTY;
 }
 
@@ -216,7 +214,7 @@ static void match_consts(const Node *m, Consts *c)
     c->n = 0;
     for (int i = 0; mi && i < mi->nkeys && c->n < MAX_CONSTS; i++) {
         const MatchKey *k = &mi->keys[i];
-        if (is_mech(k->name) || !is_literal(k->val) || k->val->sym == SYM_EMPTY) continue;
+        if (is_mech(k->name) || !node_is_literal(k->val) || k->val->sym == SYM_EMPTY) continue;
         c->a[c->n++] = (Attr){k->name, sym_canon(k->val->sym)};
     }
 }
@@ -364,7 +362,7 @@ static void scan(Vocab *v, const Node *n, Sym type, const Consts *c, Uses *uses,
     }
     if (n->kind == N_CMP && n->n == 2 && c)
         for (int s = 0; s < 2; s++)
-            if (n->kid[s]->kind == N_ATTR && is_literal(n->kid[1 - s]) && !is_mech(n->kid[s]->sym))
+            if (n->kid[s]->kind == N_ATTR && node_is_literal(n->kid[1 - s]) && !is_mech(n->kid[s]->sym))
                 add_lit(v, word(v, n->kid[s]->sym), n->kid[1 - s]->sym);
     if ((n->kind == N_CMP && is_order(n->op)) || n->kind == N_ARITH || n->kind == N_NEG)
         for (int s = 0; s < n->n; s++) {
@@ -388,7 +386,7 @@ static void find_becomes(Vocab *v, const Node *n, const Uses *u)
         node_conjuncts(n->kid[1], &cj, &nc, &cap);
         for (int i = 0; var >= 0 && i < nc; i++) {
             if (!(cj[i]->kind == N_CMP && cj[i]->op == TK_EQ && cj[i]->kid[0]->kind == N_ATTR &&
-                  cj[i]->kid[0]->sym == SYM_type && is_literal(cj[i]->kid[1])))
+                  cj[i]->kid[0]->sym == SYM_type && node_is_literal(cj[i]->kid[1])))
                 continue;
             for (int k = 0; k < u->n; k++)
                 if (!u->u[k].verb && u->u[k].var == var && u->u[k].type == SYM_move && u->u[k].attr == SYM_objectId) {
@@ -623,7 +621,7 @@ static FpCtx fp_match(const Node *m, bool in_then, const FpVars *fv, bool all_at
         const Node *val = mi->keys[k].val;
         int var = val->kind == N_VAR && val->var < fv->n ? val->var : -1;
         if (cx.type == SYM_EMPTY && var >= 0) cx.type = fv->type[var];
-        if (is_literal(val) || (var >= 0 && fv->in_if[var])) cx.flags |= FP_PINNED;
+        if (node_is_literal(val) || (var >= 0 && fv->in_if[var])) cx.flags |= FP_PINNED;
     }
     if (all_attrs) cx.flags |= FP_ALLATTR;
     return cx;
@@ -875,7 +873,7 @@ static void num_write(RuleWrites *rw, Sym name, const Node *val)
     if (is_mech(name)) return;
     NumWrite nw = {name, NW_ANY, 0};
     long x;
-    if (is_literal(val)) {
+    if (node_is_literal(val)) {
         if (val->sym == SYM_EMPTY) return; /* the attribute removed: "" passes no floor */
         if (sym_to_long(sym_canon(val->sym), &x) && x > LONG_MIN / 4 && x < LONG_MAX / 4) nw.kind = NW_LIT, nw.c = x;
     } else if (!rw->many && val->kind == N_ARITH && (val->op == TK_PLUS || val->op == TK_MINUS)) {
@@ -1040,7 +1038,7 @@ static void writes_of_create(RuleWrites *rw, const Node *assigns, VarObjs *vo, S
         const Node *a = conj[i];
         if (a->kind != N_CMP || a->op != TK_EQ || a->kid[0]->kind != N_ATTR) continue;
         Sym name = a->kid[0]->sym;
-        bool lit = is_literal(a->kid[1]) && a->kid[1]->sym != SYM_EMPTY;
+        bool lit = node_is_literal(a->kid[1]) && a->kid[1]->sym != SYM_EMPTY;
         num_write(rw, name, a->kid[1]);
         if (future == SYM_EMPTY && time_to_come(a->kid[1])) future = name;
         if (name == SYM_objectId && a->kid[1]->kind == N_VAR && a->kid[1]->var < vo->n) var = a->kid[1]->var;
@@ -1071,12 +1069,12 @@ static void writes_of_set(RuleWrites *rw, const Node *m, const Node *assigns, Va
         Sym name = a->kid[0]->sym;
         if (name != SYM_type) {
             write_add(rw, type, &c, name, SYM_EMPTY, loose);
-            if (is_literal(a->kid[1])) rw->value[rw->n - 1] = sym_canon(a->kid[1]->sym);
+            if (node_is_literal(a->kid[1])) rw->value[rw->n - 1] = sym_canon(a->kid[1]->sym);
             num_write(rw, name, a->kid[1]);
             continue;
         }
         write_add(rw, type, &c, SYM_EMPTY, SYM_EMPTY, W_GONE | loose); /* gone from its type */
-        to = is_literal(a->kid[1]) ? sym_canon(a->kid[1]->sym) : SYM_EMPTY;
+        to = node_is_literal(a->kid[1]) ? sym_canon(a->kid[1]->sym) : SYM_EMPTY;
         if (to == SYM_EMPTY || to == run_type || to == SYM_engineSettings) rw->wild = true;
         write_add(rw, to, NULL, SYM_EMPTY, SYM_EMPTY, W_SOME); /* ... and come into another, with whatever keys it had */
     }
@@ -1161,7 +1159,7 @@ static bool takes_out(const Node *n, int var, Sym type, const Consts *c)
     node_conjuncts(n->kid[1], &conj, &k, &cap);
     for (int i = 0; i < k && !out; i++) {
         const Node *a = conj[i];
-        if (a->kind != N_CMP || a->op != TK_EQ || a->kid[0]->kind != N_ATTR || !is_literal(a->kid[1])) continue;
+        if (a->kind != N_CMP || a->op != TK_EQ || a->kid[0]->kind != N_ATTR || !node_is_literal(a->kid[1])) continue;
         Sym name = a->kid[0]->sym, to = sym_canon(a->kid[1]->sym);
         if (name == SYM_type) out = to != type;
         for (int j = 0; j < c->n && !out; j++) out = c->a[j].name == name && c->a[j].value != to;
@@ -1194,7 +1192,7 @@ static void rule_token(RuleWrites *rw, const Prog *p)
         match_consts(c->kid[0], &keys);
         int lits = 0; /* (each must be kept: a change of one left out could bring an object back) */
         for (int k = 0; k < m->nkeys; k++)
-            lits += !is_mech(m->keys[k].name) && is_literal(m->keys[k].val) && m->keys[k].val->sym != SYM_EMPTY;
+            lits += !is_mech(m->keys[k].name) && node_is_literal(m->keys[k].val) && m->keys[k].val->sym != SYM_EMPTY;
         if (lits > keys.n) continue;
         for (int v = 0; v < nv && !rw->has_token; v++)
             if (takes_out(verbs[v], var, type, &keys)) rw->has_token = true, rw->token = (FpRead){.type = type, .c = keys};

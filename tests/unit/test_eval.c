@@ -289,6 +289,63 @@ static void reserved_attributes_refused(void **state)
     game_close(g);
 }
 
+/* The units of work a move cost, and its verdict in *status. */
+static uint64_t move_work(Game *g, long time, const char *body, char *status)
+{
+    Outcome o = {0};
+    assert_true(game_event_move(g, "p@x", time, time, body, false, &o));
+    strcpy(status, verdict_name(o.verdict));
+    uint64_t work = o.run.used.work + o.run.used.first_work;
+    outcome_free(&o);
+    return work;
+}
+
+/* set(objectId==X) and delete(objectId==X) take their object by its id:
+ * the object the search of `type=="a" & objectId==X` finds, nothing for an
+ * id that names no object, a text, a number past any id or "" (an absent
+ * attribute), and one unit for the key, as the search charges each key. */
+static void targets_by_id(void **state)
+{
+    const char *sets[] = {"set(objectId==%t)(hit==T)", "set(type==\"a\" & objectId==%t)(hit==T)", "delete(objectId==%t)"};
+    Game *g[3];
+    for (int i = 0; i < 3; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 HEAD "type: rule\nruleOrder: 1\nif: exists(type==\"move\" & target==%%t & objectId==%%m)\n"
+                      "then: %s & delete(%%m)\n\ntype: a\n",
+                 sets[i]);
+        g[i] = unit_game(text);
+    }
+    const IdSet *a = pool_lookup(g[0]->pool, SYM_type, sym_cstr("a"));
+    assert_non_null(a);
+    char real[64];
+    snprintf(real, sizeof real, "subtype: x\ntarget: %u\n", a->ids[a->head]);
+    const char *bodies[] = {"subtype: x\ntarget: abc\n", "subtype: x\ntarget: 99999999999999999999\n",
+                            "subtype: x\ntarget: -3\n", "subtype: x\ntarget: 1000\n", "subtype: x\n", real};
+    uint64_t by_id = 0;
+    for (int b = 0; b < 6; b++) {
+        char st[3][32];
+        uint64_t w[3];
+        for (int i = 0; i < 3; i++) w[i] = move_work(g[i], 10 + b, bodies[b], st[i]);
+        assert_string_equal(st[0], st[1]);
+        assert_string_equal(st[0], st[2]);
+        if (strstr(bodies[b], "target")) { /* one key less than the search's two */
+            assert_int_equal(w[0] + 1, w[1]);
+            by_id = w[0];
+        } else { /* objectId=="" is no key: every object is tried, as before */
+            assert_true(w[0] > by_id);
+        }
+        if (b < 5) {
+            assert_string_equal(unit_attr(g[0], "a", "hit"), "");
+            assert_string_equal(unit_attr(g[2], "a", "type"), "a");
+        }
+    }
+    assert_string_equal(unit_attr(g[0], "a", "hit"), "T");
+    assert_string_equal(unit_attr(g[1], "a", "hit"), "T");
+    assert_string_equal(unit_attr(g[2], "a", "type"), ""); /* deleted */
+    for (int i = 0; i < 3; i++) game_close(g[i]);
+}
+
 int run_eval_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,6 +359,7 @@ int run_eval_tests(void)
         cmocka_unit_test(restart_and_no_restart),
         cmocka_unit_test(loop_and_runaway),
         cmocka_unit_test(reserved_attributes_refused),
+        cmocka_unit_test(targets_by_id),
         cmocka_unit_test(whole_numbers_at_64_bits),
         cmocka_unit_test(comparing_huge_and_small),
     };
