@@ -194,6 +194,12 @@ static bool split_alts(Comp *c, const char *a, int n, Ins *in, int col)
     return true;
 }
 
+static void free_alts(Ins *in)
+{
+    for (int k = 0; k < in->nalts; k++) free(in->alts[k]);
+    free(in->alts);
+}
+
 /* <name>, <name:A|B>, <name:#>, <name...>, <name,...>, <"name">: s..e inside the brackets. */
 static bool compile_capture(Comp *c, const char *s, int n, int col)
 {
@@ -215,7 +221,7 @@ static bool compile_capture(Comp *c, const char *s, int n, int col)
         int an = n - nn - 1;
         if (an == 1 && *a == '#') in.item = '#';
         else if (split_alts(c, a, an, &in, col)) in.item = 'c';
-        else return false;
+        else return free_alts(&in), false; /* the alternatives before the empty one */
     } else {
         in.item = 'w';
     }
@@ -224,8 +230,7 @@ static bool compile_capture(Comp *c, const char *s, int n, int col)
     in.text = xstrndup(s, (size_t)nn);
     if (in.slot < 0) {
         free(in.text);
-        for (int k = 0; k < in.nalts; k++) free(in.alts[k]);
-        free(in.alts);
+        free_alts(&in);
         return false;
     }
     emit(c, in);
