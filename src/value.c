@@ -296,21 +296,27 @@ static void table_remove(Sym s, uint64_t h)
 
 static void table_grow(void) { table_rebuild(tab()->tablecap ? tab()->tablecap * 2 : 1024); }
 
+/* The two digits of each number below 100, for int64_text. */
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                  "8081828384858687888990919293949596979899";
+
 /* v in decimal into b (at least 21 bytes, NUL added): its length.  What
  * "%lld" prints, without printf's cost: numbers are printed at every
- * object made (its id) and every sum. */
+ * object made (its id), every sum, and every term of the state hash
+ * that holds an immediate.  Two digits a step, from the last. */
 static size_t int64_text(char *b, int64_t v)
 {
-    char digits[20];
     uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    size_t k = 0, n = 0;
-    do {
-        digits[k++] = (char)('0' + m % 10);
-        m /= 10;
-    } while (m);
-    if (v < 0) b[n++] = '-';
-    while (k) b[n++] = digits[--k];
+    size_t digits = 1;
+    for (uint64_t t = m; t >= 10; t /= 10) digits++;
+    size_t n = (size_t)(v < 0) + digits;
+    if (v < 0) b[0] = '-';
     b[n] = 0;
+    char *d = b + n;
+    for (; m >= 100; m /= 100) memcpy(d -= 2, digit_pairs + 2 * (m % 100), 2);
+    if (m >= 10) memcpy(d - 2, digit_pairs + 2 * m, 2);
+    else d[-1] = (char)('0' + m);
     return n;
 }
 
@@ -331,11 +337,16 @@ static Sym imm_of_text(const char *s, size_t n)
     return v < SYM_IMMEDIATE ? (Sym)(SYM_IMMEDIATE | v) : 0;
 }
 
+/* The digits of v: from its bit length, without a division (the state's
+ * size is counted in bytes at every change, and ids and times are
+ * immediates). */
 static size_t imm_len(uint32_t v)
 {
-    size_t n = 1;
-    while (v >= 10) v /= 10, n++;
-    return n;
+    static const uint32_t pow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
+    uint32_t w = v | 1; /* as many digits as v (no power of ten but 1 is odd), and not 0 */
+    uint32_t bits = 32 - (uint32_t)__builtin_clz(w);
+    uint32_t d = bits * 1233 >> 12; /* 1233 / 4096 ~ log10(2): w has d or d + 1 digits */
+    return d + (w >= pow10[d]);
 }
 
 static void imm_index_put(ImmTexts *it, uint32_t v, uint32_t ref)

@@ -126,6 +126,34 @@ static void immediates_are_numbers_without_atoms(void **state)
     char b[12];
     assert_int_equal(sym_digits(S("1234567"), b), 7);
     assert_string_equal(b, "1234567");
+    /* lengths and digits either side of every power of ten, as printf
+     * writes them (sym_len counts digits from the bit length) */
+    for (long p = 1; p <= 1000000000L; p *= 10) {
+        for (long x = p - 2; x <= p + 1; x++) {
+            if (x < 0) continue;
+            char want[24];
+            int n = snprintf(want, sizeof want, "%ld", x);
+            Sym s = sym_from_long(x);
+            assert_true(sym_is_immediate(s));
+            assert_int_equal(sym_len(s), n);
+            assert_int_equal(sym_digits(s, b), n);
+            assert_string_equal(b, want);
+            assert_string_equal(sym_text(s), want);
+        }
+    }
+    for (long x = 2147483640L; x <= 2147483647L; x++) {
+        assert_int_equal(sym_len(sym_from_long(x)), 10);
+        assert_int_equal(sym_digits(sym_from_long(x), b), 10);
+    }
+    /* numbers printed as texts: negatives and past the immediates */
+    const long printed[] = {-1, -9, -10, -99, -100, -2147483648L, 2147483648L, 9999999999L, 10000000000L,
+                            -999999999999999999L, 999999999999999999L};
+    for (size_t i = 0; i < sizeof printed / sizeof *printed; i++) {
+        char want[24];
+        snprintf(want, sizeof want, "%ld", printed[i]);
+        assert_string_equal(sym_text(sym_from_long(printed[i])), want);
+        assert_int_equal(sym_len(sym_from_long(printed[i])), strlen(want));
+    }
     /* two rationals at once, each its own */
     mpq_srcptr a = sym_num(S("7")), c = sym_num(S("9"));
     assert_true(mpq_cmp_ui(a, 7, 1) == 0 && mpq_cmp_ui(c, 9, 1) == 0);
