@@ -72,6 +72,12 @@ struct Interest {
     uint64_t key;    /* by_attr: an attribute name and the read's type
                         (attr_key); by_type: a type */
     int rule, read;  /* e->rules[rule].deps->reads[read] */
+    /* what mark asks of the read and its rule's Deps, kept here so that
+     * most marks end without reading either (a cache miss each) */
+    int conj;        /* the read's conjunct (Read.conj) */
+    bool seeds;      /* a change may seed the rule through this read: the
+                        rule does not read the clock, and the read serves
+                        a positive conjunct that may be proved first */
 };
 
 #define MAX_SEEDS 32 /* past this, testing the rule in full is cheaper */
@@ -249,10 +255,11 @@ static void index_spans(InterestSpans *t, const Interest *a, int n)
     }
 }
 
-static void add_interest(Interest **a, int *n, int *cap, uint64_t key, int rule, int read)
+static void add_interest(Interest **a, int *n, int *cap, uint64_t key, int rule, int read, const Deps *d)
 {
+    const Read *r = &d->reads[read];
     GROW(*a, *n, *cap);
-    (*a)[(*n)++] = (Interest){key, rule, read};
+    (*a)[(*n)++] = (Interest){key, rule, read, r->conj, !d->timed && r->conj >= 0 && d->seedable[r->conj]};
 }
 
 /* Builds the index from attribute names and types to the reads of the
@@ -274,11 +281,11 @@ static void index_reads(Engine *e)
              * `type` in by_attr it would be visited on every create */
             for (int a = 0; a < r->nattrs; a++)
                 if (r->type == SYM_EMPTY || r->attrs[a] != SYM_type)
-                    add_interest(&e->by_attr, &e->nby_attr, &attr_cap, attr_key(r->attrs[a], r->type), i, k);
+                    add_interest(&e->by_attr, &e->nby_attr, &attr_cap, attr_key(r->attrs[a], r->type), i, k, d);
             if (r->type != SYM_EMPTY) {
-                add_interest(&e->by_type, &e->nby_type, &type_cap, r->type, i, k);
+                add_interest(&e->by_type, &e->nby_type, &type_cap, r->type, i, k, d);
             } else {
-                add_interest(&e->untyped, &e->nuntyped, &untyped_cap, SYM_EMPTY, i, k);
+                add_interest(&e->untyped, &e->nuntyped, &untyped_cap, SYM_EMPTY, i, k, d);
             }
         }
     }
@@ -379,10 +386,11 @@ static bool test_rule(const Engine *e, RuleEntry *re, Ctx *cx)
  * the rule a solution before the one it found?  Not when it is the
  * deletion of a candidate of a plain positive conjunct, or leaves the
  * object no candidate of it: those only take solutions away. */
-static void unresume(const Engine *e, RuleEntry *re, const Read *r, const Change *c)
+static void unresume(const Engine *e, RuleEntry *re, const Interest *in, const Change *c)
 {
-    if (r->conj >= 0 && re->deps->seedable[r->conj] &&
-        (c->kind == CHANGE_DELETE || !deps_may_match(r, pool_get(e->pool, c->id))))
+    assert(!re->deps->timed); /* (test_rule: so in->seeds is all of the test) */
+    if (in->seeds &&
+        (c->kind == CHANGE_DELETE || !deps_may_match(&re->deps->reads[in->read], pool_get(e->pool, c->id))))
         return;
     re->resume = false;
 }
@@ -408,22 +416,21 @@ static void mark_seed(Engine *e, RuleEntry *re, const Read *r, int read, const C
  * untyped read.  (Inlined in its loops: a change concerns a few reads
  * each, a vote's move about sixty in all, and most of them end in the
  * tests here.) */
-static inline __attribute__((always_inline)) void mark(Engine *e, int rule, int read, const Change *c)
+static inline __attribute__((always_inline)) void mark(Engine *e, const Interest *in, const Change *c)
 {
-    RuleEntry *re = &e->rules[rule];
-    assert(deps_relevant(&re->deps->reads[read], c));
-    if (re->resume) unresume(e, re, &re->deps->reads[read], c);
+    RuleEntry *re = &e->rules[in->rule];
+    assert(deps_relevant(&re->deps->reads[in->read], c));
+    if (re->resume) unresume(e, re, in, c);
     if (!re->known_false || re->stale) return;
-    const Read *r = &re->deps->reads[read];
-    if (re->first_empty && r->conj != 0) return; /* nothing passes the first conjunct */
-    if (re->deps->timed || r->conj < 0 || !re->deps->seedable[r->conj] || re->nseeds == MAX_SEEDS) {
+    if (re->first_empty && in->conj != 0) return; /* nothing passes the first conjunct */
+    if (!in->seeds || re->nseeds == MAX_SEEDS) {
         re->stale = true;
         return;
     }
     /* a deleted object is nobody's candidate, nor one without the keys */
     if (c->kind == CHANGE_DELETE) return;
-    if (re->looked_drain == e->drains && re->looked_read == read && re->looked_id == c->id) return;
-    mark_seed(e, re, r, read, c);
+    if (re->looked_drain == e->drains && re->looked_read == in->read && re->looked_id == c->id) return;
+    mark_seed(e, re, &re->deps->reads[in->read], in->read, c);
 }
 
 /* A change can tell a rule nothing: it is not resuming a solution, and
@@ -436,7 +443,7 @@ static inline bool mark_moot(const RuleEntry *re) { return !re->resume && (!re->
 static void mark_span(Engine *e, const Interest *a, const InterestSpan *sp, const Change *c)
 {
     for (int i = sp->lo, end = sp->lo + sp->n; i < end; i++)
-        if (!mark_moot(&e->rules[a[i].rule])) mark(e, a[i].rule, a[i].read, c);
+        if (!mark_moot(&e->rules[a[i].rule])) mark(e, &a[i], c);
 }
 
 /* (Inlined in drain: a change concerns no read under many of its keys,
@@ -453,7 +460,7 @@ static inline __attribute__((always_inline)) void mark_all(Engine *e, const Inte
 static void mark_untyped(Engine *e, const Change *c)
 {
     for (int k = 0; k < e->nuntyped; k++)
-        if (!mark_moot(&e->rules[e->untyped[k].rule])) mark(e, e->untyped[k].rule, e->untyped[k].read, c);
+        if (!mark_moot(&e->rules[e->untyped[k].rule])) mark(e, &e->untyped[k], c);
 }
 
 /* A change of type concerns the typed reads of the type it had and of
