@@ -59,7 +59,10 @@ enum { TAG_EXISTS = 1, TAG_ATTR = 2, TAG_LONG_NAME = 3 };
 
 /* The terms of the triples set and unset most recently, by (id, name,
  * value): undoing a change, or making it again (as a search does, over
- * and over), needs the terms it computed a moment before.  A Sym names a
+ * and over), needs the terms it computed a moment before.  Only a search
+ * keeps it (pool_hash_memo): a game's events make new triples, whose
+ * terms it misses nine times in ten, and its 48 KiB cost the engine 5%
+ * of its first-level cache misses (bench/README.md).  A Sym names a
  * text only until the collector frees it, so the memo is emptied at
  * every collection (pool_mark_syms) and when the key changes.  (2048
  * entries, 48 KiB, half what it was: objects deleted or put back take
@@ -110,6 +113,17 @@ static void lookup_memo_clear(const Pool *p)
 static void hash_memo_clear(const Pool *p)
 {
     if (p->hash_memo) memset(p->hash_memo, 0, sizeof *p->hash_memo);
+}
+
+bool pool_hash_memo(Pool *p, bool on)
+{
+    bool was = p->hash_memo != NULL;
+    if (on && !was) p->hash_memo = xcalloc(1, sizeof *p->hash_memo);
+    if (!on && was) {
+        free(p->hash_memo);
+        p->hash_memo = NULL;
+    }
+    return was;
 }
 
 /* Name and value at most this long together are copied after each other
@@ -247,7 +261,6 @@ Pool *pool_new(void)
     Pool *p = xcalloc(1, sizeof *p);
     p->generation = ++generations;
     p->next_id = 1;
-    p->hash_memo = xcalloc(1, sizeof *p->hash_memo);
     p->lookup_memo = xcalloc(1, sizeof *p->lookup_memo);
     if (!random_bytes(&p->slots_seed, sizeof p->slots_seed)) p->slots_seed = (uint64_t)(uintptr_t)p ^ p->generation;
     return p;

@@ -246,6 +246,10 @@ void pool_forget_undo(Pool *p); /* drop the log (commit) */
 
 /* Sets the key of the state hash and computes the hash again under it. */
 void pool_set_hash_key(Pool *p, const uint64_t key[2]);
+/* Keeps (on) or drops the memo of the state hash's recent terms, for a
+ * caller that undoes changes and makes them again (the scam search);
+ * returns whether it was kept.  The hash is the same either way. */
+bool pool_hash_memo(Pool *p, bool on);
 /* The digest the journal publishes after each event: a keyed hash of
  * state_hash, so two consecutive digests (whose states differ by one value)
  * tell nothing about that value to anyone without the key. */

@@ -3795,6 +3795,7 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
     for (int i = 0; i < q->nsenders; i++) S.senders[i] = sym_cstr(q->senders[i]);
     bool was_logging = g->pool->logging;
     g->pool->logging = true;
+    bool had_memo = pool_hash_memo(g->pool, true); /* each step is undone, and played again */
     size_t view_mark = pool_mark(g->pool);
     MsgList queue = view_of(&S);
     vocab_build(&S.v, g);
@@ -3868,6 +3869,7 @@ bool scams_search(Game *g, int64_t now, const ScamQuery *q, ScamResult *r, Buf *
     g->eng->queue = queue;
     pool_forget_undo(g->pool);
     g->pool->logging = was_logging;
+    pool_hash_memo(g->pool, had_memo);
     memcpy(g->eng->rng, saved_rng, sizeof saved_rng);
     engine_invalidate(g->eng);
     g->eng->trace_on = true;
