@@ -174,6 +174,7 @@ typedef struct Pool {
     Shape **shapes;     /* its objects' shapes: open addressing by hash (pool_shape.c) */
     size_t shapes_cap, nshapes, shapes_unheld;
     Shape *shape_none;  /* the shape of no attributes (in shapes) */
+    Shape *shape_made;  /* the last shape shape_of_attrs gave, or NULL (pool_shape.c) */
     uint64_t state_hash;
     uint64_t hash_key[2]; /* the game's secret (store meta hash_key) */
     struct HashMemo *hash_memo; /* recent terms of state_hash (pool.c) */

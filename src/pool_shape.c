@@ -126,6 +126,27 @@ static Shape *shape_next(Pool *p, Shape *from, uint32_t i, Sym name, bool add)
     return to;
 }
 
+static bool shape_names_are(const Shape *sh, const Attr *a, uint32_t n)
+{
+    if (sh->n != n) return false;
+    for (uint32_t k = 0; k < n; k++)
+        if (sh->names[k] != a[k].name) return false;
+    return true;
+}
+
+Shape *shape_of_attrs(Pool *p, const Attr *a, uint32_t n)
+{
+    Shape *sh = p->shape_made;
+    if (!sh || !shape_names_are(sh, a, n)) {
+        /* the walk holds nothing, so no sweep frees a shape under it */
+        sh = shape_none(p);
+        for (uint32_t k = 0; k < n; k++) sh = shape_next(p, sh, k, a[k].name, true);
+        p->shape_made = sh;
+    }
+    shape_hold(p, sh);
+    return sh;
+}
+
 /* from's names with the change, in sh (room for them all). */
 static void names_changed(Shape *sh, const Shape *from, uint32_t i, Sym name, bool add)
 {
@@ -202,6 +223,7 @@ static void sweep(Pool *p)
         if (sh->refs) {
             table_put(t, p->shapes_cap, sh);
         } else {
+            if (sh == p->shape_made) p->shape_made = NULL;
             free(sh->next);
             free(sh);
         }
@@ -242,6 +264,6 @@ void shapes_free(Pool *p)
     }
     free(p->shapes);
     p->shapes = NULL;
-    p->shape_none = NULL;
+    p->shape_none = p->shape_made = NULL;
     p->shapes_cap = p->nshapes = p->shapes_unheld = 0;
 }

@@ -8,8 +8,10 @@
  * A shape is found from the one an object had and the name it gains or
  * loses, by a hash of the set of names (the sum of a hash per name, so
  * the new set's is the old one's plus or minus one term).  A shape no
- * object holds is not freed at once: the next move made passes through
- * the same shapes as its attributes are set one by one.  It is freed at
+ * object holds is not freed at once: the next object passes through the
+ * same shapes as its attributes are set one by one (a move made whole
+ * walks them without holding them, or takes the last one it was given).
+ * It is freed at
  * the next collection of texts (whose names it would otherwise hold), or
  * once such shapes outnumber the held ones by a margin, so that a rule
  * setting attributes in every order cannot pile them up.
@@ -32,6 +34,12 @@ Shape *shape_none(Pool *p);
 /* Moves the object whose shape is *at to the shape of its names with
  * `name` put in at i (add), or with the name at i taken out (!add). */
 void shape_change(Pool *p, Shape **at, uint32_t i, Sym name, bool add);
+/* The shape of the names of a[0..n) (sorted, distinct, n at most
+ * SHAPE_SHARED_MAX), held for the caller: where n shape_changes from
+ * shape_none lead, without holding each shape on the way.  An object made
+ * whole (pool_create_with) takes it: a game's moves come with the same
+ * names, one after another, and the last one given is tried first. */
+Shape *shape_of_attrs(Pool *p, const Attr *a, uint32_t n);
 void shape_hold(Pool *p, Shape *sh);
 void shape_drop(Pool *p, Shape *sh);
 /* Frees the shapes no object holds, and marks the names of the others

@@ -691,6 +691,50 @@ static void shapes_are_shared_and_given_back(void **state)
     sym_table_free(t);
 }
 
+/* An object made whole takes the shape its names lead to at once (the
+ * last one made is tried first): the same shape as an object given them
+ * one by one, whichever order the objects come in; and after every
+ * holder is gone and the shape swept, the next object made whole is not
+ * given the shape freed. */
+static void made_whole_share_shapes(void **state)
+{
+    SymTable *t = sym_table_new();
+    sym_use(t);
+    Pool *p = pool_new();
+    Sym a = sym_cstr("a"), b = sym_cstr("b"), c = sym_cstr("c");
+    Attr ab[] = {{a, SYM_T}, {b, SYM_T}}, abc[] = {{a, SYM_T}, {b, SYM_T}, {c, SYM_T}};
+    ObjId by_sets = pool_create(p);
+    pool_set(p, by_sets, b, SYM_F);
+    pool_set(p, by_sets, a, SYM_F);
+    ObjId ids[6];
+    for (int i = 0; i < 6; i++) ids[i] = i % 3 == 2 ? pool_create_with(p, abc, 3) : pool_create_with(p, ab, 2);
+    const Shape *two = pool_get(p, by_sets)->shape;
+    for (int i = 0; i < 6; i++) {
+        const Obj *o = pool_get(p, ids[i]);
+        assert_int_equal(obj_n(o), i % 3 == 2 ? 3 : 2);
+        assert_int_equal(o->shape == two, i % 3 != 2);
+        assert_true(o->shape == pool_get(p, ids[i % 3 == 2 ? 2 : 0])->shape);
+        assert_int_equal(obj_get(o, b), SYM_T);
+    }
+    for (int i = 0; i < 6; i++) pool_delete(p, ids[i]);
+    pool_delete(p, by_sets);
+    pool_forget_undo(p);
+    sym_gc_begin();
+    pool_mark_syms(p);
+    sym_gc_end();
+    assert_int_equal(p->nshapes, 1); /* the shapes made whole are swept too */
+    /* (their names went with them: made again) */
+    a = sym_cstr("a"), b = sym_cstr("b"), c = sym_cstr("c");
+    abc[0].name = a, abc[1].name = b, abc[2].name = c;
+    ObjId again = pool_create_with(p, abc, 3);
+    const Obj *o = pool_get(p, again);
+    assert_int_equal(obj_n(o), 3);
+    assert_true(obj_get(o, a) == SYM_T && obj_get(o, b) == SYM_T && obj_get(o, c) == SYM_T);
+    pool_free(p);
+    sym_use(NULL);
+    sym_table_free(t);
+}
+
 /* An object of many names has a shape of its own, changed in place: a
  * rule setting 200,000 names on one object makes no shared shape past the
  * first SHAPE_SHARED_MAX (before, each name copied the list so far), and
@@ -764,6 +808,7 @@ int run_pool_tests(void)
         cmocka_unit_test(privacy_blank_is_a_view_undone_exactly),
         cmocka_unit_test(touched_ids_name_every_change),
         cmocka_unit_test(shapes_are_shared_and_given_back),
+        cmocka_unit_test(made_whole_share_shapes),
         cmocka_unit_test(many_names_make_one_shape_of_their_own),
     };
     return cmocka_run_group_tests_name("pool", tests, NULL, NULL);
