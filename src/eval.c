@@ -97,10 +97,6 @@ static bool unbound_var(const Ctx *cx, const Node *n)
     return n->kind == N_VAR && cx->vars[n->var] == VAR_UNBOUND;
 }
 
-/* eval_value, for the leaves that conditions evaluate most (the keys of
- * matches, the sides of comparisons, assigned values) answered here
- * without a call: a literal, a bound variable, an attribute of the
- * candidate.  The same answer and the same unit of work as eval_value. */
 /* The object id a key's value names, if it names one (a whole number that
  * fits an IdSet), in *id. */
 static bool id_of(Sym v, ObjId *id)
@@ -111,6 +107,10 @@ static bool id_of(Sym v, ObjId *id)
     return true;
 }
 
+/* eval_value, for the leaves that conditions evaluate most (the keys of
+ * matches, the sides of comparisons, assigned values) answered here
+ * without a call: a literal, a bound variable, an attribute of the
+ * candidate.  The same answer and the same unit of work as eval_value. */
 static inline Sym eval_leaf(Ctx *cx, const Node *n, const Obj *cand)
 {
     bool literal = node_is_literal(n);

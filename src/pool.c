@@ -829,14 +829,15 @@ ObjId pool_create_with(Pool *p, const Attr *attrs, uint32_t n)
     ObjId id = p->next_id++;
     Obj *o = obj_new(p, id);
     if (m) vals_resize(o, m);
-    if (m && m <= SHAPE_SHARED_MAX) { /* the shape at once: the steps below would reach it */
+    if (m > SHAPE_SHARED_MAX) { /* a shape of its own, grown name by name */
+        for (uint32_t k = 0; k < m; k++) shape_change(p, &o->shape, k, a[k].name, true);
+    } else if (m) { /* the shared shape the names lead to, at once */
         shape_drop(p, o->shape);
         o->shape = shape_of_attrs(p, a, m);
     }
     uint64_t terms = 0;
     Sym type = SYM_EMPTY;
     for (uint32_t k = 0; k < m; k++) {
-        if (m > SHAPE_SHARED_MAX) shape_change(p, &o->shape, k, a[k].name, true);
         o->vals[k] = a[k].value;
         terms += triple_hash(p, id, a[k].name, a[k].value);
         if (a[k].name == SYM_type) type = a[k].value;

@@ -149,6 +149,50 @@ static void hash_follows_content_and_key(void **state)
     pool_free(y);
 }
 
+/* The memo of recent terms (the scam search's) changes no hash: two
+ * pools, one keeping it, take the same changes, each undone and made
+ * again as a search makes them, with a change of key between, and agree
+ * after every one. */
+static void memo_changes_no_hash(void **state)
+{
+    uint64_t key[2] = {7, 8}, other[2] = {9, 10};
+    Pool *with = two_objects(key, false), *without = two_objects(key, false);
+    assert_false(pool_hash_memo(with, true)); /* a pool starts without */
+    assert_true(pool_hash_memo(with, true));
+    with->logging = without->logging = true;
+    const char *names[] = {"score", "nickname", "vote"}, *values[] = {"1", "12", "ann", "FOR", ""};
+    unsigned x = 12345;
+    for (int step = 0; step < 2000; step++) {
+        x = x * 1103515245u + 12345u;
+        Pool *both[] = {with, without};
+        size_t mark[2];
+        for (int k = 0; k < 2; k++) mark[k] = pool_mark(both[k]);
+        for (int again = 0; again < 2; again++) {
+            for (int k = 0; k < 2; k++) {
+                Pool *p = both[k];
+                pool_set(p, 1 + (x >> 8) % 2, sym_cstr(names[(x >> 12) % 3]), sym_cstr(values[(x >> 16) % 5]));
+                if ((x >> 20) % 7 == 0) pool_set(p, pool_create(p), SYM_type, sym_cstr("token"));
+            }
+            assert_true(with->state_hash == without->state_hash);
+            if (again == 0)
+                for (int k = 0; k < 2; k++) pool_undo_to(both[k], mark[k]);
+            assert_true(with->state_hash == without->state_hash);
+        }
+        if (step == 1000) {
+            pool_set_hash_key(with, other);
+            pool_set_hash_key(without, other);
+        }
+        if (step % 100 == 0) {
+            pool_forget_undo(with);
+            pool_forget_undo(without);
+        }
+    }
+    assert_true(pool_hash_memo(with, false));
+    assert_false(pool_hash_memo(with, false));
+    pool_free(with);
+    pool_free(without);
+}
+
 static void undo_log_tells_a_return(void **state)
 {
     uint64_t key[2] = {5, 6};
@@ -305,6 +349,7 @@ int run_hash_tests(void)
         cmocka_unit_test(term_hash_is_siphash_of_its_bytes),
         cmocka_unit_test(term_hash_of_a_very_long_name),
         cmocka_unit_test(hash_follows_content_and_key),
+        cmocka_unit_test(memo_changes_no_hash),
         cmocka_unit_test(undo_log_tells_a_return),
         cmocka_unit_test(forged_collision_is_no_loop),
         cmocka_unit_test(real_repeat_is_a_loop),
