@@ -147,6 +147,7 @@ void engine_free(Engine *e)
     free(e->type_spans.slot);
     msg_free(&e->queue);
     free(e->vars);
+    free(e->trail);
     free(e->suspended);
     buf_free(&e->settings_note);
     e->pool->changes.on = false;
@@ -1181,7 +1182,8 @@ void engine_run(Engine *e, int64_t now, EventRun *r)
     seen_init(&seen);
     seen_add(&seen, p);
     Ctx cx = {.pool = p, .now = now, .created = e->created, .rng = e->rng, .queue = &e->queue, .sent = &r->sent,
-              .mute_texts = e->mute_texts};
+              .mute_texts = e->mute_texts, .trail = e->trail, .trail_cap = e->trail_cap};
+    e->trail = NULL; /* the run's while it runs */
     engine_meter_start(e, &cx.meter);
     long caps[NLIMITS]; /* the state's caps as the event began (a firing may change them) */
     memcpy(caps, e->limit, sizeof caps);
@@ -1201,7 +1203,8 @@ void engine_run(Engine *e, int64_t now, EventRun *r)
     r->next_timer = cx.next_timer;
     buf_putc(&r->trace_json, ']');
     seen_free(&seen);
-    free(cx.trail);
+    e->trail = cx.trail;
+    e->trail_cap = cx.trail_cap;
 }
 
 /* ---- what is known, kept across a rollback (engine.h) ---- */

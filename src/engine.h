@@ -84,6 +84,9 @@ typedef struct Engine {
     FireHook hook;         /* optional: told of every firing (benchmarks) */
     void *hook_ud;
     Sym *vars;             /* variable slots, sized for the largest rule */
+    int *trail;            /* the bindings' trail (Ctx), kept from one event to
+                              the next rather than allocated for each */
+    size_t trail_cap;
     int nvars_cap;
     bool trace_on;         /* build the text and JSON traces */
     bool mute_texts;       /* messages queued without their texts, where composing one
