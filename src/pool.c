@@ -110,9 +110,26 @@ static void lookup_memo_clear(const Pool *p)
     if (p->lookup_memo) memset(p->lookup_memo, 0, sizeof *p->lookup_memo);
 }
 
+/* The terms of the last few long triples (name and value past TERM_SHORT
+ * bytes: a player list, a rule's text), which every pool keeps: such a
+ * term costs a SipHash of the whole text, and the value an attribute held
+ * is hashed again when it changes (Engine City's player list, 8 KB, grows
+ * by a name at each registration: 1.1% of its instructions went to
+ * hashing it twice).  Emptied as hash_memo is. */
+#define LONG_MEMO 8
+typedef struct LongMemo {
+    struct {
+        ObjId id;
+        Sym name, value; /* name 0: an empty slot */
+        uint64_t h;
+    } e[LONG_MEMO];
+    unsigned next; /* the slot the next term takes (the oldest) */
+} LongMemo;
+
 static void hash_memo_clear(const Pool *p)
 {
     if (p->hash_memo) memset(p->hash_memo, 0, sizeof *p->hash_memo);
+    memset(p->long_memo, 0, sizeof *p->long_memo);
 }
 
 bool pool_hash_memo(Pool *p, bool on)
@@ -161,6 +178,34 @@ static const char *term_text(Sym s, char *b, size_t *n)
     return sym_text(s);
 }
 
+/* triple_hash_computed's term of a triple whose name and value are long
+ * (nt, vt: their texts), fed in pieces, or kept from a moment before.
+ * (Out of line: the short terms' path stays small.) */
+static __attribute__((noinline)) uint64_t long_term_hash(const Pool *p, ObjId id, Sym name, Sym value, const char *nt,
+                                                         size_t nl, const char *vt, size_t vl)
+{
+    LongMemo *lm = p->long_memo;
+    for (int i = 0; i < LONG_MEMO; i++)
+        if (lm->e[i].name == name && lm->e[i].id == id && lm->e[i].value == value) return lm->e[i].h;
+    SipHash h;
+    sip_init(&h, p->hash_key);
+    if (nl < 1u << 24) {
+        sip_add_u64(&h, (uint64_t)id | (uint64_t)TAG_ATTR << 32 | (uint64_t)nl << 40);
+    } else { /* names this long are rare: their length takes eight more bytes */
+        sip_add_u64(&h, (uint64_t)id | (uint64_t)TAG_LONG_NAME << 32);
+        sip_add_u64(&h, nl);
+    }
+    sip_add(&h, nt, nl);
+    sip_add(&h, vt, vl);
+    uint64_t term = sip_end(&h);
+    lm->e[lm->next].id = id;
+    lm->e[lm->next].name = name;
+    lm->e[lm->next].value = value;
+    lm->e[lm->next].h = term;
+    lm->next = (lm->next + 1) % LONG_MEMO;
+    return term;
+}
+
 static uint64_t triple_hash_computed(const Pool *p, ObjId id, Sym name, Sym value)
 {
     /* SipHash of: the id, tag and name's length (eight bytes, sixteen for
@@ -168,9 +213,9 @@ static uint64_t triple_hash_computed(const Pool *p, ObjId id, Sym name, Sym valu
     char nb[12], vb[12];
     size_t nl, vl;
     const char *nt = term_text(name, nb, &nl), *vt = term_text(value, vb, &vl);
-    SipHash h;
-    sip_init(&h, p->hash_key);
     if (nl + vl <= TERM_SHORT) { /* and so nl < 1 << 24 */
+        SipHash h;
+        sip_init(&h, p->hash_key);
         /* the texts after the head, zero-padded to whole blocks */
         uint64_t w[TERM_SHORT / 8 + 1];
         unsigned char *b = (unsigned char *)w;
@@ -185,15 +230,7 @@ static uint64_t triple_hash_computed(const Pool *p, ObjId id, Sym name, Sym valu
         h.len = 8 + n;
         return sip_end(&h);
     }
-    if (nl < 1u << 24) {
-        sip_add_u64(&h, (uint64_t)id | (uint64_t)TAG_ATTR << 32 | (uint64_t)nl << 40);
-    } else { /* names this long are rare: their length takes eight more bytes */
-        sip_add_u64(&h, (uint64_t)id | (uint64_t)TAG_LONG_NAME << 32);
-        sip_add_u64(&h, nl);
-    }
-    sip_add(&h, nt, nl);
-    sip_add(&h, vt, vl);
-    return sip_end(&h);
+    return long_term_hash(p, id, name, value, nt, nl, vt, vl);
 }
 
 uint64_t pool_term_hash(const Pool *p, ObjId id, Sym name, Sym value)
@@ -262,6 +299,7 @@ Pool *pool_new(void)
     p->generation = ++generations;
     p->next_id = 1;
     p->lookup_memo = xcalloc(1, sizeof *p->lookup_memo);
+    p->long_memo = xcalloc(1, sizeof *p->long_memo);
     if (!random_bytes(&p->slots_seed, sizeof p->slots_seed)) p->slots_seed = (uint64_t)(uintptr_t)p ^ p->generation;
     return p;
 }
@@ -299,9 +337,11 @@ void pool_free(Pool *p)
         free(p->ranges[i].keys);
     }
     free(p->ranges);
+    free(p->range_names);
     idset_free(&p->all);
     free(p->hash_memo);
     free(p->lookup_memo);
+    free(p->long_memo);
     pool_forget_undo(p);
     shapes_free(p);
     free(p->undo);
@@ -467,15 +507,26 @@ const IdSet *pool_lookup_at(const Pool *p, const void *site, Sym name, Sym value
 
 /* ---- range index ---- */
 
+/* The table is probed by range_names, the names alone, sixteen to a cache
+ * line: every attribute written or deleted looks its name up, and the
+ * RangeIndex slots (56 bytes) it would otherwise walk past cost 2% of the
+ * engine's first-level cache misses. */
 static RangeIndex *range_find(const Pool *p, Sym name)
 {
     if (!p->ranges_cap) return NULL;
     size_t mask = p->ranges_cap - 1;
     for (size_t i = hash_mix(name) & mask;; i = (i + 1) & mask) {
-        RangeIndex *r = &p->ranges[i];
-        if (r->name == 0) return NULL;
-        if (r->name == name) return r;
+        if (p->range_names[i] == 0) return NULL;
+        if (p->range_names[i] == name) return &p->ranges[i];
     }
+}
+
+/* The slot name takes in names, a table of cap (a power of two) slots. */
+static size_t range_slot(const Sym *names, size_t cap, Sym name)
+{
+    size_t i = hash_mix(name) & (cap - 1);
+    while (names[i]) i = (i + 1) & (cap - 1);
+    return i;
 }
 
 static RangeIndex *range_get(Pool *p, Sym name)
@@ -484,20 +535,23 @@ static RangeIndex *range_get(Pool *p, Sym name)
     if (r) return r;
     if ((p->ranges_len + 1) * 2 > p->ranges_cap) {
         RangeIndex *old = p->ranges;
+        Sym *old_names = p->range_names;
         size_t oldcap = p->ranges_cap;
         p->ranges_cap = oldcap ? oldcap * 2 : 64;
         p->ranges = xcalloc(p->ranges_cap, sizeof *p->ranges);
+        p->range_names = xcalloc(p->ranges_cap, sizeof *p->range_names);
         for (size_t i = 0; i < oldcap; i++) {
-            if (!old[i].name) continue;
-            size_t j = hash_mix(old[i].name) & (p->ranges_cap - 1);
-            while (p->ranges[j].name) j = (j + 1) & (p->ranges_cap - 1);
+            if (!old_names[i]) continue;
+            size_t j = range_slot(p->range_names, p->ranges_cap, old_names[i]);
             p->ranges[j] = old[i];
+            p->range_names[j] = old_names[i];
         }
         free(old);
+        free(old_names);
     }
-    size_t i = hash_mix(name) & (p->ranges_cap - 1);
-    while (p->ranges[i].name) i = (i + 1) & (p->ranges_cap - 1);
+    size_t i = range_slot(p->range_names, p->ranges_cap, name);
     p->ranges[i].name = name;
+    p->range_names[i] = name;
     p->ranges_len++;
     return &p->ranges[i];
 }

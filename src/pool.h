@@ -170,6 +170,7 @@ typedef struct Pool {
     uint32_t names_listed; /* names indexed by a walk over the pool (pool.c) */
     bool index_every_name; /* past NAMES_LISTED_MAX of them: all are */
     RangeIndex *ranges; /* open addressing by name; each holds its keys */
+    Sym *range_names;   /* ranges[i].name, probed instead of ranges (pool.c) */
     size_t ranges_cap, ranges_len;
     Shape **shapes;     /* its objects' shapes: open addressing by hash (pool_shape.c) */
     size_t shapes_cap, nshapes, shapes_unheld;
@@ -179,6 +180,7 @@ typedef struct Pool {
     uint64_t hash_key[2]; /* the game's secret (store meta hash_key) */
     struct HashMemo *hash_memo; /* recent terms of state_hash (pool.c) */
     struct LookupMemo *lookup_memo; /* lists pool_lookup_at found (pool.c) */
+    struct LongMemo *long_memo;     /* the last long terms of state_hash (pool.c) */
     bool logging;
     size_t text_bytes;  /* see the invariants above */
     PoolCounts base;    /* the counts before the undo log's first record */

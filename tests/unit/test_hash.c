@@ -193,6 +193,44 @@ static void memo_changes_no_hash(void **state)
     pool_free(without);
 }
 
+/* The terms of long values a pool keeps (pool.c, LongMemo) change no
+ * hash: the state hash after many changes of long values, undone and
+ * made again, with collections between (after which a new text may take
+ * the Sym number of one freed), is what computing it afresh gives. */
+static void long_terms_kept_change_no_hash(void **state)
+{
+    uint64_t key[2] = {11, 12};
+    Pool *p = two_objects(key, false);
+    Sym list = sym_cstr("listContent");
+    char text[200];
+    unsigned x = 777;
+    for (int step = 0; step < 600; step++) {
+        x = x * 1103515245u + 12345u;
+        /* a text of 100 to 199 bytes, one of a few hundred */
+        int len = 100 + (int)((x >> 8) % 100);
+        memset(text, 'a' + (int)((x >> 16) % 26), (size_t)len);
+        snprintf(text, 12, "%u", (x >> 4) % 300);
+        text[strlen(text)] = ' ';
+        Sym v = sym_intern(text, (size_t)len);
+        p->logging = true;
+        size_t mark = pool_mark(p);
+        pool_set(p, 1 + (x >> 12) % 2, list, v);
+        if ((x >> 20) % 3 == 0) pool_undo_to(p, mark); /* the old term again */
+        pool_forget_undo(p);
+        if (step % 50 == 49) {
+            sym_gc_begin();
+            pool_mark_syms(p);
+            sym_gc_end();
+        }
+        if (step % 25 == 10) { /* (not every step: a new key empties what is kept) */
+            uint64_t kept = p->state_hash;
+            pool_set_hash_key(p, key); /* every term computed afresh */
+            assert_true(p->state_hash == kept);
+        }
+    }
+    pool_free(p);
+}
+
 static void undo_log_tells_a_return(void **state)
 {
     uint64_t key[2] = {5, 6};
@@ -350,6 +388,7 @@ int run_hash_tests(void)
         cmocka_unit_test(term_hash_of_a_very_long_name),
         cmocka_unit_test(hash_follows_content_and_key),
         cmocka_unit_test(memo_changes_no_hash),
+        cmocka_unit_test(long_terms_kept_change_no_hash),
         cmocka_unit_test(undo_log_tells_a_return),
         cmocka_unit_test(forged_collision_is_no_loop),
         cmocka_unit_test(real_repeat_is_a_loop),
