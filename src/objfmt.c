@@ -8,8 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool is_ident_start(int c) { return isalpha(c) || c == '_'; }
-static bool is_ident_char(int c) { return isalnum(c) || c == '_'; }
+/* ASCII letters, digits and _, as isalpha and isalnum in the C locale the
+ * program keeps, without their table lookups (every line of every move
+ * passes here) */
+static bool is_ident_start(int c) { return ((unsigned)c | 32) - 'a' < 26 || c == '_'; }
+static bool is_ident_char(int c) { return is_ident_start(c) || (unsigned)c - '0' < 10; }
 
 /* Undoes the quoting of s[0..n) if it is exactly one quoted string. */
 static bool unquote(const char *s, size_t n, Buf *out)
@@ -175,8 +178,8 @@ bool fmt_read(const char *text, size_t len, const char *fname, FmtDoc *doc, Buf 
     bool ok = true;
     size_t i = 0;
     while (ok && i < len) {
-        size_t j = i;
-        while (j < len && text[j] != '\n') j++;
+        const char *nl = memchr(text + i, '\n', len - i);
+        size_t j = nl ? (size_t)(nl - text) : len;
         lineno++;
         if (memchr(text + i, 0, j - i)) ok = fail(&r, lineno, 1, "%s", "NUL byte in the text");
         else ok = read_line(&r, text + i, j - i, lineno);
