@@ -13,21 +13,6 @@
 #include "lang_builtins.h"
 #include "lang_check.h"
 
-/* The words of every engineSettings object's codeAttributes, joined. */
-static char *code_attributes(const Pool *p)
-{
-    Sym name = sym_cstr("codeAttributes");
-    Buf b = {0};
-    const IdSet *settings = pool_lookup(p, SYM_type, SYM_engineSettings); /* once: the loop reads it at each step */
-    IDSET_FOREACH (settings, oid) {
-        Sym v = obj_get(pool_get(p, oid), name);
-        if (v == SYM_EMPTY) continue;
-        if (b.len) buf_putc(&b, ' ');
-        buf_add(&b, sym_text(v), sym_len(v));
-    }
-    return buf_take(&b);
-}
-
 static void add_note(CodeNotes *c, int move, Sym attr, bool error, int line, int col, const char *msg)
 {
     if (error) c->errors++;
@@ -64,9 +49,23 @@ static void note_prog(CodeNotes *c, int move, Prog *prog, const ParseError *pe, 
     prog_free(prog);
 }
 
-static Sym value_of(const FmtObj *o, Sym name)
+/* The attribute of o named by the text w[0..n), or NULL.  The words are
+ * compared as texts rather than interned: most moves have none of them,
+ * and every move is checked. */
+static const FmtAttr *attr_named(const FmtObj *o, const char *w, size_t n)
 {
-    const FmtAttr *a = fmt_attr(o, name);
+    for (int i = 0; i < o->n; i++) {
+        Sym s = o->attrs[i].name;
+        if (sym_len(s) == n && memcmp(sym_text(s), w, n) == 0) return &o->attrs[i];
+    }
+    return NULL;
+}
+
+/* The name and value of o's attribute named w[0..n) (none: SYM_EMPTY). */
+static Sym value_named(const FmtObj *o, const char *w, size_t n, Sym *name)
+{
+    const FmtAttr *a = attr_named(o, w, n);
+    *name = a ? a->name : SYM_EMPTY;
     return a ? a->value : SYM_EMPTY;
 }
 
@@ -78,7 +77,7 @@ static void check_word(CodeNotes *c, int move, const FmtObj *o, const char *w, s
     ParseError pe;
     const char *slash = memchr(w, '/', n);
     if (!slash) {
-        Sym a = sym_intern(w, n), v = value_of(o, a);
+        Sym a, v = value_named(o, w, n, &a);
         if (v == SYM_EMPTY) return;
         Prog *prog = parse_rule_syms(&v, NULL, &pe);
         if (prog && all_verbs(prog->cond)) {
@@ -88,23 +87,31 @@ static void check_word(CodeNotes *c, int move, const FmtObj *o, const char *w, s
         note_prog(c, move, prog, &pe, a, a);
         return;
     }
-    Sym ca = sym_intern(w, (size_t)(slash - w)), ta = sym_intern(slash + 1, n - (size_t)(slash - w) - 1);
-    Sym cond = value_of(o, ca), then = value_of(o, ta);
+    size_t cl = (size_t)(slash - w);
+    Sym ca, ta, cond = value_named(o, w, cl, &ca), then = value_named(o, slash + 1, n - cl - 1, &ta);
     if (cond == SYM_EMPTY && then == SYM_EMPTY) return;
+    /* a note names both parts, present or not */
+    if (ca == SYM_EMPTY) ca = sym_intern(w, cl);
+    if (ta == SYM_EMPTY) ta = sym_intern(slash + 1, n - cl - 1);
     Prog *prog = parse_rule_syms(cond ? &cond : NULL, then ? &then : NULL, &pe);
     note_prog(c, move, prog, &pe, ca, ta);
 }
 
+/* The words of every engineSettings object's codeAttributes, in the
+ * objects' order, read in place: at most MAX_CODE_ATTRIBUTES for each move. */
 void code_check_moves(const Pool *p, const FmtDoc *doc, CodeNotes *out)
 {
-    char *words = code_attributes(p);
-    for (int i = 0; i < doc->n && *words; i++) {
-        const char *q = words, *w;
-        size_t n;
-        for (int k = 0; k < MAX_CODE_ATTRIBUTES && word_next(&q, &w, &n, false); k++)
-            check_word(out, i + 1, &doc->objs[i], w, n);
+    Sym name = sym_cstr("codeAttributes");
+    const IdSet *settings = pool_lookup(p, SYM_type, SYM_engineSettings);
+    for (int i = 0; i < doc->n; i++) {
+        int k = 0;
+        IDSET_FOREACH (settings, oid) {
+            const char *q = sym_text(obj_get(pool_get(p, oid), name)), *w;
+            size_t n;
+            for (; k < MAX_CODE_ATTRIBUTES && word_next(&q, &w, &n, false); k++)
+                check_word(out, i + 1, &doc->objs[i], w, n);
+        }
     }
-    free(words);
 }
 
 char *code_notes_text(const CodeNotes *c)
