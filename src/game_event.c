@@ -236,6 +236,7 @@ static void copy_queue(MsgList *to, const MsgList *from)
 static void save_state(Game *g, Saved *s)
 {
     g->pool->logging = true;
+    pool_fresh_open(g->pool); /* closed when the rules are done (settle, finish) */
     s->mark = pool_mark(g->pool);
     s->next_id = g->pool->next_id;
     memcpy(s->rng, g->eng->rng, sizeof s->rng);
@@ -335,6 +336,7 @@ static Verdict settle(EventCtx *c, Outcome *o)
         g->eng->hook_ud = c;
     }
     engine_run(g->eng, o->time, &o->run);
+    pool_fresh_close(g->pool); /* the keyed hash, from here on */
     if (noting) g->eng->hook = NULL;
     o->ran = true;
     Verdict status = VERDICT_APPLIED;
@@ -361,6 +363,7 @@ static bool finish(EventCtx *c, Outcome *o, Verdict status)
 {
     Game *g = c->g;
     bool ok = true;
+    pool_fresh_close(g->pool); /* (an event refused before its rules ran) */
     o->verdict = status;
     if (c->in->dry) {
         restore_state(g, &c->sv);

@@ -177,6 +177,9 @@ typedef struct Pool {
     Shape *shape_none;  /* the shape of no attributes (in shapes) */
     Shape *shape_made;  /* the last shape shape_of_attrs gave, or NULL (pool_shape.c) */
     uint64_t state_hash;
+    ObjId fresh_from;  /* the objects from this id on are the event's own, hashed
+                          cheaply until pool_fresh_close; (ObjId)-1: none */
+    size_t fresh_undo; /* the undo records since pool_fresh_open */
     uint64_t hash_key[2]; /* the game's secret (store meta hash_key) */
     struct HashMemo *hash_memo; /* recent terms of state_hash (pool.c) */
     struct LookupMemo *lookup_memo; /* lists pool_lookup_at found (pool.c) */
@@ -249,6 +252,13 @@ void pool_forget_undo(Pool *p); /* drop the log (commit) */
 
 /* Sets the key of the state hash and computes the hash again under it. */
 void pool_set_hash_key(Pool *p, const uint64_t key[2]);
+/* An event's window (pool.c): the objects it creates are hashed cheaply
+ * while it runs, and given their keyed terms at the close, so that
+ * state_hash is the keyed hash again.  Only the loop check reads
+ * state_hash in between; a collection must not fall in between (a Sym
+ * names its text only until then).  Closing a closed window does nothing. */
+void pool_fresh_open(Pool *p);
+void pool_fresh_close(Pool *p);
 /* Keeps (on) or drops the memo of the state hash's recent terms, for a
  * caller that undoes changes and makes them again (the scam search);
  * returns whether it was kept.  The hash is the same either way. */

@@ -231,6 +231,91 @@ static void long_terms_kept_change_no_hash(void **state)
     pool_free(p);
 }
 
+/* An event's window (pool_fresh_open) changes no keyed hash: a pool whose
+ * events run in windows and one whose events run without, given the same
+ * changes (objects made, made whole, changed, deleted, and changes undone
+ * within the event), have the same state hash once each window is
+ * closed, and again after undoing into an event already closed. */
+static void window_changes_no_hash(void **state)
+{
+    uint64_t key[2] = {21, 22};
+    Pool *win = two_objects(key, false), *plain = two_objects(key, false);
+    Pool *both[] = {win, plain};
+    const char *names[] = {"type", "score", "vote", "credited"}, *values[] = {"move", "vote", "1", "FOR", "T", ""};
+    /* a new object deleted within its event, put back by an undo after */
+    size_t start[2], mid[2];
+    for (int k = 0; k < 2; k++) {
+        both[k]->logging = true;
+        start[k] = pool_mark(both[k]);
+    }
+    pool_fresh_open(win);
+    for (int k = 0; k < 2; k++) {
+        Attr a[] = {{SYM_type, sym_cstr("move")}, {sym_cstr("vote"), sym_cstr("FOR")}};
+        ObjId id = pool_create_with(both[k], a, 2);
+        pool_set(both[k], id, sym_cstr("credited"), sym_cstr("F"));
+        mid[k] = pool_mark(both[k]);
+        pool_delete(both[k], id);
+    }
+    pool_fresh_close(win);
+    assert_true(win->state_hash == plain->state_hash);
+    for (int k = 0; k < 2; k++) pool_undo_to(both[k], mid[k]);
+    assert_true(win->state_hash == plain->state_hash);
+    for (int k = 0; k < 2; k++) pool_undo_to(both[k], start[k]);
+    assert_true(win->state_hash == plain->state_hash);
+    unsigned x = 4242;
+    for (int event = 0; event < 400; event++) {
+        mid[0] = mid[1] = 0;
+        for (int k = 0; k < 2; k++) {
+            both[k]->logging = true;
+            start[k] = pool_mark(both[k]);
+        }
+        pool_fresh_open(win);
+        int steps = 1 + event % 9;
+        for (int step = 0; step < steps; step++) {
+            x = x * 1103515245u + 12345u;
+            if (step == steps / 2)
+                for (int k = 0; k < 2; k++) mid[k] = pool_mark(both[k]);
+            for (int k = 0; k < 2; k++) {
+                Pool *p = both[k];
+                ObjId last = p->next_id - 1;
+                switch ((x >> 8) % 6) {
+                case 0: { /* a move made whole */
+                    Attr a[] = {{SYM_type, sym_cstr("move")}, {sym_cstr("vote"), sym_cstr(values[(x >> 12) % 5])}};
+                    pool_create_with(p, a, 2);
+                    break;
+                }
+                case 1:
+                    pool_set(p, pool_create(p), SYM_type, sym_cstr("token"));
+                    break;
+                case 2:
+                    pool_delete(p, last - (x >> 14) % 3);
+                    break;
+                default: /* a change to one of the newest objects, or the two old ones */
+                    pool_set(p, (x >> 16) % 4 ? last - (x >> 18) % 3 : 1 + (x >> 20) % 2,
+                             sym_cstr(names[(x >> 22) % 4]), sym_cstr(values[(x >> 25) % 6]));
+                }
+            }
+            if ((x >> 28) % 5 == 0) /* a firing undone */
+                for (int k = 0; k < 2; k++) pool_undo_to(both[k], mid[k] ? mid[k] : start[k]);
+        }
+        pool_fresh_close(win);
+        assert_true(win->state_hash == plain->state_hash);
+        if (event % 7 == 3) { /* a dry run: undone into the event, then whole */
+            for (int k = 0; k < 2; k++) pool_undo_to(both[k], mid[k] ? mid[k] : start[k]);
+            assert_true(win->state_hash == plain->state_hash);
+            for (int k = 0; k < 2; k++) pool_undo_to(both[k], start[k]);
+            assert_true(win->state_hash == plain->state_hash);
+        }
+        if (event % 3 == 0)
+            for (int k = 0; k < 2; k++) pool_forget_undo(both[k]);
+    }
+    uint64_t kept = win->state_hash;
+    pool_set_hash_key(win, key); /* every term computed afresh */
+    assert_true(win->state_hash == kept);
+    pool_free(win);
+    pool_free(plain);
+}
+
 static void undo_log_tells_a_return(void **state)
 {
     uint64_t key[2] = {5, 6};
@@ -389,6 +474,7 @@ int run_hash_tests(void)
         cmocka_unit_test(hash_follows_content_and_key),
         cmocka_unit_test(memo_changes_no_hash),
         cmocka_unit_test(long_terms_kept_change_no_hash),
+        cmocka_unit_test(window_changes_no_hash),
         cmocka_unit_test(undo_log_tells_a_return),
         cmocka_unit_test(forged_collision_is_no_loop),
         cmocka_unit_test(real_repeat_is_a_loop),
