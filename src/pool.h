@@ -78,6 +78,9 @@ typedef struct Shape {
     uint64_t hash;  /* of the names, as a set (pool_shape.c) */
     ShapeNext *next; /* the shapes it led to last (pool_shape.c) */
     uint32_t room;  /* 0: shared; else an object's own, with room for so many names */
+    uint32_t slots_gen; /* a shared shape: names[n + k] is the place of names[k]'s
+                           index entry (pool.c, indexed_at) while this is
+                           the pool's ranges_gen */
     Sym names[];    /* in the cache line of n, for a small shape */
 } Shape;
 
@@ -172,6 +175,7 @@ typedef struct Pool {
     RangeIndex *ranges; /* open addressing by name; each holds its keys */
     Sym *range_names;   /* ranges[i].name, probed instead of ranges (pool.c) */
     size_t ranges_cap, ranges_len;
+    uint32_t ranges_gen; /* changes as the names with an index entry do (pool.c) */
     Shape **shapes;     /* its objects' shapes: open addressing by hash (pool_shape.c) */
     size_t shapes_cap, nshapes, shapes_unheld;
     Shape *shape_none;  /* the shape of no attributes (in shapes) */

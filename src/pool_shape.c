@@ -65,7 +65,8 @@ static void table_grow(Pool *p)
 
 static Shape *shape_new(Pool *p, size_t k, uint32_t n, uint64_t h)
 {
-    Shape *sh = xmalloc(sizeof *sh + (size_t)n * sizeof *sh->names);
+    /* the names, then the places of their index entries (pool.c) */
+    Shape *sh = xmalloc(sizeof *sh + 2 * (size_t)n * sizeof *sh->names);
     memset(sh, 0, sizeof *sh);
     sh->n = n;
     sh->hash = h;

@@ -419,6 +419,51 @@ static void many_names_looked_up_index_every_name(void **state)
     pool_free(p);
 }
 
+/* A shared shape keeps the places of its names' index entries (pool.c,
+ * indexed_at); the table of entries grows and is filled again as names
+ * come (here past 256 looked up: every name is then indexed), and the
+ * objects of a shape whose places were kept before are changed and
+ * deleted after, exactly. */
+static void shapes_keep_their_names_places(void **state)
+{
+    Pool *p = pool_new();
+    Sym kind = sym_cstr("kind"), score = sym_cstr("score");
+    assert_null(pool_lookup(p, kind, sym_cstr("a")));
+    assert_null(pool_lookup(p, score, sym_from_long(1)));
+    ObjId ids[40];
+    for (int i = 0; i < 40; i++) {
+        Attr a[] = {{kind, sym_cstr(i % 2 ? "a" : "b")}, {score, sym_from_long(i)}};
+        ids[i] = pool_create_with(p, a, 2);
+    }
+    pool_delete(p, ids[0]); /* the shape's places kept */
+    char name[16];
+    for (int round = 0; round < 3; round++) {
+        for (int k = 0; k < 200; k++) {
+            snprintf(name, sizeof name, "r%dn%d", round, k);
+            assert_null(pool_lookup(p, sym_cstr(name), sym_cstr("1")));
+            if (k % 10 == 0) pool_set(p, ids[1], sym_cstr(name), sym_cstr("1")); /* an own name on one object */
+        }
+        for (int k = 0; round > 0 && k < 600; k++) { /* names set, not looked up: entries all the same */
+            snprintf(name, sizeof name, "r%dset%d", round, k);
+            pool_set(p, ids[1], sym_cstr(name), sym_cstr("1"));
+        }
+        for (int i = 2 + round; i < 40; i += 3) pool_delete(p, ids[i]);
+        for (int i = 3 + round; i < 40; i += 5)
+            if (pool_get(p, ids[i])) pool_set(p, ids[i], score, sym_from_long(100 + i));
+    }
+    assert_true(p->index_every_name);
+    assert_true(p->ranges_cap >= 4096); /* grown since the places were last kept (round 2) */
+    for (int i = 0; i < 40; i++) {
+        const Obj *o = pool_get(p, ids[i]);
+        Sym k = sym_cstr(i % 2 ? "a" : "b"), sc = o ? obj_get(o, score) : sym_from_long(i);
+        assert_true(idset_has(pool_lookup(p, kind, k), ids[i]) == (o != NULL));
+        const IdSet *s = pool_lookup(p, score, sc);
+        assert_true((s && idset_has(s, ids[i])) == (o != NULL));
+        if (o && sc != sym_from_long(i)) assert_false(idset_has(pool_lookup(p, score, sym_from_long(i)), ids[i]));
+    }
+    pool_free(p);
+}
+
 /* A name's table of keys, large: thousands of values, numbers in runs (as
  * batches come) and texts, each held by one object or several, set,
  * moved and deleted at random, with compactions and undos between.  Every
@@ -803,6 +848,7 @@ int run_pool_tests(void)
         cmocka_unit_test(many_lists_of_one_id),
         cmocka_unit_test(names_are_indexed_from_their_first_lookup),
         cmocka_unit_test(many_names_looked_up_index_every_name),
+        cmocka_unit_test(shapes_keep_their_names_places),
         cmocka_unit_test(large_tables_of_keys_follow_a_model),
         cmocka_unit_test(keys_need_no_marks),
         cmocka_unit_test(privacy_blank_is_a_view_undone_exactly),
