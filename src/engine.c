@@ -232,6 +232,11 @@ static int cmp_interest(const void *x, const void *y)
  * of any type (type SYM_EMPTY), and no others (deps_relevant). */
 static uint64_t attr_key(Sym name, Sym type) { return (uint64_t)name << 32 | type; }
 
+/* A name's bit in Engine.untyped_names, a filter of the names some read
+ * of any type asks for: each attribute a change sets is looked up there,
+ * and most have no such read. */
+static uint64_t name_bit(Sym name) { return 1ULL << (name & 63); }
+
 /* The slot of key in t: its own, or the empty one where it would go. */
 static InterestSpan *span_slot(const InterestSpans *t, uint64_t key)
 {
@@ -272,6 +277,7 @@ static void index_reads(Engine *e)
     free(e->untyped);
     e->by_attr = e->by_type = e->untyped = NULL;
     e->nby_attr = e->nby_type = e->nuntyped = 0;
+    e->untyped_names = 0;
     int attr_cap = 0, type_cap = 0, untyped_cap = 0;
     for (int i = 0; i < e->nrules; i++) {
         const Deps *d = e->rules[i].deps;
@@ -283,6 +289,7 @@ static void index_reads(Engine *e)
             for (int a = 0; a < r->nattrs; a++)
                 if (r->type == SYM_EMPTY || r->attrs[a] != SYM_type)
                     add_interest(&e->by_attr, &e->nby_attr, &attr_cap, attr_key(r->attrs[a], r->type), i, k, d);
+            for (int a = 0; r->type == SYM_EMPTY && a < r->nattrs; a++) e->untyped_names |= name_bit(r->attrs[a]);
             if (r->type != SYM_EMPTY) {
                 add_interest(&e->by_type, &e->nby_type, &type_cap, r->type, i, k, d);
             } else {
@@ -490,7 +497,8 @@ static void drain(Engine *e)
         const Change *c = &l->c[i];
         switch (c->kind) {
         case CHANGE_SET:
-            mark_all(e, e->by_attr, &e->attr_spans, attr_key(c->name, SYM_EMPTY), c);
+            if (e->untyped_names & name_bit(c->name)) /* (most names have no untyped read) */
+                mark_all(e, e->by_attr, &e->attr_spans, attr_key(c->name, SYM_EMPTY), c);
             if (sym_canon(c->type) != SYM_EMPTY)
                 mark_all(e, e->by_attr, &e->attr_spans, attr_key(c->name, sym_canon(c->type)), c);
             if (c->name == SYM_type) mark_type_change(e, c);

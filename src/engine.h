@@ -72,6 +72,7 @@ typedef struct Engine {
     Interest *untyped;     /* reads of any type (a create concerns them) */
     int nby_attr, nby_type, nuntyped;
     InterestSpans attr_spans, type_spans; /* where each key's reads are in by_attr, by_type */
+    uint64_t untyped_names; /* a bit of each name an untyped read asks for (engine.c, name_bit) */
     bool have_now;         /* the time of the last run, for timed rules */
     int64_t now;
     int64_t created;       /* when the game was made (nomic init): timeCreated() */
