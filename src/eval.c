@@ -242,11 +242,15 @@ static void cands_init(Ctx *cx, const Node *m, Cands *c)
     c->nowned = 0;
     for (int i = 0; i < mi->nkeys && !c->none; i++) {
         const MatchKey *k = &mi->keys[i];
-        if (unbound_var(cx, k->val)) {
+        /* eval_leaf's way, from the key alone for a literal or a variable */
+        Sym v;
+        if (k->kind == KEY_VAR && cx->vars[k->var] == VAR_UNBOUND) {
             c->every_key = false; /* it binds rather than filters */
             continue;
         }
-        Sym v = eval_leaf(cx, k->val, NULL);
+        if (k->kind == KEY_OTHER) v = eval_value(cx, k->val, NULL);
+        else if (cx->failed || !meter_work(cx, 1)) v = SYM_EMPTY;
+        else v = k->kind == KEY_LITERAL ? k->lit : cx->vars[k->var];
         if (cx->failed) {
             c->none = true;
             return;
@@ -255,8 +259,7 @@ static void cands_init(Ctx *cx, const Node *m, Cands *c)
             c->every_key = false; /* absent attributes are not indexed */
             continue;
         }
-        if (i < 32 && (node_is_literal(k->val) || k->val->kind == N_VAR))
-            c->held |= 1u << i; /* (undone below if the key is not used) */
+        if (i < 32 && k->kind != KEY_OTHER) c->held |= 1u << i; /* (undone below if the key is not used) */
         if (k->name == SYM_objectId) {
             ObjId id;
             if (!id_of(v, &id) || (c->single && c->single != id)) c->none = true;

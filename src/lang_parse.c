@@ -485,7 +485,15 @@ static void analyse_match(Parser *ps, Node *m)
         mi->key[i] = -1;
         if (attr) {
             mi->key[i] = mi->nkeys;
-            mi->keys[mi->nkeys++] = (MatchKey){attr->sym, other};
+            MatchKey *k = &mi->keys[mi->nkeys++];
+            *k = (MatchKey){.name = attr->sym, .val = other};
+            if (node_is_literal(other)) {
+                k->kind = KEY_LITERAL;
+                k->lit = other->sym;
+            } else if (other->kind == N_VAR) {
+                k->kind = KEY_VAR;
+                k->var = other->var;
+            }
             continue;
         }
         pure = false;

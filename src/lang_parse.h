@@ -31,8 +31,15 @@ typedef enum {
 
 typedef struct Node Node;
 
+typedef enum { KEY_OTHER, KEY_LITERAL, KEY_VAR } MatchKeyKind;
+
 typedef struct MatchKey {
     Sym name;        /* attribute compared, SYM_objectId included */
+    uint8_t kind;    /* MatchKeyKind of val, so that finding candidates reads */
+    union {          /* no node for the usual keys: a literal's text, a */
+        Sym lit;     /* variable's slot */
+        int var;
+    };
     const Node *val; /* the other side: reads no attribute of the candidate */
 } MatchKey;
 
