@@ -321,6 +321,7 @@ typedef bool (*GoalFn)(Ctx *cx, void *ud);
 struct Goal {
     const Node *n;    /* NULL: the end of the goals, call fn */
     const Obj *cand;
+    const MatchKey *key; /* n is this key of the candidate's match (prove_match), or NULL */
     const Goal *next;
     GoalFn fn;
     void *ud;
@@ -359,9 +360,21 @@ static bool prove_rest(Ctx *cx, const Goal *rest)
 {
     if (cx->failed) return true;
     size_t mark = ctx_trail_mark(cx);
-    for (const Node *var, *attr; rest->n && (attr = binding_attr(cx, rest->n, rest->cand, &var)); rest = rest->next) {
+    for (; rest->n; rest = rest->next) {
+        int slot;
+        Sym name;
+        if (rest->key) { /* a key binds when its other side is a variable not yet bound */
+            if (rest->key->kind != KEY_VAR || cx->vars[rest->key->var] != VAR_UNBOUND) break;
+            slot = rest->key->var;
+            name = rest->key->name;
+        } else {
+            const Node *var, *attr = binding_attr(cx, rest->n, rest->cand, &var);
+            if (!attr) break;
+            slot = var->var;
+            name = attr->sym;
+        }
         if (!meter_work(cx, 1) || !meter_work(cx, 1)) return true;
-        ctx_bind(cx, var->var, obj_get(rest->cand, attr->sym));
+        ctx_bind(cx, slot, obj_get(rest->cand, name));
     }
     if (!rest->n) {
         if (rest->fn(cx, rest->ud)) return true;
@@ -437,7 +450,7 @@ static bool prove_match(Ctx *cx, const Node *m, const Cands *c, const Obj *cand,
     for (int i = 0; i < mi->nconj; i++) {
         int k = mi->key[i];
         if (k >= 0 && k < 32 && (c->held >> k & 1)) continue;
-        g[n++] = (Goal){.n = mi->conj[i], .cand = cand};
+        g[n++] = (Goal){.n = mi->conj[i], .cand = cand, .key = k >= 0 ? &mi->keys[k] : NULL};
     }
     if (!n) return prove_rest(cx, rest);
     for (int i = 0; i + 1 < n; i++) g[i].next = &g[i + 1];
