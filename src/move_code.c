@@ -13,6 +13,24 @@
 #include "lang_builtins.h"
 #include "lang_check.h"
 
+/* The words of every engineSettings object's codeAttributes, joined (NULL:
+ * none).  A copy, not the texts themselves: checking a word parses code,
+ * which makes texts, and a short text lives inside the table that then
+ * grows. */
+static char *code_attributes(const Pool *p)
+{
+    Sym name = sym_cstr("codeAttributes");
+    Buf b = {0};
+    const IdSet *settings = pool_lookup(p, SYM_type, SYM_engineSettings); /* once: the loop reads it at each step */
+    IDSET_FOREACH (settings, oid) {
+        Sym v = obj_get(pool_get(p, oid), name);
+        if (v == SYM_EMPTY) continue;
+        if (b.len) buf_putc(&b, ' ');
+        buf_add(&b, sym_text(v), sym_len(v));
+    }
+    return b.len ? buf_take(&b) : NULL;
+}
+
 static void add_note(CodeNotes *c, int move, Sym attr, bool error, int line, int col, const char *msg)
 {
     if (error) c->errors++;
@@ -97,21 +115,16 @@ static void check_word(CodeNotes *c, int move, const FmtObj *o, const char *w, s
     note_prog(c, move, prog, &pe, ca, ta);
 }
 
-/* The words of every engineSettings object's codeAttributes, in the
- * objects' order, read in place: at most MAX_CODE_ATTRIBUTES for each move. */
 void code_check_moves(const Pool *p, const FmtDoc *doc, CodeNotes *out)
 {
-    Sym name = sym_cstr("codeAttributes");
-    const IdSet *settings = pool_lookup(p, SYM_type, SYM_engineSettings);
-    for (int i = 0; i < doc->n; i++) {
-        int k = 0;
-        IDSET_FOREACH (settings, oid) {
-            const char *q = sym_text(obj_get(pool_get(p, oid), name)), *w;
-            size_t n;
-            for (; k < MAX_CODE_ATTRIBUTES && word_next(&q, &w, &n, false); k++)
-                check_word(out, i + 1, &doc->objs[i], w, n);
-        }
+    char *words = code_attributes(p);
+    for (int i = 0; words && i < doc->n; i++) {
+        const char *q = words, *w;
+        size_t n;
+        for (int k = 0; k < MAX_CODE_ATTRIBUTES && word_next(&q, &w, &n, false); k++)
+            check_word(out, i + 1, &doc->objs[i], w, n);
     }
+    free(words);
 }
 
 char *code_notes_text(const CodeNotes *c)

@@ -7,6 +7,7 @@
 #include "lang_check.h"
 #include "lang_lex.h"
 #include "lang_parse.h"
+#include "move_code.h"
 #include "unit.h"
 
 static void lexer_tokens_and_positions(void **state)
@@ -229,6 +230,40 @@ static void checker(void **state)
 
 /* A verb that sends takes addresses first: an object's id there is a slip
  * the checker can see, when objectId==%v is what binds the variable. */
+/* The Mechanics' code check reads every word of the settings'
+ * codeAttributes for every move, and checking a word parses the move's
+ * code, which makes new texts: a short setting ("newif x", kept inside
+ * the table of texts) must still be read whole while that table grows.
+ * (The sanitizer build sees a word read from a moved table.) */
+static void code_check_reads_every_word(void **state)
+{
+    SymTable *t = sym_table_new(); /* few texts: the parse makes the table grow */
+    sym_use(t);
+    Pool *p = pool_new();
+    Attr set[] = {{SYM_type, SYM_engineSettings}, {sym_cstr("codeAttributes"), sym_cstr("newif x")}};
+    pool_create_with(p, set, 2);
+    Buf move = {0}, err = {0};
+    buf_puts(&move, "newif: exists(type==\"p\"");
+    for (int i = 0; i < 1300; i++) buf_printf(&move, " & a%d==\"v%d\"", i, i);
+    buf_puts(&move, ")\nx: frobnicate(1)\n");
+    FmtDoc doc = {0};
+    assert_true(fmt_read(move.s, move.len, "move", &doc, &err));
+    CodeNotes notes = {0};
+    code_check_moves(p, &doc, &notes);
+    /* the first word's value: over the size limit; the second's: read */
+    assert_int_equal(notes.errors, 2);
+    assert_int_equal(notes.len, 2);
+    assert_true(notes.n[1].attr == sym_cstr("x"));
+    assert_non_null(strstr(notes.n[1].msg, "frobnicate"));
+    code_notes_free(&notes);
+    fmt_doc_free(&doc);
+    buf_free(&move);
+    buf_free(&err);
+    pool_free(p);
+    sym_use(NULL);
+    sym_table_free(t);
+}
+
 static void checker_recipients(void **state)
 {
     const char *W = "W:%o is an object's id (bound by objectId==%o), not an address: send sends to addresses|";
@@ -274,6 +309,7 @@ int run_lang_tests(void)
         cmocka_unit_test(precedence_and_sugar),
         cmocka_unit_test(checker),
         cmocka_unit_test(checker_recipients),
+        cmocka_unit_test(code_check_reads_every_word),
     };
     return cmocka_run_group_tests_name("lexer, parser, checker", tests, NULL, NULL);
 }
