@@ -714,6 +714,7 @@ static bool set_aside(Game *g, const JournalRow *r, Outcome *o)
     EventCtx c = {.g = g, .in = &in};
     save_state(g, &c.sv);
     if (store_event_set_aside(g->st, r->n)) return finish(&c, o, VERDICT_REFUSED);
+    pool_fresh_close(g->pool);
     saved_free(&c.sv);
     return false;
 }

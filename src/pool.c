@@ -588,12 +588,12 @@ static RangeIndex *range_get(Pool *p, Sym name)
         }
         free(old);
         free(old_names);
+        p->ranges_gen++; /* every entry moved: the shapes' places with them */
     }
     size_t i = range_slot(p->range_names, p->ranges_cap, name);
     p->ranges[i].name = name;
     p->range_names[i] = name;
     p->ranges_len++;
-    p->ranges_gen++;
     return &p->ranges[i];
 }
 
@@ -715,10 +715,14 @@ static RangeIndex *indexed(Pool *p, Sym name)
 
 /* indexed(p, sh->names[k]).  A shared shape keeps, after its names, the
  * places of their entries (1 + the place, 0: none), made again when the
- * pool's ranges_gen has moved (a name indexed, an entry made, the table
- * grown): every attribute an object is made or deleted with, or has
- * changed, is looked up here, and a vote's eleven took 1.6% of Engine
- * City's instructions in range_find. */
+ * pool's ranges_gen has moved: a name indexed (index_name, every name at
+ * once) or the table grown.  A new entry alone moves no place a shape
+ * keeps: its name had none, and is in no shape whose places were made
+ * since every name was indexed (they made its entry).  So a rule that
+ * makes a new name at each firing does not make every shape's places
+ * again each time.  Every attribute an object is made or deleted with,
+ * or has changed, is looked up here, and a vote's eleven took 1.6% of
+ * Engine City's instructions in range_find. */
 static __attribute__((noinline)) void places_again(Pool *p, Shape *sh)
 {
     Sym *places = sh->names + sh->n;
@@ -1289,7 +1293,7 @@ void pool_forget_undo(Pool *p)
 
 void pool_fresh_open(Pool *p)
 {
-    assert(p->fresh_from == NO_WINDOW);
+    pool_fresh_close(p); /* one left open (an event given up) is closed first */
     p->fresh_from = p->next_id;
     p->fresh_undo = p->undo_len;
 }
@@ -1338,6 +1342,7 @@ void pool_set_hash_key(Pool *p, const uint64_t key[2])
  * so that the digest is no term of the state hash. */
 uint64_t pool_public_hash(const Pool *p)
 {
+    assert(p->fresh_from == NO_WINDOW); /* the keyed hash only */
     uint64_t key[2] = {p->hash_key[1] ^ 0x6e6f6d6963707562ULL, p->hash_key[0]};
     unsigned char b[8];
     for (int i = 0; i < 8; i++) b[i] = (unsigned char)(p->state_hash >> (8 * i));

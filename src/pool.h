@@ -260,7 +260,8 @@ void pool_set_hash_key(Pool *p, const uint64_t key[2]);
  * while it runs, and given their keyed terms at the close, so that
  * state_hash is the keyed hash again.  Only the loop check reads
  * state_hash in between; a collection must not fall in between (a Sym
- * names its text only until then).  Closing a closed window does nothing. */
+ * names its text only until then).  Closing a closed window does nothing;
+ * opening one closes the one left open. */
 void pool_fresh_open(Pool *p);
 void pool_fresh_close(Pool *p);
 /* Keeps (on) or drops the memo of the state hash's recent terms, for a
