@@ -9,7 +9,13 @@ CC      ?= cc
 # off.  The sanitizer build (`make sanitize`) and `make debug` keep assert()
 # on, and do without -flto.  ar's plugin (/usr/lib/bfd-plugins) indexes
 # the LTO objects of the archives.
+# The user's build is also profile-guided when the compiler is GCC (PGO
+# below); a build given its own CFLAGS is not, unless asked with PGO=yes.
+ifeq ($(origin CFLAGS),undefined)
+PGO_DEFAULT := $(if $(shell $(CC) -v 2>&1 | grep '^gcc version'),yes,no)
+endif
 CFLAGS  ?= -O2 -g -DNDEBUG -flto=auto
+PGO     ?= $(or $(PGO_DEFAULT),no)
 WARN    := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Wall -Wextra \
            -Wshadow -Wwrite-strings -Wmissing-prototypes -Wstrict-prototypes \
            -Wno-unused-parameter -Wno-missing-field-initializers
@@ -58,18 +64,35 @@ OBJ_CMD := $(SRC_CMD:src/%.c=$(BUILD)/obj/%.o)
 .PHONY: all serve demo install uninstall test check debug unit webunit scenarios mail browser fuzz fuzz-smoke sanitize bench docs clean
 all: $(BUILD)/nomic $(BUILD)/nomic-net
 
-$(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj
-	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(DEPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Isrc -c $< -o $@
+# Profile-guided optimisation (PGO=yes; docs/engine.md, "The build is
+# profile-guided"): the core and the command line are first built
+# instrumented in $(BUILD)/pgo, tools/pgo-train.sh plays games of the
+# project's own with them (never a benchmark's stream), and every object is
+# then compiled knowing which of its branches and calls those games took.
+# The code and what it computes are the same; only the layout and the
+# inlining change.  Any source changed means a new profile.
+PGO_DIR := $(BUILD)/pgo
+PGO_GEN := -fprofile-generate
+ifeq ($(PGO),yes)
+PGO_PROFILE := $(PGO_DIR)/profile
+PGO_USE := -fprofile-use -fprofile-partial-training -Wno-missing-profile
+endif
+# the flags that compile object $(1) with the profile of its instrumented twin
+PGO_LINK := $(if $(PGO_PROFILE),$(PGO_USE))
+pgo_use = $(if $(PGO_PROFILE),$(PGO_USE) -dumpdir $(dir $(patsubst $(BUILD)/obj/%,$(PGO_DIR)/obj/%,$(1))))
 
--include $(wildcard $(BUILD)/obj/*.d $(BUILD)/obj/cmd/*.d)
+$(BUILD)/obj/%.o: src/%.c $(PGO_PROFILE) | $(BUILD)/obj
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(DEPFLAGS) $(CFLAGS) $(call pgo_use,$@) $(PKG_CFLAGS) -Isrc -c $< -o $@
+
+-include $(wildcard $(BUILD)/obj/*.d $(BUILD)/obj/cmd/*.d $(PGO_DIR)/obj/*.d $(PGO_DIR)/obj/cmd/*.d)
 
 # nomic-net's main: the same table, every command run here (nomic.c).
 $(BUILD)/obj/nomic-net.o: src/nomic.c | $(BUILD)/obj
 	$(CC) $(WARN) $(DEPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Isrc -DNOMIC_NET -c $< -o $@
 
-$(BUILD)/obj/rulesets_gen.o: $(BUILD)/rulesets_gen.c | $(BUILD)/obj
-	$(CC) $(WARN) $(DEPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Isrc -c $< -o $@
+$(BUILD)/obj/rulesets_gen.o: $(BUILD)/rulesets_gen.c $(PGO_PROFILE) | $(BUILD)/obj
+	$(CC) $(WARN) $(DEPFLAGS) $(CFLAGS) $(call pgo_use,$@) $(PKG_CFLAGS) -Isrc -c $< -o $@
 
 $(BUILD)/obj/web_gen.o: $(BUILD)/web_gen.c | $(BUILD)/obj
 	$(CC) $(WARN) $(DEPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Isrc -c $< -o $@
@@ -120,23 +143,23 @@ $(BUILD)/libnomic.a: $(OBJ_LIB)
 # `nomic`: the command line on the core alone; nomic-net: with mail and
 # HTTP, for the commands that need them (nomic.c).
 $(BUILD)/nomic: $(OBJ_CMD) $(OBJ_CLI) $(BUILD)/obj/cmd/elsewhere.o $(BUILD)/libnomic-core.a | $(BUILD)/nomic-net
-	$(CC) $(CFLAGS) -o $@ $(OBJ_CMD) $(OBJ_CLI) $(BUILD)/obj/cmd/elsewhere.o $(BUILD)/libnomic-core.a $(LIBS_CORE)
+	$(CC) $(CFLAGS) $(PGO_LINK) -o $@ $(OBJ_CMD) $(OBJ_CLI) $(BUILD)/obj/cmd/elsewhere.o $(BUILD)/libnomic-core.a $(LIBS_CORE)
 
 $(BUILD)/nomic-net: $(BUILD)/obj/nomic-net.o $(OBJ_CLI) $(BUILD)/libnomic.a
-	$(CC) $(CFLAGS) -o $@ $(BUILD)/obj/nomic-net.o $(OBJ_CLI) $(BUILD)/libnomic.a $(LIBS)
+	$(CC) $(CFLAGS) $(PGO_LINK) -o $@ $(BUILD)/obj/nomic-net.o $(OBJ_CLI) $(BUILD)/libnomic.a $(LIBS)
 
 $(BUILD)/unit: tests/unit/*.c $(BUILD)/libnomic.a
 	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ tests/unit/*.c $(BUILD)/libnomic.a $(LIBS) -lcmocka
 
 # The benchmarks: the core alone.
 $(BUILD)/engine-city: bench/engine_city.c bench/city-favor.nomic $(BUILD)/libnomic-core.a
-	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -DCITY_SET=\"$(abspath bench/city-favor.nomic)\" -o $@ bench/engine_city.c $(BUILD)/libnomic-core.a $(LIBS_CORE)
+	$(CC) $(WARN) $(CFLAGS) $(PGO_LINK) $(PKG_CFLAGS) -Isrc -DCITY_SET=\"$(abspath bench/city-favor.nomic)\" -o $@ bench/engine_city.c $(BUILD)/libnomic-core.a $(LIBS_CORE)
 
 $(BUILD)/scams-bench: bench/scams.c $(BUILD)/libnomic-core.a
-	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ bench/scams.c $(BUILD)/libnomic-core.a $(LIBS_CORE)
+	$(CC) $(WARN) $(CFLAGS) $(PGO_LINK) $(PKG_CFLAGS) -Isrc -o $@ bench/scams.c $(BUILD)/libnomic-core.a $(LIBS_CORE)
 
 $(BUILD)/suber-random: bench/suber_random.c $(BUILD)/libnomic-core.a
-	$(CC) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -Isrc -o $@ bench/suber_random.c $(BUILD)/libnomic-core.a $(LIBS_CORE)
+	$(CC) $(WARN) $(CFLAGS) $(PGO_LINK) $(PKG_CFLAGS) -Isrc -o $@ bench/suber_random.c $(BUILD)/libnomic-core.a $(LIBS_CORE)
 
 # eval()'s test driver: lines "TEXT I V" in, values out (tests/eval_property.py).
 $(BUILD)/eval-check: tests/eval_check.c $(BUILD)/libnomic.a
@@ -144,6 +167,38 @@ $(BUILD)/eval-check: tests/eval_check.c $(BUILD)/libnomic.a
 
 $(BUILD)/obj:
 	mkdir -p $@
+
+# The instrumented build and its training (PGO=yes).
+PGO_OBJ_CORE := $(OBJ_CORE:$(BUILD)/obj/%=$(PGO_DIR)/obj/%)
+PGO_OBJ_CMD := $(OBJ_CMD:$(BUILD)/obj/%=$(PGO_DIR)/obj/%) $(OBJ_CLI:$(BUILD)/obj/%=$(PGO_DIR)/obj/%) \
+               $(PGO_DIR)/obj/cmd/elsewhere.o
+
+$(PGO_DIR)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(DEPFLAGS) $(CFLAGS) $(PGO_GEN) $(PKG_CFLAGS) -Isrc -c $< -o $@
+
+$(PGO_DIR)/obj/rulesets_gen.o: $(BUILD)/rulesets_gen.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(DEPFLAGS) $(CFLAGS) $(PGO_GEN) $(PKG_CFLAGS) -Isrc -c $< -o $@
+
+$(PGO_DIR)/libnomic-core.a: $(PGO_OBJ_CORE)
+	rm -f $@ && ar rcs $@ $^
+
+$(PGO_DIR)/nomic: $(PGO_OBJ_CMD) $(PGO_DIR)/libnomic-core.a
+	$(CC) $(CFLAGS) $(PGO_GEN) -o $@ $^ $(LIBS_CORE)
+
+$(PGO_DIR)/engine-city: bench/engine_city.c bench/city-favor.nomic $(PGO_DIR)/libnomic-core.a
+	$(CC) $(WARN) $(CFLAGS) $(PGO_GEN) $(PKG_CFLAGS) -Isrc -DCITY_SET=\"$(abspath bench/city-favor.nomic)\" -o $@ \
+	  bench/engine_city.c $(PGO_DIR)/libnomic-core.a $(LIBS_CORE)
+
+$(PGO_DIR)/suber-random: bench/suber_random.c $(PGO_DIR)/libnomic-core.a
+	$(CC) $(WARN) $(CFLAGS) $(PGO_GEN) $(PKG_CFLAGS) -Isrc -o $@ bench/suber_random.c $(PGO_DIR)/libnomic-core.a $(LIBS_CORE)
+
+$(PGO_DIR)/profile: $(PGO_DIR)/nomic $(PGO_DIR)/engine-city $(PGO_DIR)/suber-random tools/pgo-train.sh \
+                    tools/demo.sh tests/data/city/moves_200_20.txt
+	find $(PGO_DIR) -name '*.gcda' -delete
+	sh tools/pgo-train.sh $(PGO_DIR)
+	touch $@
 
 unit: $(BUILD)/unit
 	$(BUILD)/unit
@@ -192,7 +247,7 @@ browser: $(BUILD)/nomic
 # build/fuzz; tests/fuzz.sh builds them with this target and runs them.
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 fuzz:
-	$(MAKE) BUILD=build/fuzz CC=clang \
+	$(MAKE) BUILD=build/fuzz CC=clang PGO=no \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fsanitize=fuzzer-no-link" \
 	  $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 
@@ -204,13 +259,13 @@ fuzz-smoke:
 
 # The whole suite again, built with ASan and UBSan into build/san.
 sanitize:
-	$(MAKE) BUILD=build/san CC=clang \
+	$(MAKE) BUILD=build/san CC=clang PGO=no \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 	  unit scenarios
 
 # A developer's build with assert() on and no optimisation, in build/debug.
 debug:
-	$(MAKE) BUILD=build/debug CFLAGS="-O0 -g" all unit
+	$(MAKE) BUILD=build/debug PGO=no CFLAGS="-O0 -g" all unit
 
 test: all unit webunit scenarios mail browser fuzz-smoke sanitize
 	@echo "all tests passed"
