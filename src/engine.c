@@ -41,6 +41,7 @@ struct RuleEntry {
                         it: its next test starts there (test_rule) */
     bool have_timer; /* the timer its last test set (timed rules) */
     bool norestart;
+    int at;          /* its place in e->rules (rebuild) */
     int nseeds;      /* (seeds: a change since gives a positive conjunct new candidates) */
     Deps *deps;      /* what its condition reads */
     Seed *seeds;
@@ -140,6 +141,8 @@ void engine_free(Engine *e)
     free_rules(e);
     free(e->rules);
     free(e->timed);
+    free(e->next_timed);
+    free(e->passable);
     free(e->by_attr);
     free(e->by_type);
     free(e->untyped);
@@ -308,20 +311,43 @@ static void index_reads(Engine *e)
 static void list_timed(Engine *e)
 {
     e->timed = xrealloc(e->timed, (size_t)(e->nrules ? e->nrules : 1) * sizeof *e->timed);
+    e->next_timed = xrealloc(e->next_timed, (size_t)(e->nrules + 1) * sizeof *e->next_timed);
     e->ntimed = 0;
     for (int i = 0; i < e->nrules; i++)
         if (e->rules[i].deps && e->rules[i].deps->timed) e->timed[e->ntimed++] = i;
+    e->next_timed[e->nrules] = e->nrules;
+    for (int i = e->nrules - 1; i >= 0; i--)
+        e->next_timed[i] = e->rules[i].deps && e->rules[i].deps->timed ? i : e->next_timed[i + 1];
 }
 
-static void forget(RuleEntry *r)
+/* Can the pass loop pass over the rule without looking at it (run_immediate)?
+ * Kept beside the rules, a byte each, wherever one of these three flags
+ * changes, so that the loop finds the next rule to look at eight at a time. */
+static bool passable(const RuleEntry *re) { return re->known_false && !re->stale && !re->nseeds; }
+
+static void note_passable(Engine *e, const RuleEntry *re) { e->passable[re->at] = passable(re); }
+
+/* rebuild's end: the rules have their places */
+static void place_rules(Engine *e)
+{
+    e->passable = xrealloc(e->passable, (size_t)e->nrules + 8);
+    memset(e->passable + e->nrules, 0, 8);
+    for (int i = 0; i < e->nrules; i++) {
+        e->rules[i].at = i;
+        note_passable(e, &e->rules[i]);
+    }
+}
+
+static void forget(Engine *e, RuleEntry *r)
 {
     r->known_false = r->stale = r->first_empty = r->resume = false;
     r->nseeds = 0;
+    note_passable(e, r);
 }
 
 static void forget_all(Engine *e)
 {
-    for (int i = 0; i < e->nrules; i++) forget(&e->rules[i]);
+    for (int i = 0; i < e->nrules; i++) forget(e, &e->rules[i]);
 }
 
 /* The clock moved: what was known of the rules that read it is void,
@@ -334,7 +360,7 @@ static void new_time(Engine *e, int64_t now)
     for (int k = 0; k < e->ntimed; k++) {
         RuleEntry *r = &e->rules[e->timed[k]];
         if (forward && r->known_false && !r->deps->timed_other && (!r->have_timer || now < r->timer)) continue;
-        forget(r);
+        forget(e, r);
     }
     e->have_now = true;
     e->now = now;
@@ -355,7 +381,7 @@ static void merge_timer(Ctx *cx, bool have, int64_t when)
  * searched from the choices of the solution it found then: the same
  * first solution, without trying again the choices before it.  When
  * it now fails, it is known false as if tested in full. */
-static bool test_rule(const Engine *e, RuleEntry *re, Ctx *cx)
+static bool test_rule(Engine *e, RuleEntry *re, Ctx *cx)
 {
     bool have = cx->have_timer, first_held = true;
     int64_t when = cx->next_timer;
@@ -381,12 +407,14 @@ static bool test_rule(const Engine *e, RuleEntry *re, Ctx *cx)
         first_held = eval_conjunction(cx, re->deps->conj, 1, &first_held);
     }
     re->have_timer = cx->have_timer;
+    assert(!re->have_timer || re->deps->timed); /* (run_immediate merges timers through next_timed) */
     re->timer = cx->next_timer;
     merge_timer(cx, have, when);
     re->known_false = !held && !cx->failed && !re->deps->always;
     re->first_empty = re->known_false && !first_held && re->deps->seedable[0];
     re->stale = false;
     re->nseeds = 0;
+    note_passable(e, re);
     return held;
 }
 
@@ -414,6 +442,7 @@ static void mark_seed(Engine *e, RuleEntry *re, const Read *r, int read, const C
     if (re->nseeds && re->seeds[re->nseeds - 1].conj == r->conj && re->seeds[re->nseeds - 1].id == c->id) return;
     GROW(re->seeds, re->nseeds, re->seedcap);
     re->seeds[re->nseeds++] = (Seed){r->conj, c->id};
+    e->passable[re->at] = false;
 }
 
 /* The change c concerns read `read` of rule `rule`: note it.  Only drain
@@ -433,6 +462,7 @@ static inline __attribute__((always_inline)) void mark(Engine *e, const Interest
     if (re->first_empty && in->conj != 0) return; /* nothing passes the first conjunct */
     if (!in->seeds || re->nseeds == MAX_SEEDS) {
         re->stale = true;
+        e->passable[in->rule] = false;
         return;
     }
     /* a deleted object is nobody's candidate, nor one without the keys */
@@ -524,7 +554,7 @@ static int cmp_seed(const void *x, const void *y)
 
 /* Can the rule's condition hold now?  No only when it was false when last
  * tested and no change since can have made it true (lang_deps.h). */
-static bool may_hold(const Engine *e, RuleEntry *re, Ctx *cx)
+static bool may_hold(Engine *e, RuleEntry *re, Ctx *cx)
 {
     if (!re->known_false || re->stale || e->exhaustive) return true;
     if (!re->nseeds) return false;
@@ -538,6 +568,7 @@ static bool may_hold(const Engine *e, RuleEntry *re, Ctx *cx)
         held = eval_condition_seeded(cx, re->deps->conj, re->deps->nconj, conj, ids, n);
     }
     re->nseeds = 0;
+    note_passable(e, re);
     re->first_empty = false; /* a seed may have given it a solution */
     if (cx->failed) {
         /* let the full test meet the error and report it (unless the
@@ -582,6 +613,9 @@ static size_t rebuild(Engine *e, bool keep_knowledge)
         l->lost = false;
     }
     read_settings(e);
+    /* the places change: what reach says is written into the rules */
+    for (int i = 0; i < e->reach && i < e->nrules; i++) e->rules[i].met = e->events;
+    e->reach = 0;
     RuleEntry *old = e->rules;
     int nold = e->nrules;
     e->rules = NULL;
@@ -653,6 +687,7 @@ static size_t rebuild(Engine *e, bool keep_knowledge)
     if (e->nrules) qsort(e->rules, (size_t)e->nrules, sizeof *e->rules, cmp_rules);
     index_reads(e);
     list_timed(e);
+    place_rules(e);
     e->dirty = false;
     return compiled;
 }
@@ -883,8 +918,9 @@ static Fired ran_away(Engine *e, ObjId rule, Sym order, Ctx *cx, EventRun *r)
 static bool first_meeting(Engine *e, RuleEntry *re, bool *skip)
 {
     *skip = false;
-    if (re->met == e->events) return false;
+    if (re->met == e->events || re->at < e->reach) return false;
     re->met = e->events;
+    if (re->at == e->reach) e->reach = re->at + 1;
     *skip = re->known_false && !re->stale && !re->nseeds && !e->exhaustive;
     return true;
 }
@@ -896,7 +932,7 @@ static uint64_t first_look_max(uint64_t event_max, int limit)
 }
 
 /* The full test of a rule's first meeting, on the first look's allowance. */
-static bool test_first(const Engine *e, RuleEntry *re, Ctx *cx)
+static bool test_first(Engine *e, RuleEntry *re, Ctx *cx)
 {
     Meter *m = &cx->meter;
     Meter event = *m;
@@ -923,7 +959,10 @@ static Fired try_rule(Engine *e, RuleEntry *re, Ctx *cx, EventRun *r, size_t *um
     const ChangeList *l = &p->changes;
     if (l->len || !l->on || l->lost) drain(e); /* else it has nothing to do */
     bool skip, first = first_meeting(e, re, &skip);
-    if (first && !skip) re->nseeds = 0; /* tested in full below */
+    if (first && !skip) {
+        re->nseeds = 0; /* tested in full below */
+        note_passable(e, re);
+    }
     bool may = !skip && (first || may_hold(e, re, cx));
     if (!cx->meter.tripped && !may) {
         merge_timer(cx, re->have_timer, re->timer); /* as its test would */
@@ -1004,10 +1043,45 @@ static void report_broken_rules(const Engine *e, EventRun *r)
  * known false, and nothing changed since.  Met for the first time in
  * the event, it is skipped (first_meeting) as much as met already: the
  * caller notes the meeting. */
-static bool known_still_false(const Engine *e, const RuleEntry *re, const Ctx *cx)
+static bool known_still_false(const Engine *e, int at, const Ctx *cx)
 {
-    return re->known_false && !re->stale && !re->nseeds && !e->pool->changes.len && e->pool->changes.on &&
-           !e->exhaustive && !cx->meter.tripped;
+    assert(e->passable[at] == passable(&e->rules[at]));
+    return e->passable[at] && !e->pool->changes.len && e->pool->changes.on && !e->exhaustive && !cx->meter.tripped;
+}
+
+/* The first place from `at` on (at <= nrules) of a rule the pass loop
+ * must look at, or nrules: eight places a step, on the bytes of
+ * passable (a 0 after the last rule stops it). */
+static int next_to_look_at(const Engine *e, int at)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t ones = 0x0101010101010101ULL;
+    for (;; at += 8) {
+        uint64_t w;
+        memcpy(&w, e->passable + at, sizeof w);
+        uint64_t zero = ~w & ones; /* a bit at each place not passable */
+        if (zero) return at + __builtin_ctzll(zero) / 8;
+    }
+#else
+    while (e->passable[at]) at++;
+    return at;
+#endif
+}
+
+/* The pass loop passes over the rules at [from, to), all known still
+ * false: each is met (first_meeting) and its timer counts, as if tested.
+ * A pass begins at 0 and goes up, so the rules met in the event are
+ * mostly those before e->reach, which then says it for them. */
+static void pass_over(Engine *e, Ctx *cx, int from, int to)
+{
+    for (int i = from; i < to; i++) assert(passable(&e->rules[i]) && e->passable[i]);
+    if (from <= e->reach) {
+        if (to > e->reach) e->reach = to;
+    } else {
+        for (int i = from; i < to; i++) e->rules[i].met = e->events;
+    }
+    for (int t = e->next_timed[from]; t < to; t = e->next_timed[t + 1])
+        merge_timer(cx, e->rules[t].have_timer, e->rules[t].timer);
 }
 
 /* Immediate evaluation: after a firing that changed the pool, start again
@@ -1019,18 +1093,13 @@ static void run_immediate(Engine *e, Ctx *cx, EventRun *r, Seen *seen)
     cx->have_timer = false;
     for (int i = 0; i < e->nrules;) {
         RuleEntry *re = &e->rules[i];
-        if (known_still_false(e, re, cx)) {
+        if (known_still_false(e, i, cx)) {
             /* and so are the rules after it whose own state says so: the
              * rest of known_still_false does not change while they are
              * passed over, so it is not read again */
-            const unsigned long events = e->events;
-            const int n = e->nrules;
-            do {
-                re->met = events; /* as first_meeting would */
-                merge_timer(cx, re->have_timer, re->timer); /* as its test would */
-                re++;
-                i++;
-            } while (i < n && re->known_false && !re->stale && !re->nseeds);
+            int to = next_to_look_at(e, i + 1);
+            pass_over(e, cx, i, to);
+            i = to;
             continue;
         }
         size_t umark;
@@ -1182,6 +1251,7 @@ void engine_run(Engine *e, int64_t now, EventRun *r)
     new_time(e, now);
     report_broken_rules(e, r);
     e->events++;
+    e->reach = 0;
     /* what a rule's search may resume from is this event's alone: the
      * meter then charges a fresh process and a warm one alike */
     e->resuming = !e->shadow && !e->exhaustive;
@@ -1319,6 +1389,7 @@ void engine_memo_restore(Engine *e, const EngineMemo *m)
             GROW(re->seeds, re->nseeds, re->seedcap);
             re->seeds[re->nseeds++] = m->seeds[r->seed0 + k];
         }
+        note_passable(e, re);
     }
     ChangeList *l = &e->pool->changes;
     if (m->nchanges > l->cap) {

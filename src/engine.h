@@ -66,6 +66,13 @@ typedef struct Engine {
     int nrules, rulecap;
     int *timed;            /* the places in rules of those that read the clock */
     int ntimed;
+    int *next_timed;       /* [i]: the first place from i on of a rule that reads
+                              the clock (nrules if none); [nrules] = nrules */
+    unsigned char *passable; /* [i]: 1 if rule i is known false, not stale and
+                              has no seeds (engine.c, note_passable); a 0 after
+                              the last rule and padding to read a word at any i */
+    int reach;             /* the rules before this place were met in this
+                              event (first_meeting), their `met` not written */
     bool dirty;            /* rules or settings changed: rebuild the order */
     Interest *by_attr;     /* sorted by key: reads of each attribute name */
     Interest *by_type;     /* sorted by key: reads limited to each type */
