@@ -921,7 +921,7 @@ static bool first_meeting(Engine *e, RuleEntry *re, bool *skip)
     if (re->met == e->events || re->at < e->reach) return false;
     re->met = e->events;
     if (re->at == e->reach) e->reach = re->at + 1;
-    *skip = re->known_false && !re->stale && !re->nseeds && !e->exhaustive;
+    *skip = passable(re) && !e->exhaustive;
     return true;
 }
 

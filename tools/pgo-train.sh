@@ -10,15 +10,26 @@
 #   - random games of Suber's Nomic, both versions (bench/suber_random.c);
 #   - the demo: a short game of favor through the command line.
 # The figures these runs print are not checked here: the test suites do.
+# A game that fails stops the build, saying which and where its output is
+# (`make PGO=no` builds without the profile meanwhile).
 set -eu
 DIR=$1
 T=$DIR/train
 rm -rf "$T" && mkdir -p "$T"
 CITY=tests/data/city/moves_200_20.txt
-"$DIR/engine-city" "$CITY" > "$T/city.out" 2>&1
-"$DIR/engine-city" "$CITY" --store "$T/city.db" > "$T/store.out" 2>&1
-"$DIR/nomic" replay "$T/city.db" > "$T/replay.out" 2>&1
-"$DIR/suber-random" --variant suber --games 30 --quiet > "$T/suber.out" 2>&1
-"$DIR/suber-random" --variant suber1982 --games 10 --quiet > "$T/suber1982.out" 2>&1
-NOMIC=$DIR/nomic sh tools/demo.sh "$T/demo.db" > "$T/demo.out" 2>&1
+# play NAME COMMAND...: COMMAND's output into $T/NAME.out
+play() {
+    name=$1
+    shift
+    "$@" > "$T/$name.out" 2>&1 && return
+    echo "pgo-train.sh: the training game '$name' failed (exit $?): $*; its output is in $T/$name.out;" \
+        "make PGO=no builds without a profile" >&2
+    exit 1
+}
+play city "$DIR/engine-city" "$CITY"
+play store "$DIR/engine-city" "$CITY" --store "$T/city.db"
+play replay "$DIR/nomic" replay "$T/city.db"
+play suber "$DIR/suber-random" --variant suber --games 30 --quiet
+play suber1982 "$DIR/suber-random" --variant suber1982 --games 10 --quiet
+play demo env NOMIC="$DIR/nomic" sh tools/demo.sh "$T/demo.db"
 rm -rf "$T"

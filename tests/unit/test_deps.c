@@ -461,6 +461,40 @@ static void charges_are_those_of_a_fresh_process(void **state)
     charges_do_not_depend_on_memory("suber", 14, 300, false);
 }
 
+/* Rule 3 takes the move's changes in; rule 4, known false, is then
+ * passed over, unread, before rule 5 fires; the firing makes a rule (the
+ * order is rebuilt, the rules move) and wakes rule 4, which is then
+ * tested.  That test is not the event's first look at rule 4 (the pass
+ * met it), so the event pays for it, as it pays in a fresh process,
+ * whose first look tested rule 4 in full. */
+static void charges_agree_when_a_firing_moves_the_rules(void **state)
+{
+    const char *set =
+        "objectId: 1\ntype: engineSettings\nrunType: rule\n\n"
+        "objectId: 2\ntype: x\nn: 0\n\n"
+        "objectId: 3\ntype: rule\nruleOrder: 5\n"
+        "if: exists(type==\"move\" & made!=T) & exists(type==\"y\")\nthen: halt()\n\n"
+        "objectId: 4\ntype: rule\nruleOrder: 10\n"
+        "if: exists(type==\"x\" & n==1 & objectId==%x)\nthen: set(objectId==%x)(n==0)\n\n"
+        "objectId: 5\ntype: rule\nruleOrder: 20\n"
+        "if: exists(type==\"move\" & made!=T & objectId==%m) & exists(type==\"x\" & objectId==%x)\n"
+        "then: set(objectId==%m)(made==T) & set(objectId==%x)(n==1) &\n"
+        "      create(type==\"rule\" & ruleOrder==\"30\" & if==\"F\" & then==\"halt()\")\n";
+    Game *warm = unit_game(set), *cold = unit_game(set);
+    for (int step = 0; step < 4; step++) {
+        Charges cw = {0}, cc = {0};
+        engine_invalidate(cold->eng); /* a fresh process: nothing known */
+        assert_true(game_move(warm, "a@x", 1000 + step, "subtype: poke\n", false, charge, &cw));
+        assert_true(game_move(cold, "a@x", 1000 + step, "subtype: poke\n", false, charge, &cc));
+        charges_agree(&cw, &cc, step);
+        assert_int_equal(warm->pool->state_hash, cold->pool->state_hash);
+    }
+    assert_string_equal(unit_attr(warm, "x", "n"), "0"); /* rule 4 fired after each move */
+    assert_int_equal(pool_lookup(warm->pool, SYM_type, sym_cstr("rule"))->live, 3 + 4);
+    game_close(warm);
+    game_close(cold);
+}
+
 int run_deps_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -474,6 +508,7 @@ int run_deps_tests(void)
         cmocka_unit_test(shadow_evaluation_agrees_with_exhaustive),
         cmocka_unit_test(rolled_back_memo_agrees_with_exhaustive),
         cmocka_unit_test(charges_are_those_of_a_fresh_process),
+        cmocka_unit_test(charges_agree_when_a_firing_moves_the_rules),
     };
     return cmocka_run_group_tests_name("deps", tests, NULL, NULL);
 }
