@@ -541,7 +541,7 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
     /* random even when the seed is given: a seed may be guessed, the key
      * must not be */
     uint64_t key[2] = {random_seed(), random_seed()};
-    pool_set_hash_key(g->pool, key);
+    pool_set_hash_key(g->pool, key, POOL_HASH_VERSION);
     Buf sugar = {0};
     for (int i = 0; i < nsets; i++) {
         const char *label;
@@ -584,6 +584,8 @@ Game *game_init(const char *path, const char **sets, int nsets, bool have_seed, 
     char hk[33];
     snprintf(hk, sizeof hk, "%016" PRIx64 "%016" PRIx64, key[0], key[1]);
     ok = ok && store_meta_set(g->st, "hash_key", hk);
+    snprintf(v, sizeof v, "%d", POOL_HASH_VERSION);
+    ok = ok && store_meta_set(g->st, "hash_version", v);
     g->eng->created = time;
     snprintf(v, sizeof v, "%" PRId64, time);
     ok = ok && store_meta_set(g->st, "created", v);
@@ -628,16 +630,31 @@ static bool queue_row(void *ud, const OutRow *r)
 
 /* The key of the state hash, kept private in the meta like the seed.  A
  * game made before there was one has none: its hash is then keyed with
- * zeros (and the hashes it journaled before do not replay). */
-static bool load_hash_key(Game *g)
+ * zeros (and the hashes it journaled before do not replay).  A game made
+ * before the hash had versions has none either: it keeps version 1. */
+static bool load_hash_key(Game *g, Buf *err)
 {
     uint64_t key[2] = {0, 0};
     char *v;
     int got = store_meta_read(g->st, "hash_key", &v);
     if (got > 0 && sscanf(v, "%16" SCNx64 "%16" SCNx64, &key[0], &key[1]) != 2) key[0] = key[1] = 0;
     free(v);
-    pool_set_hash_key(g->pool, key);
-    return got >= 0;
+    int version = 1;
+    int got_version = store_meta_read(g->st, "hash_version", &v);
+    if (got_version > 0) version = (int)strtol(v, NULL, 10);
+    free(v);
+    if (got < 0 || got_version < 0) {
+        buf_printf(err, "%s", store_error(g->st));
+        return false;
+    }
+    if (version < 1 || version > POOL_HASH_VERSION) {
+        buf_printf(err, "the game's state hash is of version %d, and this build knows versions 1 to %d: "
+                        "a newer build made the game",
+                   version, POOL_HASH_VERSION);
+        return false;
+    }
+    pool_set_hash_key(g->pool, key, version);
+    return true;
 }
 
 /* ---- checkpoints of the objects table ----
@@ -743,8 +760,7 @@ bool game_load(Game *g, Buf *err)
         buf_printf(err, "%s", store_error(g->st));
         return false;
     }
-    bool ok = load_hash_key(g);
-    if (!ok) buf_printf(err, "%s", store_error(g->st));
+    bool ok = load_hash_key(g, err);
     ObjId next = 0;
     if (ok && !(ok = load_meta(g, &next))) buf_printf(err, "%s", store_error(g->st));
     ok = ok && store_load_objects(g->st, g->pool, err) && load_changes_since_checkpoint(g, err);
@@ -804,9 +820,10 @@ static bool copy_set(void *ud, const char *label, const char *text)
 Game *game_init_copy(const char *path, Game *from, bool force, Buf *err)
 {
     static const char *const keys[] = {"seed",    "seed_salt",       "seed_commitment", "seed_revealed",
-                                       "hash_key", "created",        "move_index_from", "sugar"};
+                                       "hash_key", "hash_version",   "created",         "move_index_from",
+                                       "sugar"};
     Game *g = game_memory(from->seed);
-    pool_set_hash_key(g->pool, from->pool->hash_key);
+    pool_set_hash_key(g->pool, from->pool->hash_key, from->pool->hash_version);
     g->eng->created = from->eng->created;
     g->move_index_from = from->move_index_from;
     g->st = store_open(path, true, force, err);

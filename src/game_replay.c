@@ -67,7 +67,8 @@ bool game_replay(Game *g)
      * (a fifth of the time) would be built for nothing, and they change
      * neither (the meter does not count them) */
     r.mem->eng->trace_on = false;
-    pool_set_hash_key(r.mem->pool, g->pool->hash_key); /* the game's: every hash depends on it */
+    /* the game's key and version: every hash depends on them */
+    pool_set_hash_key(r.mem->pool, g->pool->hash_key, g->pool->hash_version);
     bool ok = false;
     if (store_each_initial(g->st, load_initial, &r)) {
         if (!store_each_event(g->st, 1, 0x7fffffffL, replay_event, &r)) {

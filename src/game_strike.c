@@ -688,7 +688,7 @@ static Game *memory_run(Game *g)
 {
     Game *m = game_memory(g->seed);
     m->eng->created = g->eng->created;
-    pool_set_hash_key(m->pool, g->pool->hash_key);
+    pool_set_hash_key(m->pool, g->pool->hash_key, g->pool->hash_version);
     if (store_each_initial(g->st, load_set, m)) return m;
     game_close(m);
     return NULL;

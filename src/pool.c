@@ -50,12 +50,26 @@ static uint64_t key_hash(const Pool *p, Sym value)
     return hash_mix((uint64_t)(value >> 3) ^ p->slots_seed) << 3 | (value & 7);
 }
 
-/* The state hash's terms, SipHash under the game's key (pool.h) over
- * unambiguous encodings: eight bytes of head (the id, a tag, and for an
- * attribute the name's length), then the name and the value.  The texts
- * themselves are hashed, not their Sym numbers (which differ between runs)
- * nor their FNV hashes (which anyone can make collide). */
+/* The state hash's terms, in version 1 SipHash under the game's key
+ * (pool.h) over unambiguous encodings: eight bytes of head (the id, a tag,
+ * and for an attribute the name's length), then the name and the value.
+ * The texts themselves are hashed, not their Sym numbers (which differ
+ * between runs) nor their FNV hashes (which anyone can make collide).
+ * Version 2 hashes each text alone under the key, once (the text keeps
+ * it: sym_keyed_hash), and mixes those with the id (term_v2): a SipHash
+ * of every new triple was 8% of Engine City's instructions. */
 enum { TAG_EXISTS = 1, TAG_ATTR = 2, TAG_LONG_NAME = 3 };
+
+/* Version 2's term of an attribute (docs/formats.md), with hash_mix
+ * (murmur3's finalizer, a bijection of 64 bits): without the key the
+ * texts' hashes are unknown, and so is every term; the inner mix makes
+ * the name and the id one number before the value is added, so that two
+ * objects exchanging their values change the sum. */
+static uint64_t term_v2(const Pool *p, ObjId id, Sym name, Sym value)
+{
+    uint64_t a = sym_keyed_hash(name, p->hash_key), b = sym_keyed_hash(value, p->hash_key);
+    return hash_mix(hash_mix(a ^ ((uint64_t)id | (uint64_t)TAG_ATTR << 32) * 0x9e3779b97f4a7c15ULL) + b);
+}
 
 /* The terms of the triples set and unset most recently, by (id, name,
  * value): undoing a change, or making it again (as a search does, over
@@ -81,6 +95,7 @@ static uint64_t triple_hash_computed(const Pool *p, ObjId id, Sym name, Sym valu
 
 static __attribute__((noinline)) uint64_t triple_hash(const Pool *p, ObjId id, Sym name, Sym value)
 {
+    if (p->hash_version >= 2) return term_v2(p, id, name, value);
     if (!p->hash_memo) return triple_hash_computed(p, id, name, value);
     size_t i = hash_mix((uint64_t)id * 0x9e3779b97f4a7c15ULL ^ (uint64_t)name << 32 ^ value) & (HASH_MEMO - 1);
     if (p->hash_memo->e[i].name == name && p->hash_memo->e[i].id == id && p->hash_memo->e[i].value == value)
@@ -235,7 +250,7 @@ static uint64_t triple_hash_computed(const Pool *p, ObjId id, Sym name, Sym valu
 
 uint64_t pool_term_hash(const Pool *p, ObjId id, Sym name, Sym value)
 {
-    return triple_hash_computed(p, id, name, value);
+    return p->hash_version >= 2 ? term_v2(p, id, name, value) : triple_hash_computed(p, id, name, value);
 }
 
 /* ---- an event's new objects (pool_fresh_open) ----
@@ -323,9 +338,11 @@ static void vals_resize(Obj *o, uint32_t n)
 
 static uint64_t exist_hash(const Pool *p, ObjId id)
 {
+    uint64_t head = (uint64_t)id | (uint64_t)TAG_EXISTS << 32;
+    if (p->hash_version >= 2) return hash_mix(hash_mix(head ^ p->hash_key[0]) + p->hash_key[1]);
     SipHash h; /* siphash24 of the eight bytes, without writing them out */
     sip_init(&h, p->hash_key);
-    sip_add_u64(&h, (uint64_t)id | (uint64_t)TAG_EXISTS << 32);
+    sip_add_u64(&h, head);
     return sip_end(&h);
 }
 
@@ -338,6 +355,7 @@ Pool *pool_new(void)
     p->next_id = 1;
     p->ranges_gen = 1; /* (a new shape's slots_gen is 0) */
     p->fresh_from = NO_WINDOW;
+    p->hash_version = POOL_HASH_VERSION;
     p->lookup_memo = xcalloc(1, sizeof *p->lookup_memo);
     p->long_memo = xcalloc(1, sizeof *p->long_memo);
     if (!random_bytes(&p->slots_seed, sizeof p->slots_seed)) p->slots_seed = (uint64_t)(uintptr_t)p ^ p->generation;
@@ -1320,11 +1338,12 @@ void pool_fresh_close(Pool *p)
 
 /* ---- the key, the public digest, and repeats ---- */
 
-void pool_set_hash_key(Pool *p, const uint64_t key[2])
+void pool_set_hash_key(Pool *p, const uint64_t key[2], int version)
 {
     pool_fresh_close(p);
     p->hash_key[0] = key[0];
     p->hash_key[1] = key[1];
+    p->hash_version = version;
     hash_memo_clear(p);
     p->state_hash = 0;
     IDSET_FOREACH (&p->all, id) {

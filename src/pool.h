@@ -26,8 +26,10 @@
  *  - state_hash is the sum over live objects of a hash of the id and of every
  *    (id, name, value) triple: order-independent and updated per change, so
  *    the engine can spot a possibly repeated state in O(1).  The terms are
- *    SipHash under hash_key, the game's secret: no player can choose values
- *    that make two states collide, nor learn from the hash what a value is.
+ *    keyed by hash_key, the game's secret (SipHash of each triple in version
+ *    1; in version 2 a mix of the id and the SipHash of each text, which
+ *    the text keeps): no player can choose values that make two states
+ *    collide, nor learn from the hash what a value is.
  *    A match is still only a candidate: pool_unchanged_since confirms it.
  *  - While logging is on, every change appends an undo record; pool_undo_to
  *    rolls the pool back to an earlier mark exactly (ids included).
@@ -185,6 +187,7 @@ typedef struct Pool {
                           cheaply until pool_fresh_close; (ObjId)-1: none */
     size_t fresh_undo; /* the undo records since pool_fresh_open */
     uint64_t hash_key[2]; /* the game's secret (store meta hash_key) */
+    int hash_version;     /* how its terms are made (store meta hash_version) */
     struct HashMemo *hash_memo; /* recent terms of state_hash (pool.c) */
     struct LookupMemo *lookup_memo; /* lists pool_lookup_at found (pool.c) */
     struct LongMemo *long_memo;     /* the last long terms of state_hash (pool.c) */
@@ -254,8 +257,12 @@ size_t pool_mark(const Pool *p);
 void pool_undo_to(Pool *p, size_t mark);
 void pool_forget_undo(Pool *p); /* drop the log (commit) */
 
-/* Sets the key of the state hash and computes the hash again under it. */
-void pool_set_hash_key(Pool *p, const uint64_t key[2]);
+/* The state hash's definition that new games take (docs/formats.md); a
+ * game keeps the version it was made with. */
+#define POOL_HASH_VERSION 2
+/* Sets the key and version of the state hash and computes the hash again
+ * under them. */
+void pool_set_hash_key(Pool *p, const uint64_t key[2], int version);
 /* An event's window (pool.c): the objects it creates are hashed cheaply
  * while it runs, and given their keyed terms at the close, so that
  * state_hash is the keyed hash again.  Only the loop check reads

@@ -127,6 +127,7 @@ static void seed_fields(Buf *b, Game *g)
     if (key) {
         buf_puts(b, ",\"hashKey\":");
         json_string(b, key, strlen(key));
+        buf_printf(b, ",\"hashVersion\":%d", g->pool->hash_version);
     }
     free(key);
     free(commitment);

@@ -98,6 +98,10 @@ struct SymTable {
     ImmTexts imm;    /* the texts of the immediates asked for since the last collection */
     mpq_t imm_nums[IMM_NUMS]; /* the rationals of the immediates sym_num gave last */
     int imm_num_next;
+    uint64_t *keyed;     /* by Sym: sym_keyed_hash under keyed_key (0: not yet) */
+    size_t keyedcap;
+    uint64_t keyed_key[2];
+    bool keyed_on;       /* keyed_key is set */
     bool ready;
 };
 
@@ -449,6 +453,7 @@ static Sym atom_new(const char *s, size_t n, uint64_t h)
     }
     /* made while a collection marks: in use (a slot past the marks is) */
     if (tb->marks && id < tb->nmarks) tb->marks[id / 64] |= 1ULL << (id % 64);
+    if (id < tb->keyedcap) tb->keyed[id] = 0; /* (a slot reused: another text) */
     Atom *a = &tb->atoms[id];
     memset(a, 0, sizeof *a);
     if (n < INLINE_TEXT) {
@@ -617,6 +622,7 @@ void value_shutdown(void)
     free(tb->nums);
     free(tb->free_nums);
     imm_texts_free(&tb->imm);
+    free(tb->keyed);
     for (int i = 0; i < IMM_NUMS; i++) mpq_clear(tb->imm_nums[i]);
     memset(tb, 0, sizeof *tb); /* empty, and ready for value_init */
 }
@@ -672,6 +678,37 @@ const char *sym_text(Sym s)
 size_t sym_len(Sym s) { return is_imm(s) ? imm_len(imm_value(s)) : tab()->atoms[s].len; }
 uint64_t sym_hash(Sym s) { return hash_bytes(sym_text(s), sym_len(s)); }
 bool sym_is_number(Sym s) { return is_imm(s) || tab()->atoms[s].kind != NOT_NUMBER; }
+
+/* The table keeps the keyed hash of each text it was asked for, under one
+ * key at a time: a table serves one game (sym_use), or a process's games
+ * one after the other, and a new key empties what it kept.  An immediate
+ * has no atom to keep it with, and its number is mixed with the key
+ * instead (docs/formats.md): SipHash of its digits was 2% of Engine
+ * City's instructions (ids and times are immediates). */
+uint64_t sym_keyed_hash(Sym s, const uint64_t key[2])
+{
+    SymTable *tb = tab();
+    if (is_imm(s)) return hash_mix(hash_mix(((uint64_t)imm_value(s) | (uint64_t)4 << 32) ^ key[1]) + key[0]);
+    if (!tb->keyed_on || tb->keyed_key[0] != key[0] || tb->keyed_key[1] != key[1]) {
+        if (tb->keyed) memset(tb->keyed, 0, tb->keyedcap * sizeof *tb->keyed);
+        tb->keyed_key[0] = key[0];
+        tb->keyed_key[1] = key[1];
+        tb->keyed_on = true;
+    }
+    if (s >= tb->keyedcap) {
+        size_t cap = tb->atomcap > s ? tb->atomcap : (size_t)s + 1;
+        tb->keyed = xrealloc(tb->keyed, cap * sizeof *tb->keyed);
+        memset(tb->keyed + tb->keyedcap, 0, (cap - tb->keyedcap) * sizeof *tb->keyed);
+        tb->keyedcap = cap;
+    }
+    uint64_t h = tb->keyed[s];
+    if (h) return h;
+    ASSERT_LIVE(s);
+    const Atom *a = &tb->atoms[s];
+    h = siphash24(key, atom_text(a), a->len);
+    tb->keyed[s] = h; /* (a hash of 0 is computed each time: one text in 2^64) */
+    return h;
+}
 
 size_t sym_digits(Sym s, char *b)
 {

@@ -79,6 +79,10 @@ Sym sym_cstr(const char *s);
 const char *sym_text(Sym s);
 size_t sym_len(Sym s);
 uint64_t sym_hash(Sym s); /* stable hash of the text (not of the Sym) */
+/* The text's hash under key (the state hash's version 2, docs/formats.md):
+ * SipHash-2-4 of the text, kept with it; for an immediate, a keyed mix of
+ * its number */
+uint64_t sym_keyed_hash(Sym s, const uint64_t key[2]);
 size_t sym_count(void);    /* texts interned now */
 
 /* The collector: sym_gc_due() says whether texts have piled up since the

@@ -206,6 +206,14 @@ expect_cmp now.txt out "format 3: the state after the new events, from the chang
 "$NOMIC" show f3.db --at 10 >out
 expect_cmp "$SRCDIR/tests/data/format3/favor.show" out "format 3: the state before them, still"
 expect_status 0 "format 3: replay agrees with the journal, old events and new" "$NOMIC" replay f3.db
+# made before the state hash had versions: it keeps version 1's
+expect_eq "$(sqlite3 f3.db "SELECT count(*) FROM meta WHERE key='hash_version'")" "0" "format 3: the hash keeps its version"
+"$NOMIC" reveal f3.db >out 2>&1
+expect_in out "hash version: 1 " "format 3: reveal says the hash is of version 1"
+sqlite3 f3.db "INSERT INTO meta VALUES('hash_version','3')"
+"$NOMIC" show f3.db >out 2>&1
+expect_eq "$?" "2" "a hash of a version this build does not know: the game is refused"
+expect_in out "state hash is of version 3, and this build knows versions 1 to 2" "and says why"
 
 for args in "show g.db --type nothing --json" "show g.db --json" "log g.db --json" "outbox g.db --json"; do
     # shellcheck disable=SC2086

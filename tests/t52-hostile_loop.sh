@@ -55,10 +55,15 @@ expect_in reveal.out "hash key: $key" "reveal publishes the key"
 # with it, anyone can recompute the published hash as docs/formats.md says
 "$NOMIC" show G --json >show.json
 revealed=$(sed -n 's/^hash key: //p' reveal.out)
-python3 "$HERE/public_hash.py" "$revealed" show.json log.json >check.out 2>&1
+version=$(sed -n 's/^hash version: \([0-9]*\) .*/\1/p' reveal.out)
+expect_eq "$version" "2" "reveal says how the hash is made: a new game's is of version 2"
+expect_eq "$(sqlite3 G "SELECT value FROM meta WHERE key='hash_version'")" "2" "which the meta keeps"
+python3 "$HERE/public_hash.py" "$revealed" "$version" show.json log.json >check.out 2>&1
 expect_eq "$(cat check.out)" "matches" "the published hash follows from the state and the revealed key"
-python3 "$HERE/public_hash.py" "$key2" show.json log.json >check.out 2>&1
+python3 "$HERE/public_hash.py" "$key2" "$version" show.json log.json >check.out 2>&1
 expect_in check.out "differs" "and not from another key"
+python3 "$HERE/public_hash.py" "$revealed" 1 show.json log.json >check.out 2>&1
+expect_in check.out "differs" "nor under version 1's definition"
 
 # ----------------------------------------------------- real loops stay loops
 loop_set() { # FILE EVALUATION NORESTART: a light flipped for ever, and a

@@ -37,6 +37,7 @@ static int run(CmdCall *c)
     }
     if (key) printf("hash key: %s\n", key);
     else printf("hash key: none (this game was made before the state hash was keyed: it is keyed with zeros)\n");
+    printf("hash version: %d (docs/formats.md: how the state hash is made from the key)\n", g->pool->hash_version);
     if (!g->halted)
         fprintf(stderr, "nomic reveal: the game has not ended: from now on anyone can predict its draws "
                         "and test guesses of its private values against the published hashes\n");
@@ -66,7 +67,8 @@ const CmdSpec cmd_reveal = {
     .more = "It prints the seed and the salt and checks them against the commitment `init` printed (warning when\n"
             "the game has not ended: its draws become predictable), and from then on `/api/game` shows them too.\n"
             "It also prints the key of the state hash (`hash key:`, drawn at `init` whatever the seed, and on\n"
-            "`/api/game` as `hashKey` from then on): with it the hashes the journal published can be recomputed,\n"
+            "`/api/game` as `hashKey` from then on) and the version of its definition (`hash version:`, and\n"
+            "`hashVersion`; docs/formats.md): with them the hashes the journal published can be recomputed,\n"
             "and private values guessed and checked against them.\n",
     .run = run,
 };

@@ -74,7 +74,7 @@ static void term_hash_is_siphash_of_its_bytes(void **state)
     unsigned char m[8 + 2 * MAX];
     Pool *p = pool_new();
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
-        pool_set_hash_key(p, keys[k]);
+        pool_set_hash_key(p, keys[k], 1);
         for (size_t d = 0; d < sizeof ids / sizeof *ids; d++)
             for (int nl = 0; nl <= MAX; nl++)
                 for (int vl = 0; vl <= MAX; vl++) {
@@ -104,17 +104,99 @@ static void term_hash_of_a_very_long_name(void **state)
     memset(m + 16, 'n', nl);
     memcpy(m + 16 + nl, "val", 3);
     Pool *p = pool_new();
-    pool_set_hash_key(p, key);
+    pool_set_hash_key(p, key, 1);
     Sym name = sym_intern((const char *)m + 16, nl);
     assert_true(pool_term_hash(p, 7, name, sym_cstr("val")) == siphash24(key, m, 16 + nl + 3));
     pool_free(p);
     free(m);
 }
 
+/* Version 2's term (docs/formats.md), computed here from its definition:
+ * murmur3's finalizer, and SipHash-2-4 of each text alone. */
+static uint64_t fmix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+/* A text's hash: SipHash-2-4 of its bytes, but for a whole number from 0
+ * to 2^31 - 1 written as such (no sign, no leading zero): a keyed mix of
+ * the number. */
+static uint64_t text_v2(const uint64_t key[2], const char *t, size_t n)
+{
+    uint64_t v = 0;
+    bool number = n >= 1 && n <= 10 && !(t[0] == '0' && n > 1);
+    for (size_t i = 0; i < n && number; i++) {
+        number = t[i] >= '0' && t[i] <= '9';
+        v = v * 10 + (uint64_t)(t[i] - '0');
+    }
+    if (number && v < (uint64_t)1 << 31) return fmix(fmix((v | (uint64_t)4 << 32) ^ key[1]) + key[0]);
+    return siphash24(key, t, n);
+}
+
+static uint64_t term_v2_of(const uint64_t key[2], ObjId id, const char *name, size_t nl, const char *value, size_t vl)
+{
+    uint64_t a = text_v2(key, name, nl), b = text_v2(key, value, vl);
+    return fmix(fmix(a ^ ((uint64_t)id | (uint64_t)2 << 32) * 0x9e3779b97f4a7c15ULL) + b);
+}
+
+/* Version 2's terms follow the definition, for texts of every length up
+ * to 100 and for numbers (which have no text kept: immediates), under two
+ * keys used in turn (a table keeps the texts' hashes under one key: the
+ * other makes it forget them), and across collections that give a freed
+ * text's Sym number to another text. */
+static void term_v2_follows_its_definition(void **state)
+{
+    static const uint64_t keys[][2] = {{0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL},
+                                       {0xfedcba9876543210ULL, 0x0123456789abcdefULL}};
+    Pool *p[2] = {pool_new(), pool_new()};
+    for (int k = 0; k < 2; k++) pool_set_hash_key(p[k], keys[k], 2);
+    char t[101];
+    for (int round = 0; round < 3; round++) {
+        for (int n = 1; n <= 100; n++) {
+            for (int i = 0; i < n; i++) t[i] = (char)('a' + (i * 7 + n + round * 13) % 26);
+            t[n] = 0;
+            Sym text = sym_intern(t, (size_t)n);
+            /* an immediate, a number too large for one, and digits that are
+             * no number's own writing */
+            char num[24];
+            int nn = round == 0   ? snprintf(num, sizeof num, "%d", n * 1000003)
+                     : round == 1 ? snprintf(num, sizeof num, "%lld", 2147483648LL + n)
+                                  : snprintf(num, sizeof num, "0%d", n);
+            Sym number = sym_intern(num, (size_t)nn);
+            for (int again = 0; again < 2; again++)
+                for (int k = 0; k < 2; k++) {
+                    assert_true(pool_term_hash(p[k], (ObjId)n, text, number) ==
+                                term_v2_of(keys[k], (ObjId)n, t, (size_t)n, num, (size_t)nn));
+                    assert_true(pool_term_hash(p[k], 0xffffffffu, number, text) ==
+                                term_v2_of(keys[k], 0xffffffffu, num, (size_t)nn, t, (size_t)n));
+                }
+        }
+        /* every text above unused: a collection frees them */
+        sym_gc_begin();
+        pool_mark_syms(p[0]);
+        pool_mark_syms(p[1]);
+        sym_gc_end();
+    }
+    /* an object's existence: murmur3's finalizer of the keyed id */
+    pool_set(p[0], pool_create(p[0]), SYM_type, sym_cstr("x"));
+    uint64_t exists = fmix(fmix(((uint64_t)1 | (uint64_t)1 << 32) ^ keys[0][0]) + keys[0][1]);
+    assert_true(p[0]->state_hash == exists + term_v2_of(keys[0], 1, "type", 4, "x", 1));
+    for (int k = 0; k < 2; k++) pool_free(p[k]);
+}
+
+/* The version the tests below make their pools with: each runs under
+ * every version (every_version). */
+static int version = POOL_HASH_VERSION;
+
 static Pool *two_objects(const uint64_t key[2], bool reversed)
 {
     Pool *p = pool_new();
-    pool_set_hash_key(p, key);
+    pool_set_hash_key(p, key, version);
     ObjId a = pool_create(p), b = pool_create(p);
     const char *names[] = {"type", "score", "nickname"}, *values[] = {"player", "12", "ann"};
     for (int k = 0; k < 3; k++) {
@@ -136,10 +218,10 @@ static void hash_follows_content_and_key(void **state)
     pool_set(y, 2, sym_cstr("nickname"), sym_cstr("bob"));
     assert_true(x->state_hash == y->state_hash);
     uint64_t before = x->state_hash;
-    pool_set_hash_key(x, other);
+    pool_set_hash_key(x, other, version);
     assert_true(x->state_hash != before);
     assert_true(pool_public_hash(x) != pool_public_hash(y));
-    pool_set_hash_key(x, key);
+    pool_set_hash_key(x, key, version);
     assert_true(x->state_hash == before);
     assert_true(pool_public_hash(x) == pool_public_hash(y));
     /* "5" and "5.0" are equal numbers but different texts: different states */
@@ -179,8 +261,8 @@ static void memo_changes_no_hash(void **state)
             assert_true(with->state_hash == without->state_hash);
         }
         if (step == 1000) {
-            pool_set_hash_key(with, other);
-            pool_set_hash_key(without, other);
+            pool_set_hash_key(with, other, version);
+            pool_set_hash_key(without, other, version);
         }
         if (step % 100 == 0) {
             pool_forget_undo(with);
@@ -224,7 +306,7 @@ static void long_terms_kept_change_no_hash(void **state)
         }
         if (step % 25 == 10) { /* (not every step: a new key empties what is kept) */
             uint64_t kept = p->state_hash;
-            pool_set_hash_key(p, key); /* every term computed afresh */
+            pool_set_hash_key(p, key, version); /* every term computed afresh */
             assert_true(p->state_hash == kept);
         }
     }
@@ -310,7 +392,7 @@ static void window_changes_no_hash(void **state)
             for (int k = 0; k < 2; k++) pool_forget_undo(both[k]);
     }
     uint64_t kept = win->state_hash;
-    pool_set_hash_key(win, key); /* every term computed afresh */
+    pool_set_hash_key(win, key, version); /* every term computed afresh */
     assert_true(win->state_hash == kept);
     pool_free(win);
     pool_free(plain);
@@ -356,6 +438,19 @@ typedef struct Forger {
     bool armed;
     uint64_t first;
 } Forger;
+
+/* test_every_version: the test run under each version of the state hash */
+#define EVERY_VERSION(test)                                                                                        \
+    static void test##_every_version(void **state)                                                                 \
+    {                                                                                                              \
+        for (version = 1; version <= POOL_HASH_VERSION; version++) test(state);                                    \
+        version = POOL_HASH_VERSION;                                                                               \
+    }
+EVERY_VERSION(hash_follows_content_and_key)
+EVERY_VERSION(memo_changes_no_hash)
+EVERY_VERSION(long_terms_kept_change_no_hash)
+EVERY_VERSION(window_changes_no_hash)
+EVERY_VERSION(undo_log_tells_a_return)
 
 static void collide(void *ud, ObjId rule, const Prog *prog, const Sym *vars, bool changed)
 {
@@ -471,11 +566,12 @@ int run_hash_tests(void)
         cmocka_unit_test(siphash_in_pieces),
         cmocka_unit_test(term_hash_is_siphash_of_its_bytes),
         cmocka_unit_test(term_hash_of_a_very_long_name),
-        cmocka_unit_test(hash_follows_content_and_key),
-        cmocka_unit_test(memo_changes_no_hash),
-        cmocka_unit_test(long_terms_kept_change_no_hash),
-        cmocka_unit_test(window_changes_no_hash),
-        cmocka_unit_test(undo_log_tells_a_return),
+        cmocka_unit_test(term_v2_follows_its_definition),
+        cmocka_unit_test(hash_follows_content_and_key_every_version),
+        cmocka_unit_test(memo_changes_no_hash_every_version),
+        cmocka_unit_test(long_terms_kept_change_no_hash_every_version),
+        cmocka_unit_test(window_changes_no_hash_every_version),
+        cmocka_unit_test(undo_log_tells_a_return_every_version),
         cmocka_unit_test(forged_collision_is_no_loop),
         cmocka_unit_test(real_repeat_is_a_loop),
         cmocka_unit_test(dry_runs_leave_the_game_alone),

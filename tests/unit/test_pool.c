@@ -112,7 +112,7 @@ static void check_against(const Pool *p, const Model *m)
      * again recomputes it from the objects) */
     Pool *q = (Pool *)p;
     uint64_t running = q->state_hash;
-    pool_set_hash_key(q, q->hash_key);
+    pool_set_hash_key(q, q->hash_key, q->hash_version);
     assert_true(running == q->state_hash);
 }
 
@@ -190,7 +190,7 @@ static void undo_restores_exactly(void **state)
     m.next_id = 1;
     for (int i = 0; i < 3000; i++) random_change(p, &m);
     uint64_t key[2] = {1, 2};
-    pool_set_hash_key(p, key);
+    pool_set_hash_key(p, key, POOL_HASH_VERSION);
     for (int trial = 0; trial < 20; trial++) {
         before = m;
         uint64_t hash = p->state_hash;
@@ -253,8 +253,8 @@ static void long_lists_made_whole_are_their_sets(void **state)
     enum { LEN = 600, NNAMES = 150 };
     uint64_t key[2] = {3, 4};
     Pool *whole = pool_new(), *sets = pool_new();
-    pool_set_hash_key(whole, key);
-    pool_set_hash_key(sets, key);
+    pool_set_hash_key(whole, key, POOL_HASH_VERSION);
+    pool_set_hash_key(sets, key, POOL_HASH_VERSION);
     char text[32];
     Sym name[NNAMES];
     for (int k = NNAMES - 1; k >= 0; k--) { /* interned backwards */
@@ -616,7 +616,7 @@ static void privacy_blank_is_a_view_undone_exactly(void **state)
 {
     Pool *p = pool_new();
     uint64_t key[2] = {3, 4};
-    pool_set_hash_key(p, key);
+    pool_set_hash_key(p, key, POOL_HASH_VERSION);
     make_obj(p, (const char *const[]){"type", "engineSettings", "privateAttributes", "secret hidden", NULL});
     ObjId mine = make_obj(p, (const char *const[]){"type", "naut", "defaultEmail", "alice@x", "secret", "s1", NULL});
     ObjId move = make_obj(p, (const char *const[]){"type", "move", "moveSender", "alice@x", "hidden", "h1", NULL});
