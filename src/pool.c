@@ -71,9 +71,10 @@ static uint64_t term_v2(const Pool *p, ObjId id, Sym name, Sym value)
     return hash_mix(hash_mix(a ^ ((uint64_t)id | (uint64_t)TAG_ATTR << 32) * 0x9e3779b97f4a7c15ULL) + b);
 }
 
-/* The terms of the triples set and unset most recently, by (id, name,
- * value): undoing a change, or making it again (as a search does, over
- * and over), needs the terms it computed a moment before.  Only a search
+/* Version 1's terms of the triples set and unset most recently, by (id,
+ * name, value): undoing a change, or making it again (as a search does,
+ * over and over), needs the terms it computed a moment before (version
+ * 2's cost a few multiplications, and skip it).  Only a search
  * keeps it (pool_hash_memo): a game's events make new triples, whose
  * terms it misses nine times in ten, and its 48 KiB cost the engine 5%
  * of its first-level cache misses (bench/README.md).  A Sym names a
