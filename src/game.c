@@ -639,21 +639,26 @@ static bool load_hash_key(Game *g, Buf *err)
     int got = store_meta_read(g->st, "hash_key", &v);
     if (got > 0 && sscanf(v, "%16" SCNx64 "%16" SCNx64, &key[0], &key[1]) != 2) key[0] = key[1] = 0;
     free(v);
-    int version = 1;
+    long version = 1;
     int got_version = store_meta_read(g->st, "hash_version", &v);
-    if (got_version > 0) version = (int)strtol(v, NULL, 10);
-    free(v);
     if (got < 0 || got_version < 0) {
+        free(v);
         buf_printf(err, "%s", store_error(g->st));
         return false;
     }
-    if (version < 1 || version > POOL_HASH_VERSION) {
-        buf_printf(err, "the game's state hash is of version %d, and this build knows versions 1 to %d: "
+    char *end = NULL;
+    if (got_version > 0) version = strtol(v, &end, 10);
+    bool number = got_version == 0 || (end != v && *end == 0);
+    if (!number || version < 1) {
+        buf_printf(err, "the game's meta hash_version reads \"%.40s\": not a version of the state hash", v);
+    } else if (version > POOL_HASH_VERSION) {
+        buf_printf(err, "the game's state hash is of version %ld, and this build knows versions 1 to %d: "
                         "a newer build made the game",
                    version, POOL_HASH_VERSION);
-        return false;
     }
-    pool_set_hash_key(g->pool, key, version);
+    free(v);
+    if (!number || version < 1 || version > POOL_HASH_VERSION) return false;
+    pool_set_hash_key(g->pool, key, (int)version);
     return true;
 }
 

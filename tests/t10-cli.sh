@@ -214,6 +214,9 @@ sqlite3 f3.db "INSERT INTO meta VALUES('hash_version','3')"
 "$NOMIC" show f3.db >out 2>&1
 expect_eq "$?" "2" "a hash of a version this build does not know: the game is refused"
 expect_in out "state hash is of version 3, and this build knows versions 1 to 2" "and says why"
+sqlite3 f3.db "UPDATE meta SET value='two' WHERE key='hash_version'"
+"$NOMIC" show f3.db >out 2>&1
+expect_in out 'meta hash_version reads "two": not a version' "a version that is no number: refused, saying which row"
 
 for args in "show g.db --type nothing --json" "show g.db --json" "log g.db --json" "outbox g.db --json"; do
     # shellcheck disable=SC2086

@@ -591,4 +591,15 @@ expect_http 404 "a set without report rules" GET /api/report/standings
 expect_json "j['error']" "the rules answered no report standings (a set's report rules answer the move subtype: report, kind: KIND; docs/cli.md lists the shipped sets' kinds)" "says the rules answered none"
 stop_server
 
+# ---- reveal: the seed and the state hash's key and version on the page ----
+start_server r.db || exit 1
+expect_http 200 "the game before reveal" GET /api/game
+expect_json "'hashKey' in j, 'hashVersion' in j" "False False" "the hash's key is not shown before reveal"
+"$NOMIC" reveal r.db >reveal.out 2>/dev/null
+expect_http 200 "the game after reveal" GET /api/game
+expect_json "j['hashKey'], j['hashVersion']" "$(sqlite3 r.db "SELECT value FROM meta WHERE key='hash_key'") 2" \
+    "after reveal the page shows the key and the version of the state hash"
+expect_in reveal.out "hash version: 2 " "as reveal printed them"
+stop_server
+
 report serve
