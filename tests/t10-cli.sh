@@ -210,6 +210,10 @@ expect_status 0 "format 3: replay agrees with the journal, old events and new" "
 expect_eq "$(sqlite3 f3.db "SELECT count(*) FROM meta WHERE key='hash_version'")" "0" "format 3: the hash keeps its version"
 "$NOMIC" reveal f3.db >out 2>&1
 expect_in out "hash version: 1 " "format 3: reveal says the hash is of version 1"
+"$NOMIC" show f3.db --json >show.json
+"$NOMIC" log f3.db --json >log.json
+python3 "$SRCDIR/tests/public_hash.py" "$(sed -n 's/^hash key: //p' out)" 1 show.json log.json >check.out 2>&1
+expect_eq "$(cat check.out)" "matches" "format 3: its last published hash, recomputed under version 1's definition"
 sqlite3 f3.db "INSERT INTO meta VALUES('hash_version','3')"
 "$NOMIC" show f3.db >out 2>&1
 expect_eq "$?" "2" "a hash of a version this build does not know: the game is refused"
