@@ -23,7 +23,11 @@
 #include "lang_parse.h"
 #include "pool.h"
 
-#define VAR_UNBOUND UINT32_MAX
+/* A variable's slot when it is unbound: a Sym no text ever takes.  (Not
+ * UINT32_MAX, which is the immediate 2^31 - 1: a variable bound to that
+ * number read as unbound.  The table of texts stops below this one,
+ * value.h's SYM_NEVER.) */
+#define VAR_UNBOUND SYM_NEVER
 
 typedef struct Message {
     Sym to;    /* recipients, words separated by single spaces */

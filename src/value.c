@@ -448,6 +448,10 @@ static Sym atom_new(const char *s, size_t n, uint64_t h)
     if (tb->nfree) {
         id = tb->free_syms[--tb->nfree];
     } else {
+        if (tb->natoms >= SYM_NEVER) {
+            fprintf(stderr, "nomic: too many texts at once (%zu)\n", tb->natoms);
+            abort();
+        }
         GROW(tb->atoms, tb->natoms, tb->atomcap);
         id = (Sym)tb->natoms++;
     }

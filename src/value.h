@@ -33,6 +33,9 @@
 typedef uint32_t Sym;
 
 #define SYM_IMMEDIATE 0x80000000u
+/* The one Sym below the immediates that no text takes (atom_new stops
+ * short of it): a mark for "no value here" that is never a value. */
+#define SYM_NEVER (SYM_IMMEDIATE - 1)
 
 enum {
     SYM_EMPTY = 0, /* "" */

@@ -346,6 +346,23 @@ static void targets_by_id(void **state)
     for (int i = 0; i < 3; i++) game_close(g[i]);
 }
 
+/* The largest immediate (2^31 - 1) is a value like any other: a variable
+ * bound to it is bound, in a key, a binding and a comparison. */
+static void largest_immediate_binds(void **state)
+{
+    Game *g = unit_game(HEAD "type: rule\nruleOrder: 1\n"
+                             "if: exists(type==\"move\" & objectId==%m) & exists(type==\"n\" & v==%v) &\n"
+                             "    exists(type==\"n\" & v==%v & objectId==%o) & %v==2147483647 & %w==%v\n"
+                             "then: create(type==\"r\" & v==%v & w==%w & o==%o & next==%v+1) & delete(%m)\n\n"
+                             "type: n\nv: 2147483647\n");
+    assert_string_equal(unit_move(g, "p@x", 10, "subtype: go\n"), "applied");
+    assert_string_equal(unit_attr(g, "r", "v"), "2147483647");
+    assert_string_equal(unit_attr(g, "r", "w"), "2147483647");
+    assert_string_equal(unit_attr(g, "r", "next"), "2147483648");
+    assert_string_equal(unit_attr(g, "r", "o"), "3");
+    game_close(g);
+}
+
 int run_eval_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -362,6 +379,7 @@ int run_eval_tests(void)
         cmocka_unit_test(targets_by_id),
         cmocka_unit_test(whole_numbers_at_64_bits),
         cmocka_unit_test(comparing_huge_and_small),
+        cmocka_unit_test(largest_immediate_binds),
     };
     return cmocka_run_group_tests_name("evaluation and engine", tests, NULL, NULL);
 }
