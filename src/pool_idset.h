@@ -35,7 +35,9 @@ typedef struct IdSet {
     uint32_t front;/* free slots before ids[0] (the allocation starts there) */
     uint32_t live; /* entries that are not tombstones */
     uint32_t head; /* every entry before it is a tombstone */
-    ObjId one;     /* the id when cap == 1 (fills what would be padding) */
+    ObjId one;     /* the id when cap == 1 */
+    uint32_t finger; /* where the last removal was: a hint for the next
+                        (idset_remove), checked before it is used */
 } IdSet;
 
 void idset_add(IdSet *s, ObjId id);

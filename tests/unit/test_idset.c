@@ -110,10 +110,41 @@ static void one_id_inline(void **state)
     idset_free(&c);
 }
 
+/* Removals resume where the last one was (idset_remove's finger): two
+ * proposals' votes interleaved, one's removed in order; then removals
+ * before the last one, and after ids added before them all, which move
+ * every entry one place on. */
+static void removals_from_the_last(void **state)
+{
+    static bool in[N + 1];
+    memset(in, 0, sizeof in);
+    IdSet s = {0};
+    for (ObjId id = 100; id <= N; id++) {
+        idset_add(&s, id);
+        in[id] = true;
+    }
+    for (ObjId id = 101; id <= N; id += 2) {
+        idset_remove(&s, id);
+        in[id] = false;
+    }
+    check_same(&s, in);
+    idset_remove(&s, 2000), in[2000] = false;
+    idset_remove(&s, 500), in[500] = false; /* before the last removal */
+    idset_remove(&s, 2002), in[2002] = false;
+    check_same(&s, in);
+    for (ObjId id = 99; id >= 50; id--) idset_add(&s, id), in[id] = true;
+    for (ObjId id = 2004; id <= 2100; id += 2) idset_remove(&s, id), in[id] = false;
+    idset_remove(&s, 60), in[60] = false;
+    idset_remove(&s, 3000), in[3000] = false;
+    check_same(&s, in);
+    idset_free(&s);
+}
+
 int run_idset_tests(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_operations),
+        cmocka_unit_test(removals_from_the_last),
         cmocka_unit_test(undo_order),
         cmocka_unit_test(one_id_inline),
     };
