@@ -284,7 +284,8 @@ static inline uint64_t cheap_term(const Pool *p, ObjId id, Sym name, Sym value)
  * much.) */
 static inline __attribute__((always_inline)) uint64_t term(const Pool *p, ObjId id, Sym name, Sym value)
 {
-    return id >= p->fresh_from ? cheap_term(p, id, name, value) : triple_hash(p, id, name, value);
+    if (id >= p->fresh_from) return cheap_term(p, id, name, value);
+    return p->hash_version >= 2 ? term_v2(p, id, name, value) : triple_hash(p, id, name, value);
 }
 
 static uint64_t exist_term(const Pool *p, ObjId id)

@@ -689,10 +689,8 @@ bool sym_is_number(Sym s) { return is_imm(s) || tab()->atoms[s].kind != NOT_NUMB
  * has no atom to keep it with, and its number is mixed with the key
  * instead (docs/formats.md): SipHash of its digits was 2% of Engine
  * City's instructions (ids and times are immediates). */
-uint64_t sym_keyed_hash(Sym s, const uint64_t key[2])
+static __attribute__((noinline)) uint64_t keyed_hash_computed(SymTable *tb, Sym s, const uint64_t key[2])
 {
-    SymTable *tb = tab();
-    if (is_imm(s)) return hash_mix(hash_mix(((uint64_t)imm_value(s) | (uint64_t)4 << 32) ^ key[1]) + key[0]);
     if (!tb->keyed_on || tb->keyed_key[0] != key[0] || tb->keyed_key[1] != key[1]) {
         if (tb->keyed) memset(tb->keyed, 0, tb->keyedcap * sizeof *tb->keyed);
         tb->keyed_key[0] = key[0];
@@ -712,6 +710,17 @@ uint64_t sym_keyed_hash(Sym s, const uint64_t key[2])
     h = siphash24(key, atom_text(a), a->len);
     tb->keyed[s] = h; /* (a hash of 0 is computed each time: one text in 2^64) */
     return h;
+}
+
+/* (The kept hash is the common case: the slow path and its checks stay
+ * out of the way of the state hash's terms.) */
+uint64_t sym_keyed_hash(Sym s, const uint64_t key[2])
+{
+    SymTable *tb = tab();
+    if (is_imm(s)) return hash_mix(hash_mix(((uint64_t)imm_value(s) | (uint64_t)4 << 32) ^ key[1]) + key[0]);
+    if (s < tb->keyedcap && tb->keyed[s] && tb->keyed_on && tb->keyed_key[0] == key[0] && tb->keyed_key[1] == key[1])
+        return tb->keyed[s];
+    return keyed_hash_computed(tb, s, key);
 }
 
 size_t sym_digits(Sym s, char *b)
