@@ -44,6 +44,7 @@ struct RuleEntry {
     int at;          /* its place in e->rules (rebuild) */
     int nseeds;      /* (seeds: a change since gives a positive conjunct new candidates) */
     Deps *deps;      /* what its condition reads */
+    CondGoals *goals;/* its condition's goals (eval.h), made with deps */
     Seed *seeds;
     unsigned long met; /* the last event (e->events) that met it */
     /* the read and the object a drain last looked at for it: within one
@@ -126,6 +127,7 @@ static void free_entry(RuleEntry *r)
     prog_free(r->prog);
     free(r->error);
     deps_free(r->deps);
+    cond_goals_free(r->goals);
     free(r->seeds);
 }
 
@@ -393,7 +395,7 @@ static bool test_rule(Engine *e, RuleEntry *re, Ctx *cx)
         ch.nfrom = resumed ? re->npath : 0;
         cx->choices = &ch;
     }
-    bool held = eval_conjunction(cx, re->deps->conj, re->deps->nconj, &first_held);
+    bool held = eval_cond_goals(cx, re->goals, &first_held);
     cx->choices = NULL;
     re->resume = e->resuming && held && !cx->failed && ch.nfound >= 0 && !re->deps->timed && !re->deps->always;
     if (re->resume) {
@@ -635,6 +637,7 @@ static size_t rebuild(Engine *e, bool keep_knowledge)
             r.prog = was->prog;
             r.error = was->error;
             r.deps = was->deps;
+            r.goals = was->goals;
             r.seeds = was->seeds;
             r.nseeds = was->nseeds;
             r.seedcap = was->seedcap;
@@ -672,7 +675,10 @@ static size_t rebuild(Engine *e, bool keep_knowledge)
             buf_printf(&b, "its ruleOrder \"%s\" is not a number", sym_text(r.order));
             r.error = buf_take(&b);
         }
-        if (r.prog && !r.deps) r.deps = deps_analyse(r.prog);
+        if (r.prog && !r.deps) {
+            r.deps = deps_analyse(r.prog);
+            r.goals = cond_goals_new(r.deps->conj, r.deps->nconj);
+        }
         if (r.prog && r.prog->nvars > e->nvars_cap) {
             e->nvars_cap = r.prog->nvars * 2;
             e->vars = xrealloc(e->vars, (size_t)e->nvars_cap * sizeof *e->vars);

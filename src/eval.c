@@ -533,16 +533,11 @@ static bool prove(Ctx *cx, const Node *n, const Obj *cand, const Goal *rest)
     return v == SYM_T ? prove_rest(cx, rest) : false;
 }
 
-typedef struct FirstMark {
-    bool *held;
-    const Goal *next;
-} FirstMark;
-
+/* The goal after the first conjunct's: it had a solution (ud: the next goal). */
 static bool note_first(Ctx *cx, void *ud)
 {
-    FirstMark *fm = ud;
-    *fm->held = true;
-    return prove_rest(cx, fm->next);
+    cx->first_held = true;
+    return prove_rest(cx, ud);
 }
 
 static Goal *goal_room(Goal *local, int n)
@@ -550,31 +545,66 @@ static Goal *goal_room(Goal *local, int n)
     return n <= LOCAL_GOALS ? local : xcalloc((size_t)n, sizeof(Goal));
 }
 
-/* The end of the condition's search: its choices are the solution's. */
-static bool keep_choices(Ctx *cx, void *ud)
+/* The end of the condition's search: its choices are the solution's,
+ * when they are kept. */
+static bool condition_end(Ctx *cx, void *ud)
 {
     Choices *ch = cx->choices;
+    if (!ch) return true;
     ch->nfound = ch->depth <= MAX_CHOICES ? ch->depth : -1;
     if (ch->nfound > 0) memcpy(ch->found, ch->at, (size_t)ch->nfound * sizeof *ch->at);
     return true;
 }
 
-bool eval_conjunction(Ctx *cx, const Node *const *conj, int nconj, bool *first_held)
+/* goals[0..nconj]: the goals after conj[0] is proved, a mark that it
+ * held, then each later conjunct, then the end. */
+static void fill_goals(Goal *goals, const Node *const *conj, int nconj)
+{
+    goals[nconj] = (Goal){.fn = condition_end};
+    for (int k = nconj - 1; k >= 1; k--) goals[k] = (Goal){.n = conj[k], .next = &goals[k + 1]};
+    goals[0] = (Goal){.fn = note_first, .ud = &goals[1]};
+}
+
+static bool prove_condition(Ctx *cx, const Node *first, const Goal *goals, bool *first_held)
 {
     ctx_bind_reset(cx);
-    *first_held = false;
-    Goal local[LOCAL_GOALS], *goals = goal_room(local, nconj + 1);
-    goals[nconj] = (Goal){.fn = cx->choices ? keep_choices : stop_here};
+    cx->first_held = false;
     if (cx->choices) {
         cx->choices->depth = cx->choices->follow = 0;
         cx->choices->nfound = -1;
     }
-    for (int k = nconj - 1; k >= 1; k--) goals[k] = (Goal){.n = conj[k], .next = &goals[k + 1]};
-    FirstMark fm = {first_held, &goals[1]};
-    goals[0] = (Goal){.fn = note_first, .ud = &fm};
-    bool r = prove(cx, conj[0], NULL, &goals[0]);
-    if (goals != local) free(goals);
+    bool r = prove(cx, first, NULL, goals);
+    *first_held = cx->first_held;
     return r && !cx->failed;
+}
+
+bool eval_conjunction(Ctx *cx, const Node *const *conj, int nconj, bool *first_held)
+{
+    Goal local[LOCAL_GOALS], *goals = goal_room(local, nconj + 1);
+    fill_goals(goals, conj, nconj);
+    bool r = prove_condition(cx, conj[0], goals, first_held);
+    if (goals != local) free(goals);
+    return r;
+}
+
+struct CondGoals {
+    const Node *first;
+    Goal goals[]; /* fill_goals' */
+};
+
+CondGoals *cond_goals_new(const Node *const *conj, int nconj)
+{
+    CondGoals *g = xmalloc(sizeof *g + (size_t)(nconj + 1) * sizeof(Goal));
+    g->first = conj[0];
+    fill_goals(g->goals, conj, nconj);
+    return g;
+}
+
+void cond_goals_free(CondGoals *g) { free(g); }
+
+bool eval_cond_goals(Ctx *cx, const CondGoals *g, bool *first_held)
+{
+    return prove_condition(cx, g->first, g->goals, first_held);
 }
 
 /* Is there a solution of the conjunction conj[0..nconj) in which conjunct

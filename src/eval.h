@@ -106,6 +106,7 @@ typedef struct Ctx {
     char error[300];      /* ... and what it was */
     const Node *error_at;
     Choices *choices;     /* the condition's search keeps its choices here (NULL: not kept) */
+    bool first_held;      /* the condition's first conjunct had a solution (eval_conjunction) */
 } Ctx;
 
 void ctx_error(Ctx *cx, const Node *at, const char *fmt, ...)
@@ -138,6 +139,13 @@ bool meter_number(Ctx *cx, const Node *at, mpq_srcptr a, mpq_srcptr b);
  * Returns false when there is none or on a run-time error (cx->failed).
  * *first_held says whether the first conjunct had any solution. */
 bool eval_conjunction(Ctx *cx, const Node *const *conj, int nconj, bool *first_held);
+/* The goals eval_conjunction proves, made once for a condition that is
+ * tested over and over (a rule's, engine.c): the same search, without
+ * building them at each test. */
+typedef struct CondGoals CondGoals;
+CondGoals *cond_goals_new(const Node *const *conj, int nconj);
+void cond_goals_free(CondGoals *g);
+bool eval_cond_goals(Ctx *cx, const CondGoals *g, bool *first_held);
 /* Is there a solution with conjunct `first` (an exists) limited to the
  * objects ids?  Bindings are not kept.  See lang_deps.h. */
 bool eval_condition_seeded(Ctx *cx, const Node *const *conj, int nconj, int first, const ObjId *ids, int nids);
