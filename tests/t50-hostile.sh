@@ -152,6 +152,24 @@ printf 'REGISTER bob\n' > m
 expect_status 0 "many: a later ordinary move is applied" "$NOMIC" move many.db --from bob@y.org --time 2026-01-01T00:03:00Z --file m
 expect_status 0 "many: replay" "$NOMIC" replay many.db
 
+# --- a vote on proposal 2147483647 -------------------------------------------
+# The largest whole number held in a Sym read as an unbound variable: favor's
+# rule 16 then bound %p to the open proposal's id, and each such vote earned
+# its voter a point, again and again.
+"$NOMIC" init big.db --ruleset favor --time 2026-01-01Z > /dev/null
+printf 'REGISTER alice\n' | "$NOMIC" move big.db --from alice@x.org --time 2026-01-01T00:01:00Z > /dev/null
+printf 'subtype: ruleChange\nruleChangeType: create\nnewif: F\nnewthen: halt()\nneworder: 5\n' |
+    "$NOMIC" move big.db --from alice@x.org --time 2026-01-01T00:02:00Z > out
+prop=$(sed -n 's/.*Vote: VOTE \([0-9]*\) FOR.*/\1/p' out | head -1)
+for t in 03 04 05; do
+    printf 'subtype: vote\npropId: 2147483647\nvote: FOR\n' | "$NOMIC" move big.db --from alice@x.org --time "2026-01-01T00:$t:00Z" > out
+done
+expect_in out "your vote on proposal 2147483647 was not counted" "big: a vote on no open proposal is not counted, and says so"
+expect_eq "$("$NOMIC" show big.db --type player | sed -n 's/^score: //p')" "0" "big: it earns no point"
+printf 'VOTE %s FOR\n' "$prop" | "$NOMIC" move big.db --from alice@x.org --time 2026-01-01T00:06:00Z > /dev/null
+expect_eq "$("$NOMIC" show big.db --type player | sed -n 's/^score: //p')" "1" "big: a vote on the open proposal $prop earns one"
+expect_status 0 "big: replay" "$NOMIC" replay big.db
+
 # --- every limit is held to its ceiling; a bad value is noted ---------------
 for l in "maxSteps 10000000" "maxWork 500000000" "maxMemory 536870912" "maxDeliveries 1000000000" "maxNumberDigits 1000000"; do
     name=${l% *} ceiling=${l#* }
