@@ -106,7 +106,7 @@ typedef struct Ctx {
     char error[300];      /* ... and what it was */
     const Node *error_at;
     Choices *choices;     /* the condition's search keeps its choices here (NULL: not kept) */
-    bool first_held;      /* the condition's first conjunct had a solution (eval_conjunction) */
+    bool first_held;      /* the condition's first conjunct had a solution (eval_conjunction, eval_cond_goals) */
 } Ctx;
 
 void ctx_error(Ctx *cx, const Node *at, const char *fmt, ...)
