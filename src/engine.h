@@ -95,6 +95,9 @@ typedef struct Engine {
     int *trail;            /* the bindings' trail (Ctx), kept from one event to
                               the next rather than allocated for each */
     size_t trail_cap;
+    struct SeenState *seen_kept; /* the states table of the last large event,
+                              reused by the next (engine.c, seen_free) */
+    size_t seen_kept_cap;
     int nvars_cap;
     bool trace_on;         /* build the text and JSON traces */
     bool mute_texts;       /* messages queued without their texts, where composing one
