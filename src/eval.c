@@ -266,7 +266,7 @@ static void cands_init(Ctx *cx, const Node *m, Cands *c)
             else c->single = id;
             continue;
         }
-        const IdSet *s = pool_lookup_at(cx->pool, k, k->name, v);
+        const IdSet *s = pool_lookup_at(cx->pool, k->site, k->name, v);
         if (!s || s->live == 0) {
             c->none = true;
             return;

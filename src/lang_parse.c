@@ -15,6 +15,7 @@
 #include "lang_parse.h"
 
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -452,6 +453,15 @@ static int flip_order(int op)
     return op == TK_LT ? TK_GT : op == TK_GT ? TK_LT : op == TK_LE ? TK_GE : TK_LE;
 }
 
+/* Keys numbered in the order parsed, in every thread: the pool's memo of
+ * lists (pool_lookup_at) gives each its own place, where an address picked
+ * one and let one of Engine City's lookups in six find another key's there. */
+static uint16_t next_site(void)
+{
+    static atomic_uint n;
+    return (uint16_t)atomic_fetch_add_explicit(&n, 1, memory_order_relaxed);
+}
+
 static void analyse_match(Parser *ps, Node *m)
 {
     Match *mi = arena_alloc(&ps->prog->arena, sizeof *mi);
@@ -486,7 +496,7 @@ static void analyse_match(Parser *ps, Node *m)
         if (attr) {
             mi->key[i] = mi->nkeys;
             MatchKey *k = &mi->keys[mi->nkeys++];
-            *k = (MatchKey){.name = attr->sym, .val = other};
+            *k = (MatchKey){.name = attr->sym, .val = other, .site = next_site()};
             if (node_is_literal(other)) {
                 k->kind = KEY_LITERAL;
                 k->lit = other->sym;

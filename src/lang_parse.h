@@ -35,6 +35,8 @@ typedef enum { KEY_OTHER, KEY_LITERAL, KEY_VAR } MatchKeyKind;
 
 typedef struct MatchKey {
     Sym name;        /* attribute compared, SYM_objectId included */
+    uint16_t site;   /* numbered as parsed: where the pool keeps this key's
+                        last list at hand (pool_lookup_at) */
     uint8_t kind;    /* MatchKeyKind of val, so that finding candidates reads */
     union {          /* no node for the usual keys: a literal's text, a */
         Sym lit;     /* variable's slot */

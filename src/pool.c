@@ -113,7 +113,7 @@ static __attribute__((noinline)) uint64_t triple_hash(const Pool *p, ObjId id, S
  * its key's until compact_index moves the lists, and its key's Syms stay
  * theirs until the collector runs: the memo is emptied at both.  A key
  * without a list is not kept (a lookup may make one). */
-#define LOOKUP_MEMO 64
+#define LOOKUP_MEMO 1024 /* (the sites of a few hundred rules, each its own) */
 typedef struct LookupMemo {
     struct {
         Sym name, value;
@@ -550,9 +550,9 @@ const IdSet *pool_lookup(const Pool *p, Sym name, Sym value)
     return k->ref ? &promote((Pool *)p, name, k)->set : NULL;
 }
 
-const IdSet *pool_lookup_at(const Pool *p, const void *site, Sym name, Sym value)
+const IdSet *pool_lookup_at(const Pool *p, unsigned site, Sym name, Sym value)
 {
-    size_t i = ((uintptr_t)site >> 4) & (LOOKUP_MEMO - 1);
+    size_t i = site & (LOOKUP_MEMO - 1);
     LookupMemo *m = p->lookup_memo;
     if (!m) return pool_lookup(p, name, value);
     if (m->e[i].set && m->e[i].name == name && m->e[i].value == value) return m->e[i].set;

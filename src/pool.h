@@ -231,9 +231,9 @@ Sym obj_get(const Obj *o, Sym name); /* "" when absent; objectId is virtual */
  * one lists the objects holding it): a name nothing looks up costs none. */
 const IdSet *pool_lookup(const Pool *p, Sym name, Sym value);
 /* The same, for a caller that asks for one key again and again (a match's
- * literal key, at every test of its rule): `site`, any address that stays
- * the caller's, picks where the pool keeps the answer at hand. */
-const IdSet *pool_lookup_at(const Pool *p, const void *site, Sym name, Sym value);
+ * literal key, at every test of its rule): `site`, a number that stays the
+ * caller's (MatchKey.site), picks where the pool keeps the answer at hand. */
+const IdSet *pool_lookup_at(const Pool *p, unsigned site, Sym name, Sym value);
 
 /* The range index of `name` (indexing it, as a lookup does), or NULL
  * when the index keeps every name and no object holds this one. */
