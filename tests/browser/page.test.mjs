@@ -78,14 +78,45 @@ async function sendMove(from, body, { useChip } = {}) {
     await page.fill('#move-body', body);
   }
   const sent = await page.inputValue('#move-body');
-  await page.click('#move-send');
-  await page.waitForFunction(() => {
-    const r = document.querySelector('#move-result');
-    return r && r.dataset.status && !document.querySelector('#move-send').disabled;
-  }, null, { timeout: 15000 });
+  const clicks = await clickToSend('#move-send');
   const status = await page.getAttribute('#move-result', 'data-status');
   const result = (await text('#move-result')).replace(/\s+/g, ' ');
-  return { status, result, sent };
+  return { status, result, sent, clicks };
+}
+
+// Clicks sel, a button that sends a move, and waits for the page's answer
+// to that move; returns the clicks it took.  A click can be lost: if the
+// page moves the button between the mouse's press and its release (a poll
+// redrawing what stands above it), the click goes to the element under
+// both, not to the button, and nothing is sent.  The answer on the page is
+// then the last move's, which would be read as this one's.  So the answer
+// shown before is marked first (sendMove clears #move-result at once, on
+// the click), and a click that left the mark is made again.
+async function clickToSend(sel) {
+  for (let clicks = 1; ; clicks++) {
+    await page.$eval('#move-result', (r) => r.appendChild(Object.assign(document.createElement('span'),
+      { className: 'earlier-answer', hidden: true })));
+    await page.click(sel);
+    const taken = await page.waitForFunction(() => !document.querySelector('#move-result .earlier-answer'), null,
+      { timeout: 2000 }).then(() => true, () => false);
+    if (taken) {
+      await page.waitForFunction(() => {
+        const r = document.querySelector('#move-result');
+        return r && r.dataset.status && !document.querySelector('#move-send').disabled;
+      }, null, { timeout: 15000 });
+      return clicks;
+    }
+    if (clicks === 3) fail(`a click on ${sel} sends the move`, 'three clicks, and the page took none');
+  }
+}
+
+// Makes the page lose the next click, as a redraw under the mouse can:
+// the click never reaches the button, and nothing is sent.
+async function loseNextClick() {
+  await page.evaluate(() => document.addEventListener('click', (e) => {
+    e.preventDefault();
+    e.stopImmediatePropagation();
+  }, { capture: true, once: true }));
 }
 
 async function expectApplied(from, body, want, opts) {
@@ -247,18 +278,20 @@ async function main() {
   'with bob@example.org: a vote from each, both senders shown', pair);
   await page.fill('#scams-with', '');
 
-  // both vote FOR: alice types the line, bob clicks the card's FOR button
-  await expectApplied('alice@example.org', `VOTE ${pid} FOR`);
+  // both vote FOR: alice types the line, bob clicks the card's FOR button.
+  // Alice's first click is lost (loseNextClick): the answer read must be
+  // her vote's, not the proposal's still on the page
+  await loseNextClick();
+  const vote = await expectApplied('alice@example.org', `VOTE ${pid} FOR`);
+  check(vote.clicks >= 2 && vote.result.includes('rule 17 order 30230'),
+    "a click the page lost is made again, and the answer read is the vote's (rule 17 scores it)",
+    `clicks: ${vote.clicks}; #move-result says: ${vote.result}`);
   const buttons = await page.$$eval(`${card} .vote-buttons button`, (els) => els.map((e) => e.dataset.vote));
   check(JSON.stringify(buttons) === '["FOR","AGAINST"]', 'the open proposal has a button per option of the vote form',
     JSON.stringify(buttons));
   await page.fill('#move-from', 'bob@example.org');
   await page.fill('#move-body', '');
-  await page.click(`${card} .vote-buttons button[data-vote="FOR"]`);
-  await page.waitForFunction(() => {
-    const r = document.querySelector('#move-result');
-    return r && r.dataset.status && !document.querySelector('#move-send').disabled;
-  }, null, { timeout: 15000 });
+  await clickToSend(`${card} .vote-buttons button[data-vote="FOR"]`);
   check((await page.getAttribute('#move-result', 'data-status')) === 'applied', 'bob votes FOR with the button: applied',
     await text('#move-result'));
   await eventually('each vote scores one point at once: alice 1, bob 1', async () =>
