@@ -150,6 +150,9 @@ struct Store {
     char *last_rcpt;   /* one-entry cache: most messages go to the same list */
     long last_rcpt_id;
     int lockfd;        /* the database file, for flock: the writer's lock */
+    bool joined;       /* one of the users of its file (lock_file_join) */
+    dev_t file_dev;
+    ino_t file_ino;
     WriteBehind *behind; /* started by the first group that did not wait for the disk, or NULL */
     int locks;         /* store_lock nesting */
     bool yields;       /* leaves gaps in a long streak of events (store_yield) */
@@ -569,6 +572,79 @@ int store_peek_meta(const char *path, const char *key, char **value, Buf *err)
     return peek(path, "SELECT value FROM meta WHERE key=?1", key, value, err);
 }
 
+/* ---- the writer's lock descriptors ----
+ *
+ * A process's POSIX (fcntl) locks on a file are dropped when it closes any
+ * descriptor of that file.  SQLite keeps a shared one on the database for
+ * as long as a connection in WAL mode is open, which tells any other
+ * program closing its last connection that it is not the last: that
+ * program would otherwise checkpoint and delete the -wal and -shm files
+ * under this one, and the commits of each would go where the other does
+ * not look.  So the descriptor each Store opens for flock is not closed
+ * while another Store of this process has the same file open: it is
+ * parked, and closed with the last one (SQLite defers its own descriptors'
+ * closes the same way). */
+typedef struct LockFile {
+    dev_t dev;
+    ino_t ino;
+    int users;  /* Stores of this process open on the file */
+    int *parked, nparked;
+} LockFile;
+
+static pthread_mutex_t lock_files_mu = PTHREAD_MUTEX_INITIALIZER;
+static LockFile *lock_files;
+static int nlock_files;
+
+static LockFile *lock_file_find(dev_t dev, ino_t ino)
+{
+    for (int i = 0; i < nlock_files; i++)
+        if (lock_files[i].dev == dev && lock_files[i].ino == ino) return &lock_files[i];
+    return NULL;
+}
+
+/* s, about to open a connection to the file sb describes, is one of its
+ * users until lock_file_leave. */
+static void lock_file_join(Store *s, const struct stat *sb)
+{
+    pthread_mutex_lock(&lock_files_mu);
+    LockFile *f = lock_file_find(sb->st_dev, sb->st_ino);
+    if (!f) {
+        lock_files = xrealloc(lock_files, (size_t)(nlock_files + 1) * sizeof *lock_files);
+        f = &lock_files[nlock_files++];
+        *f = (LockFile){.dev = sb->st_dev, .ino = sb->st_ino};
+    }
+    f->users++;
+    s->file_dev = sb->st_dev;
+    s->file_ino = sb->st_ino;
+    s->joined = true;
+    pthread_mutex_unlock(&lock_files_mu);
+}
+
+/* After s's connection is closed: its lock descriptor is closed, or parked
+ * while another Store has the file open; the last one closes them all. */
+static void lock_file_leave(Store *s)
+{
+    int fd = s->lockfd;
+    if (fd >= 0) (void)flock(fd, LOCK_UN); /* a parked descriptor holds no lock */
+    if (s->joined) {
+        pthread_mutex_lock(&lock_files_mu);
+        LockFile *f = lock_file_find(s->file_dev, s->file_ino);
+        if (--f->users > 0) {
+            if (fd >= 0) {
+                f->parked = xrealloc(f->parked, (size_t)(f->nparked + 1) * sizeof *f->parked);
+                f->parked[f->nparked++] = fd;
+                fd = -1;
+            }
+        } else {
+            for (int i = 0; i < f->nparked; i++) close(f->parked[i]);
+            free(f->parked);
+            *f = lock_files[--nlock_files];
+        }
+        pthread_mutex_unlock(&lock_files_mu);
+    }
+    if (fd >= 0) close(fd);
+}
+
 Store *store_open(const char *path, bool create, bool force, Buf *err)
 {
     struct stat sb;
@@ -597,6 +673,7 @@ Store *store_open(const char *path, bool create, bool force, Buf *err)
      * its lock, the server's readers taken from a pool, its syncer by the
      * one thread that syncs), so SQLite's own locks would only cost */
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (create ? SQLITE_OPEN_CREATE : 0);
+    if (!create) lock_file_join(s, &sb); /* (a new file: once made, below) */
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
         buf_printf(err, "%s: %s", path, sqlite3_errmsg(s->db));
         store_close(s);
@@ -653,14 +730,16 @@ Store *store_open(const char *path, bool create, bool force, Buf *err)
         }
     }
     /* A second descriptor of the file, for flock alone.  It stays open
-     * until after sqlite3_close: closing a descriptor of the file would
-     * drop SQLite's own (fcntl) locks. */
+     * until after sqlite3_close, and while another Store of this process
+     * has the file open (lock_fd_close): closing a descriptor of the file
+     * would drop SQLite's own (fcntl) locks. */
     s->lockfd = open(path, O_RDONLY | O_CLOEXEC);
     if (s->lockfd < 0) {
         buf_printf(err, "%s: cannot open it for the writer's lock: %s", path, strerror(errno));
         store_close(s);
         return NULL;
     }
+    if (!s->joined && fstat(s->lockfd, &sb) == 0) lock_file_join(s, &sb);
     store_changed_elsewhere(s);
     return s;
 }
@@ -676,6 +755,7 @@ Store *store_open_readonly(const char *path, Buf *err)
     pthread_once(&once, configure_sqlite);
     Store *s = xcalloc(1, sizeof *s);
     s->lockfd = -1;
+    lock_file_join(s, &sb);
     char *f = NULL;
     int got = -1;
     /* A game no program has open has no -wal file, and its main file is
@@ -753,7 +833,7 @@ void store_close(Store *s)
     s->behind = NULL;
     for (int i = 0; i < Q_COUNT; i++) sqlite3_finalize(s->q[i]);
     sqlite3_close(s->db);
-    if (s->lockfd >= 0) close(s->lockfd);
+    lock_file_leave(s);
     free(s->last_rcpt);
     free(s->kept);
     free(s);

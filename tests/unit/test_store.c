@@ -2,8 +2,9 @@
  * test_store.c - a game in a SQLite file: the journal holds every event
  * with its outcome and hash, the state survives closing and reopening
  * (event by event and in groups, across the objects table's checkpoints),
- * show --at reads old states, an event is all or nothing, and a long
- * stream of groups keeps its log bounded.
+ * show --at reads old states, an event is all or nothing, a long
+ * stream of groups keeps its log bounded, and closing one connection
+ * leaves the locks of the others.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -283,6 +284,49 @@ static void a_long_stream_keeps_its_log_bounded(void **state)
     buf_free(&err);
 }
 
+/* The last event another program reads in the game, with the sqlite3
+ * shell (a program of its own: a forked child would share SQLite's record
+ * of this process's locks). */
+static long events_seen_elsewhere(void)
+{
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "sqlite3 %s 'SELECT max(n) FROM events'", path);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    long n = -1;
+    if (fscanf(p, "%ld", &n) != 1) n = -1;
+    assert_int_equal(pclose(p), 0);
+    return n;
+}
+
+/* A process's fcntl locks on a file go when it closes any descriptor of
+ * it, and SQLite keeps a shared one for as long as a connection in WAL
+ * mode is open: another program closing its last connection finds none,
+ * takes itself for the last, and deletes the -wal and -shm under this one;
+ * the moves this one commits after that go where no other program looks.
+ * A server opens and closes connections beside its game's (a reader
+ * beyond the eight it keeps): closing one leaves the others' locks. */
+static void a_closed_connection_leaves_the_others_locks(void **state)
+{
+    Game *g = new_game();
+    assert_int_equal(move(g, 1001, "subtype: add\nn: 5\n", NULL), 1);
+    Buf err = {0};
+    for (int i = 0; i < 2; i++) { /* a read-write connection, then a read-only one */
+        Store *r = i == 0 ? store_open(path, false, false, &err) : store_open_readonly(path, &err);
+        if (!r) fail_msg("store_open: %s", buf_str(&err));
+        assert_int_equal(store_last_event(r), 1 + i);
+        store_close(r);
+        assert_int_equal(events_seen_elsewhere(), 1 + i);
+        char wal[96];
+        snprintf(wal, sizeof wal, "%s-wal", path);
+        if (access(wal, F_OK) != 0) fail_msg("another program deleted the log under the game's connection");
+        assert_int_equal(move(g, 1002 + i, "subtype: add\nn: 1\n", NULL), 2 + i);
+        assert_int_equal(events_seen_elsewhere(), 2 + i);
+    }
+    buf_free(&err);
+    game_close(g);
+}
+
 int run_store_tests(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +336,7 @@ int run_store_tests(void)
         cmocka_unit_test_setup_teardown(every_past_state_from_the_journal, make_path, remove_path),
         cmocka_unit_test_setup_teardown(reopened_after_every_event, make_path, remove_path),
         cmocka_unit_test_setup_teardown(a_long_stream_keeps_its_log_bounded, make_path, remove_path),
+        cmocka_unit_test_setup_teardown(a_closed_connection_leaves_the_others_locks, make_path, remove_path),
     };
     return cmocka_run_group_tests_name("store", tests, NULL, NULL);
 }
