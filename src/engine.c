@@ -841,7 +841,7 @@ static void seen_init(Seen *s, Engine *e)
 /* A large event's table is kept for the next one, up to SEEN_KEPT_MAX
  * slots: an event that fires a rule a thousand times (a tally deleting
  * the votes) saw its table made nine times over, each time zeroed and
- * filled again (1.5% of Engine City's instructions). */
+ * filled again (0.45% of Engine City's instructions). */
 static void seen_free(Seen *s)
 {
     if (s->s == s->first || s->s == s->e->seen_kept) return;

@@ -731,7 +731,7 @@ Store *store_open(const char *path, bool create, bool force, Buf *err)
     }
     /* A second descriptor of the file, for flock alone.  It stays open
      * until after sqlite3_close, and while another Store of this process
-     * has the file open (lock_fd_close): closing a descriptor of the file
+     * has the file open (lock_file_leave): closing a descriptor of the file
      * would drop SQLite's own (fcntl) locks. */
     s->lockfd = open(path, O_RDONLY | O_CLOEXEC);
     if (s->lockfd < 0) {
